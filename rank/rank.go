@@ -1,0 +1,590 @@
+package rank
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Weights and multipliers used to build the file graph; see the package
+// documentation for how they combine.
+const (
+	// unreferencedWeight is the weight of the self-edge added for each file
+	// defining an identifier that no file references.
+	unreferencedWeight = 0.1
+	// mentionedIdentMul multiplies the weight of edges for an identifier
+	// listed in Input.MentionedIdents.
+	mentionedIdentMul = 10.0
+	// longIdentMul multiplies the weight of edges for an identifier of at
+	// least longIdentLen characters written in snake_case, kebab-case,
+	// camelCase or PascalCase.
+	longIdentMul = 10.0
+	// longIdentLen is the length, in characters, from which longIdentMul
+	// applies.
+	longIdentLen = 8
+	// privateIdentMul multiplies the weight of edges for an identifier
+	// starting with "_".
+	privateIdentMul = 0.1
+	// commonIdentMul multiplies the weight of edges for an identifier
+	// defined in more than commonIdentFiles files.
+	commonIdentMul = 0.1
+	// commonIdentFiles is the number of defining files above which
+	// commonIdentMul applies.
+	commonIdentFiles = 5
+	// focusMul multiplies the weight of every edge leaving a Focus file.
+	focusMul = 50.0
+)
+
+// File is one source file's tags as rank sees them.
+type File struct {
+	// Path is the file's slash-separated path, unique within Input.Files.
+	// (Should two Files share a path anyway, Rank merges them into one.)
+	Path string
+	// Defs lists the identifiers the file defines. Duplicates are allowed:
+	// a name defined twice counts once. Empty names are ignored.
+	Defs []string
+	// Refs lists the identifiers the file references, one entry per
+	// occurrence. Empty names are ignored.
+	Refs []string
+}
+
+// Input is everything Rank needs.
+type Input struct {
+	// Files holds the tags of every file, in any order.
+	Files []File
+	// Focus lists the paths of the focus files: the files the user is
+	// working on (Aider's "chat files"). Their out-edges weigh 50
+	// times more, they get personalization, and their definitions are left
+	// out of Result.Entries.
+	Focus []string
+	// MentionedFiles lists paths mentioned by the user; they get
+	// personalization.
+	MentionedFiles []string
+	// MentionedIdents lists identifiers mentioned by the user: their edges
+	// weigh 10 times more, and files whose path contains one
+	// of them as a path element, base name, or base name without extension
+	// get personalization.
+	MentionedIdents []string
+}
+
+// Entry is one item of the ranked list: a definition (Name != "") or a
+// file-only entry (Name == "").
+type Entry struct {
+	// Path is the file's path, as given in File.Path.
+	Path string
+	// Name is the defined identifier, or "" for a file-only entry.
+	Name string
+	// Score is the definition's share of PageRank for a definition, the
+	// file's PageRank for a file-only entry of a graph node, and 0 for a
+	// file-only entry of a file outside the graph.
+	Score float64
+}
+
+// Result is what Rank returns.
+type Result struct {
+	// Entries is the ranked list: definition entries by descending score,
+	// then file-only entries for the remaining graph nodes by descending
+	// PageRank, then file-only entries for all other files by path. Focus
+	// files never appear; every other input file appears at least once.
+	// Entries is never nil.
+	Entries []Entry
+	// Files maps the path of each file that is a node of the file graph to
+	// its PageRank. A file absent from Files is not a node. Files is never
+	// nil.
+	Files map[string]float64
+}
+
+// Rank ranks the definitions of in.Files as described in the package
+// documentation. It is deterministic: the same files, given in any order,
+// and the same Focus and Mentioned* sets yield identical results. Paths in
+// Focus and MentionedFiles that are not in Files are ignored. Rank never
+// panics.
+func Rank(in Input) *Result {
+	s := prepare(in)
+	nf := len(s.paths)
+	g, nodeFile := s.fileGraph()
+
+	// Personalize and rank.
+	pers := make([]float64, len(nodeFile))
+	for i, f := range nodeFile {
+		pers[i] = s.personalization(f)
+	}
+	pr := PageRank(g, pers, nil)
+
+	res := &Result{Files: make(map[string]float64, len(nodeFile))}
+	for i, f := range nodeFile {
+		res.Files[s.paths[f]] = pr[i]
+	}
+
+	// Spread each node's rank over its (edge, ident) pairs.
+	var buf []contrib
+	score := make([]float64, len(s.defFile))
+	scored := make([]bool, len(s.defFile))
+	for i, f := range nodeFile {
+		t := g.out[i]
+		if t == 0 {
+			continue
+		}
+		buf = s.edgesFrom(f, buf[:0])
+		for _, c := range buf {
+			score[c.slot] += pr[i] * c.w / t
+			scored[c.slot] = true
+		}
+	}
+
+	// Definition entries.
+	listed := make([]bool, nf)
+	res.Entries = make([]Entry, 0, len(s.defFile)+nf)
+	for slot, ok := range scored {
+		f := s.defFile[slot]
+		if !ok || s.focus[f] {
+			continue
+		}
+		listed[f] = true
+		res.Entries = append(res.Entries, Entry{Path: s.paths[f], Name: s.names[s.slotIdent[slot]], Score: score[slot]})
+	}
+	slices.SortFunc(res.Entries, func(a, b Entry) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+
+	// File-only entries for the remaining graph nodes, by rank.
+	order := make([]int32, len(nodeFile))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(pr[b], pr[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b) // node order is path order
+	})
+	for _, i := range order {
+		f := nodeFile[i]
+		if listed[f] || s.focus[f] {
+			continue
+		}
+		listed[f] = true
+		res.Entries = append(res.Entries, Entry{Path: s.paths[f], Score: pr[i]})
+	}
+
+	// File-only entries for every other file, by path.
+	for f, p := range s.paths {
+		if !listed[f] && !s.focus[f] {
+			res.Entries = append(res.Entries, Entry{Path: p})
+		}
+	}
+	return res
+}
+
+// fileGraph builds the file graph: its nodes are the files with at least one
+// edge, numbered in path order (node i is file nodeFile[i]), and the edge
+// between two files is the sum of their (edge, ident) pairs.
+func (s *state) fileGraph() (g *Graph, nodeFile []int32) {
+	nf := len(s.paths)
+	// For each source file, sum its (edge, ident) contributions per
+	// destination in a dense accumulator.
+	eStart := make([]int32, nf+1)
+	nPairs := s.countPairs()
+	eTo := make([]int32, 0, nPairs)
+	eW := make([]float64, 0, nPairs)
+	isNode := make([]bool, nf)
+	acc := make([]float64, nf)
+	mark := make([]int32, nf) // mark[d] == f+1 when d was reached from f
+	var buf []contrib
+	for f := range int32(nf) {
+		buf = s.edgesFrom(f, buf)
+		first := int32(len(eTo))
+		for _, c := range buf {
+			d := s.defFile[c.slot]
+			if mark[d] != f+1 {
+				mark[d] = f + 1
+				acc[d] = 0
+				eTo = append(eTo, d)
+			}
+			acc[d] += c.w
+		}
+		for _, d := range eTo[first:] {
+			eW = append(eW, acc[d])
+			isNode[d] = true
+		}
+		if int32(len(eTo)) > first {
+			isNode[f] = true
+		}
+		eStart[f+1] = int32(len(eTo))
+	}
+	// Order each row by destination.
+	perm := sortRowsPerm(eStart, eTo, nf)
+	sortedTo := make([]int32, len(eTo))
+	sortedW := make([]float64, len(eW))
+	for p, e := range perm {
+		sortedTo[p], sortedW[p] = eTo[e], eW[e]
+	}
+	eTo, eW = sortedTo, sortedW
+
+	// Keep only the files with at least one edge as nodes. The renumbering
+	// is monotonic, so the rows stay sorted.
+	nodeOf := make([]int32, nf)
+	for f := range nf {
+		nodeOf[f] = -1
+		if isNode[f] {
+			nodeOf[f] = int32(len(nodeFile))
+			nodeFile = append(nodeFile, int32(f))
+		}
+	}
+	start := make([]int32, len(nodeFile)+1)
+	for i, f := range nodeFile {
+		start[i+1] = start[i] + eStart[f+1] - eStart[f]
+	}
+	for e := range eTo {
+		eTo[e] = nodeOf[eTo[e]]
+	}
+	return newGraphCSR(start, eTo, eW), nodeFile
+}
+
+// contrib is one (edge, ident) pair leaving a file: the edge goes to the
+// file defining slot, for the identifier of slot.
+type contrib struct {
+	slot int32 // index into state.defFile / state.slotIdent
+	w    float64
+}
+
+// state is the interned, indexed form of an Input.
+//
+// Files are numbered 0..F-1 in path order and identifiers 0..I-1 in name
+// order (only defined identifiers are interned). A "slot" is one distinct
+// (defining file, identifier) pair; slots are numbered by identifier, then
+// file.
+type state struct {
+	paths []string // unique file paths, sorted
+	focus []bool   // per file: is it a Focus file?
+	names []string // identifier names, sorted
+
+	defStart  []int32 // per identifier k: its slots are [defStart[k], defStart[k+1])
+	defFile   []int32 // per slot: the defining file
+	slotIdent []int32 // per slot: the identifier
+
+	fileDefStart []int32 // per file f: its slots are fileDefSlot[fileDefStart[f]:fileDefStart[f+1]]
+	fileDefSlot  []int32 // slots grouped by file, identifiers ascending
+
+	fileRefStart []int32 // per file f: its references are [fileRefStart[f], fileRefStart[f+1])
+	refIdent     []int32 // referenced identifier, ascending within a file
+	refCount     []int32 // number of occurrences
+
+	referenced []bool    // per identifier: referenced by some file?
+	mul        []float64 // per identifier: edge weight multiplier
+
+	mentionedFiles  map[string]bool
+	mentionedIdents map[string]bool
+}
+
+// edgesFrom appends to buf[:0] the (edge, ident) pairs leaving file f, in a
+// fixed order (references by identifier, each to its definers by file; then
+// the self-edges for unreferenced definitions), and returns it.
+func (s *state) edgesFrom(f int32, buf []contrib) []contrib {
+	buf = buf[:0]
+	for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
+		k := s.refIdent[r]
+		w := s.mul[k]
+		if s.focus[f] {
+			w *= focusMul
+		}
+		w *= math.Sqrt(float64(s.refCount[r]))
+		for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
+			buf = append(buf, contrib{slot: slot, w: w})
+		}
+	}
+	for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
+		if !s.referenced[s.slotIdent[slot]] {
+			buf = append(buf, contrib{slot: slot, w: unreferencedWeight})
+		}
+	}
+	return buf
+}
+
+// countPairs returns the number of (edge, ident) pairs edgesFrom yields
+// over all files.
+func (s *state) countPairs() int {
+	n := 0
+	for _, k := range s.refIdent {
+		n += int(s.defStart[k+1] - s.defStart[k])
+	}
+	for _, slot := range s.fileDefSlot {
+		if !s.referenced[s.slotIdent[slot]] {
+			n++
+		}
+	}
+	return n
+}
+
+// personalization returns the unnormalized personalization of file f.
+func (s *state) personalization(f int32) float64 {
+	var v float64
+	p := s.paths[f]
+	if s.focus[f] {
+		v++
+	}
+	if s.mentionedFiles[p] {
+		v = max(v, 1)
+	}
+	if len(s.mentionedIdents) > 0 && pathMentioned(p, s.mentionedIdents) {
+		v++
+	}
+	return v
+}
+
+// pathMentioned reports whether a path element of p, its base name, or its
+// base name without extension is in idents.
+func pathMentioned(p string, idents map[string]bool) bool {
+	base := ""
+	for part := range strings.SplitSeq(p, "/") {
+		if part == "" || part == "." {
+			continue
+		}
+		if idents[part] {
+			return true
+		}
+		base = part
+	}
+	return base != "" && idents[stripExt(base)]
+}
+
+// stripExt removes the extension of a base name the way Python's
+// os.path.splitext does: leading dots do not start an extension.
+func stripExt(base string) string {
+	i := strings.LastIndexByte(base, '.')
+	if i <= 0 || strings.Trim(base[:i], ".") == "" {
+		return base
+	}
+	return base[:i]
+}
+
+// identMul returns the edge weight multiplier of an identifier defined in
+// nDefiners files.
+func identMul(ident string, nDefiners int, mentioned bool) float64 {
+	mul := 1.0
+	if mentioned {
+		mul *= mentionedIdentMul
+	}
+	if isLongStyled(ident) {
+		mul *= longIdentMul
+	}
+	if strings.HasPrefix(ident, "_") {
+		mul *= privateIdentMul
+	}
+	if nDefiners > commonIdentFiles {
+		mul *= commonIdentMul
+	}
+	return mul
+}
+
+// isLongStyled reports whether ident has at least longIdentLen characters
+// and is snake_case (has "_" and a letter), kebab-case (has "-" and a
+// letter) or camelCase/PascalCase (has an upper- and a lower-case letter).
+func isLongStyled(ident string) bool {
+	if utf8.RuneCountInString(ident) < longIdentLen {
+		return false
+	}
+	var letter, upper, lower, sep bool
+	for _, r := range ident {
+		switch {
+		case r == '_' || r == '-':
+			sep = true
+		case unicode.IsUpper(r):
+			upper, letter = true, true
+		case unicode.IsLower(r):
+			lower, letter = true, true
+		case unicode.IsLetter(r):
+			letter = true
+		}
+	}
+	return (sep && letter) || (upper && lower)
+}
+
+// prepare interns and indexes in.
+func prepare(in Input) *state {
+	s := &state{
+		mentionedFiles:  make(map[string]bool, len(in.MentionedFiles)),
+		mentionedIdents: make(map[string]bool, len(in.MentionedIdents)),
+	}
+	for _, p := range in.MentionedFiles {
+		s.mentionedFiles[p] = true
+	}
+	for _, id := range in.MentionedIdents {
+		if id != "" {
+			s.mentionedIdents[id] = true
+		}
+	}
+
+	// Sort the files by path; files sharing a path form one group.
+	order := make([]int, len(in.Files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return strings.Compare(in.Files[a].Path, in.Files[b].Path)
+	})
+	var groupStart []int // group u is order[groupStart[u]:groupStart[u+1]]
+	for i, o := range order {
+		if i == 0 || in.Files[o].Path != in.Files[order[i-1]].Path {
+			groupStart = append(groupStart, i)
+			s.paths = append(s.paths, in.Files[o].Path)
+		}
+	}
+	groupStart = append(groupStart, len(order))
+	nf := len(s.paths)
+	group := func(u int) []int { return order[groupStart[u]:groupStart[u+1]] }
+
+	s.focus = make([]bool, nf)
+	for _, p := range in.Focus {
+		if f, ok := slices.BinarySearch(s.paths, p); ok {
+			s.focus[f] = true
+		}
+	}
+
+	// Intern the defined identifiers, first in order of appearance.
+	ids := make(map[string]int32)
+	var tmpNames []string
+	var pairFile, pairIdent []int32
+	for u := range nf {
+		for _, o := range group(u) {
+			for _, d := range in.Files[o].Defs {
+				if d == "" {
+					continue
+				}
+				id, ok := ids[d]
+				if !ok {
+					id = int32(len(tmpNames))
+					ids[d] = id
+					tmpNames = append(tmpNames, d)
+				}
+				pairFile = append(pairFile, int32(u))
+				pairIdent = append(pairIdent, id)
+			}
+		}
+	}
+	// Renumber them in name order so nothing depends on input order.
+	ni := len(tmpNames)
+	byName := make([]int32, ni)
+	for i := range byName {
+		byName[i] = int32(i)
+	}
+	slices.SortFunc(byName, func(a, b int32) int { return strings.Compare(tmpNames[a], tmpNames[b]) })
+	remap := make([]int32, ni)
+	s.names = make([]string, ni)
+	for i, t := range byName {
+		remap[t] = int32(i)
+		s.names[i] = tmpNames[t]
+	}
+	for i, t := range pairIdent {
+		pairIdent[i] = remap[t]
+	}
+
+	// Slots: distinct (ident, file) pairs, by ident then file. The counting
+	// sort is stable and pairs were appended in file order.
+	pairs := make([]int32, len(pairFile))
+	for i := range pairs {
+		pairs[i] = int32(i)
+	}
+	pairs = countingSort(pairs, ni, func(i int32) int32 { return pairIdent[i] })
+	s.defStart = make([]int32, ni+1)
+	for i, p := range pairs {
+		k, f := pairIdent[p], pairFile[p]
+		if i > 0 && pairIdent[pairs[i-1]] == k && pairFile[pairs[i-1]] == f {
+			continue
+		}
+		s.defFile = append(s.defFile, f)
+		s.slotIdent = append(s.slotIdent, k)
+		s.defStart[k+1]++
+	}
+	for k := 1; k <= ni; k++ {
+		s.defStart[k] += s.defStart[k-1]
+	}
+	slots := make([]int32, len(s.defFile))
+	for i := range slots {
+		slots[i] = int32(i)
+	}
+	s.fileDefSlot = countingSort(slots, nf, func(slot int32) int32 { return s.defFile[slot] })
+	s.fileDefStart = make([]int32, nf+1)
+	for _, f := range s.defFile {
+		s.fileDefStart[f+1]++
+	}
+	for f := 1; f <= nf; f++ {
+		s.fileDefStart[f] += s.fileDefStart[f-1]
+	}
+
+	// References to defined identifiers, counted per file with a dense
+	// counter, then ordered by identifier within each file.
+	s.fileRefStart = make([]int32, nf+1)
+	totalRefs := 0
+	for _, f := range in.Files {
+		totalRefs += len(f.Refs)
+	}
+	s.refIdent = make([]int32, 0, totalRefs)
+	s.refCount = make([]int32, 0, totalRefs)
+	totalRefs = 0
+	count := make([]int32, ni)
+	for u := range nf {
+		first := len(s.refIdent)
+		for _, o := range group(u) {
+			for _, r := range in.Files[o].Refs {
+				if r == "" {
+					continue
+				}
+				totalRefs++
+				id, ok := ids[r]
+				if !ok {
+					continue
+				}
+				k := remap[id]
+				if count[k] == 0 {
+					s.refIdent = append(s.refIdent, k)
+				}
+				if count[k] < math.MaxInt32 {
+					count[k]++
+				}
+			}
+		}
+		for _, k := range s.refIdent[first:] {
+			s.refCount = append(s.refCount, count[k])
+			count[k] = 0
+		}
+		s.fileRefStart[u+1] = int32(len(s.refIdent))
+	}
+	perm := sortRowsPerm(s.fileRefStart, s.refIdent, ni)
+	refIdent := make([]int32, len(perm))
+	refCount := make([]int32, len(perm))
+	for p, r := range perm {
+		refIdent[p], refCount[p] = s.refIdent[r], s.refCount[r]
+	}
+	s.refIdent, s.refCount = refIdent, refCount
+	if totalRefs == 0 {
+		// No references anywhere: every definer references each of its
+		// own identifiers once.
+		for f := range nf {
+			for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
+				s.refIdent = append(s.refIdent, s.slotIdent[slot])
+				s.refCount = append(s.refCount, 1)
+			}
+			s.fileRefStart[f+1] = int32(len(s.refIdent))
+		}
+	}
+	s.referenced = make([]bool, ni)
+	for _, k := range s.refIdent {
+		s.referenced[k] = true
+	}
+
+	s.mul = make([]float64, ni)
+	for k, name := range s.names {
+		s.mul[k] = identMul(name, int(s.defStart[k+1]-s.defStart[k]), s.mentionedIdents[name])
+	}
+	return s
+}

@@ -1,0 +1,96 @@
+package rank
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// synthetic returns a reproducible input of nFiles files defining nIdents
+// identifiers between them and referencing them nRefs times in all, with
+// a Zipf-like skew of references and a few identifiers defined in several
+// files (some in more than five).
+func synthetic(nFiles, nIdents, nRefs int, seed uint64) Input {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	names := make([]string, nIdents)
+	for i := range names {
+		switch i % 4 {
+		case 0:
+			names[i] = fmt.Sprintf("Ident_%d", i) // long snake with capital
+		case 1:
+			names[i] = fmt.Sprintf("ident%d", i) // plain
+		case 2:
+			names[i] = fmt.Sprintf("doSomething%d", i) // long camelCase
+		default:
+			names[i] = fmt.Sprintf("_p%d", i) // private
+		}
+	}
+	files := make([]File, nFiles)
+	for i := range files {
+		files[i].Path = fmt.Sprintf("pkg%d/sub%d/f%d.go", i%37, i%11, i)
+	}
+	for i, name := range names {
+		f := i % nFiles
+		files[f].Defs = append(files[f].Defs, name)
+		switch {
+		case i%50 == 0: // common name: defined in 7 more files
+			for range 7 {
+				g := rng.IntN(nFiles)
+				files[g].Defs = append(files[g].Defs, name)
+			}
+		case i%10 == 0: // defined twice
+			g := rng.IntN(nFiles)
+			files[g].Defs = append(files[g].Defs, name)
+		}
+	}
+	zipf := rand.NewZipf(rng, 1.1, 4, uint64(nIdents-1))
+	perFile := nRefs / nFiles
+	for i := range files {
+		refs := make([]string, 0, perFile)
+		for range perFile {
+			if rng.IntN(20) == 0 {
+				refs = append(refs, fmt.Sprintf("undefined%d", rng.IntN(1000)))
+				continue
+			}
+			refs = append(refs, names[zipf.Uint64()])
+		}
+		files[i].Refs = refs
+	}
+	return Input{
+		Files:           files,
+		Focus:           []string{files[1].Path, files[2].Path},
+		MentionedFiles:  []string{files[3].Path},
+		MentionedIdents: []string{names[5], names[6], "pkg7"},
+	}
+}
+
+func BenchmarkRank(b *testing.B) {
+	in := synthetic(5000, 50000, 1000000, 1)
+	s := prepare(in)
+	var pairs int
+	var buf []contrib
+	for f := range int32(len(s.paths)) {
+		buf = s.edgesFrom(f, buf)
+		pairs += len(buf)
+	}
+	r := Rank(in)
+	b.Logf("%d files, %d idents, %d (edge, ident) pairs, %d nodes, %d entries",
+		len(in.Files), len(s.names), pairs, len(r.Files), len(r.Entries))
+	b.ReportAllocs()
+	for b.Loop() {
+		Rank(in)
+	}
+}
+
+func BenchmarkPageRank(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	edges := make([]Edge, 0, 500000)
+	for range cap(edges) {
+		edges = append(edges, Edge{From: rng.IntN(8000), To: rng.IntN(8000), Weight: rng.Float64() + 0.01})
+	}
+	g := NewGraph(8000, edges)
+	b.ReportAllocs()
+	for b.Loop() {
+		PageRank(g, nil, nil)
+	}
+}
