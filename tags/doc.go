@@ -1,0 +1,31 @@
+// Package tags turns source files into tags: the names a file defines and
+// the names it refers to, found with tree-sitter and the tags queries of
+// package [github.com/repomap-dev/repomap/queries].
+//
+// It is the only package of repomap that uses tree-sitter; no tree-sitter
+// type appears in its API.
+//
+// # Tags
+//
+// A [Tag] is one name: a [Definition] (a function, a method, a type, a
+// class, a package-level constant or variable, a struct field…) or a
+// [Reference] (a call, a type use, a composite literal, a package
+// qualifier, a decorator, an imported name…). Its Line is the 0-based row
+// of the name itself, not of the whole definition. Its Sub is the kind of
+// definition or reference, taken from the capture name of the query
+// (@name.definition.function gives "function").
+//
+// # Parsing
+//
+// A [Parser] holds one tree-sitter parser and the compiled queries of the
+// languages it has met. It is not safe for concurrent use: give each
+// goroutine its own, and Close it. [Parser.Parse] returns a file's tags
+// sorted by line; [Parser.Outline] returns the file's [Outline], the shape
+// of its syntax tree that a renderer needs to show a definition with the
+// headers of the scopes around it.
+//
+// # Languages
+//
+// [Detect] names the language of a path by its extension. Languages lists
+// those supported.
+package tags

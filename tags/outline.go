@@ -1,0 +1,122 @@
+package tags
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// HeaderMax is the most rows a scope's header shows.
+const HeaderMax = 10
+
+// Outline is the shape of a file's syntax tree that matters for showing a
+// definition in context: for each row where nodes spanning several rows
+// start, how far they reach and where the header of that row ends.
+//
+// The rules follow the repo map of Aider. Each row where a multi-row
+// syntax node starts is a scope. The header of a scope row is, when two or
+// more multi-row nodes start on it, the smallest of them without its last
+// row, cut to HeaderMax rows; otherwise the row alone. A row of interest
+// is shown with the headers of every scope that covers it, except scopes
+// that start on the first row of the file.
+type Outline struct {
+	rows  []int32 // scope rows, ascending
+	reach []int32 // for rows[i]: the last row that a node starting there covers
+	head  []int32 // for rows[i]: the header is rows[i] up to head[i], exclusive
+}
+
+// Outline parses src as the language of path and returns its Outline.
+func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*Outline, error) {
+	name := Detect(path)
+	if name == "" {
+		return nil, fmt.Errorf("%w: %s", ErrUnsupportedLanguage, path)
+	}
+	tree, _, err := p.parse(ctx, name, src)
+	if err != nil {
+		return nil, fmt.Errorf("tags: outline %s: %w", path, err)
+	}
+	defer tree.Close()
+
+	type scope struct {
+		count   int
+		minSize int32
+		reach   int32
+	}
+	scopes := make(map[int32]*scope)
+	cur := tree.Walk()
+	defer cur.Close()
+	// An iterative walk: deep trees cannot overflow a stack. Only nodes
+	// spanning several rows matter, and a node on one row has no
+	// descendant spanning several, so the walk skips below them.
+	for {
+		n := cur.Node()
+		s, e := int32(n.StartPosition().Row), int32(n.EndPosition().Row)
+		descend := false
+		if e > s {
+			sc := scopes[s]
+			if sc == nil {
+				sc = &scope{minSize: e - s, reach: e}
+				scopes[s] = sc
+			}
+			sc.count++
+			sc.minSize = min(sc.minSize, e-s)
+			sc.reach = max(sc.reach, e)
+			descend = true
+		}
+		if descend && cur.GotoFirstChild() {
+			continue
+		}
+		for !cur.GotoNextSibling() {
+			if !cur.GotoParent() {
+				goto done
+			}
+		}
+	}
+done:
+	o := &Outline{}
+	for s := range scopes {
+		o.rows = append(o.rows, s)
+	}
+	slices.Sort(o.rows)
+	o.reach = make([]int32, len(o.rows))
+	o.head = make([]int32, len(o.rows))
+	for i, s := range o.rows {
+		sc := scopes[s]
+		o.reach[i] = sc.reach
+		o.head[i] = s + 1
+		if sc.count > 1 {
+			o.head[i] = s + min(sc.minSize, HeaderMax)
+		}
+	}
+	return o, nil
+}
+
+// Context returns the rows to show for the given rows of interest: the
+// rows themselves and the headers of the scopes around them, sorted and
+// without duplicates.
+func (o *Outline) Context(lois []int) []int {
+	show := make(map[int]bool, len(lois)*4)
+	for _, i := range lois {
+		if i < 0 {
+			continue
+		}
+		show[i] = true
+		// Scopes start at or before row i; those that reach row i cover it.
+		end, _ := slices.BinarySearch(o.rows, int32(i)+1)
+		for k := range end {
+			s := int(o.rows[k])
+			if s == 0 || int(o.reach[k]) < i {
+				continue
+			}
+			for r := s; r < int(o.head[k]); r++ {
+				show[r] = true
+			}
+		}
+	}
+	out := make([]int, 0, len(show))
+	for r := range show {
+		out = append(out, r)
+	}
+	slices.Sort(out)
+	return out
+}
