@@ -1,0 +1,44 @@
+// Package repomap makes repo maps: for a source tree and a task, the
+// definitions that matter most, as real source lines under their file's
+// path, within a token budget.
+//
+// # Use
+//
+// [New] (or [NewFS]) makes a [Map] of a tree; [Map.Render] returns the map
+// for a [Request]: the files being worked on (Focus) and the identifiers
+// and paths the user mentioned (Mentions). Close the Map when done.
+//
+// # How a map is made
+//
+// Render walks the tree, leaving out what .gitignore files ignore; parses
+// each Go and Python file into tags (package
+// [github.com/repomap-dev/repomap/tags]); ranks the definitions with
+// personalized PageRank over the graph of which files refer to which
+// (package [github.com/repomap-dev/repomap/rank]); and fits the longest
+// prefix of the ranked list that stays within the budget.
+//
+// # The text of a map
+//
+// Files come in path order, each after a blank line. A file with
+// definitions to show is its path and a colon, then its lines: each shown
+// source line after "│" (U+2502), and a line "⋮" (U+22EE) for each run of
+// hidden lines. A definition is shown with the headers of the syntax scopes
+// around it: the class around a method, the first rows of a struct or of a
+// short function body, a multi-line signature. A hidden run of a single row
+// is shown instead, and a blank line after a shown line is taken along.
+// Lines are cut to 100 characters. A file with nothing to show is its path
+// alone. Focus files are left out.
+//
+// # Budget
+//
+// The budget is a hard cap measured with a tiktoken encoding (o200k_base by
+// default): the map never has more tokens. See [Budget] for how it follows
+// from a model's context window.
+//
+// # Errors
+//
+// A file that cannot be read or parsed is listed by name, or left out, and
+// logged through Options.Logger; it never fails the map. Render fails only
+// when the root cannot be walked, the context is done, or the Map is
+// closed. The package prints nothing.
+package repomap

@@ -1,0 +1,341 @@
+package repomap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestBudget(t *testing.T) {
+	for _, tc := range []struct {
+		tokens, window int
+		focus          bool
+		want           int
+	}{
+		{0, 0, true, 1024},
+		{0, 0, false, 1024},
+		{500, 200000, false, 500},
+		{0, 4096, true, 1024},
+		{0, 16384, true, 2048},
+		{0, 32768, true, 4096},
+		{0, 200000, true, 4096},
+		{0, 200000, false, 8192},
+		{0, 16384, false, 4096},
+		// 1024 doubled is 2048, but only 6000-4096 = 1904 are free.
+		{0, 6000, false, 1904},
+		// Only 5000-4096 = 904 are free: the budget stays at 1024.
+		{0, 5000, false, 1024},
+	} {
+		if got := Budget(tc.tokens, tc.window, tc.focus); got != tc.want {
+			t.Errorf("Budget(%d, %d, %v) = %d, want %d", tc.tokens, tc.window, tc.focus, got, tc.want)
+		}
+	}
+}
+
+// synthTree returns a tree of n Go files in a few packages that call each
+// other, with a README that has no tags.
+func synthTree(n int) fstest.MapFS {
+	tree := fstest.MapFS{"README.md": {Data: []byte("# synth\n")}}
+	for i := range n {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package pkg%d\n\n", i%4)
+		fmt.Fprintf(&b, "// Widget%d is a widget.\ntype Widget%d struct {\n\tName string\n\tSize int\n}\n\n", i, i)
+		fmt.Fprintf(&b, "func NewWidget%d(name string) *Widget%d {\n\treturn &Widget%d{Name: name}\n}\n\n", i, i, i)
+		fmt.Fprintf(&b, "func (w *Widget%d) Render() string {\n\treturn Helper%d(w.Name)\n}\n\n", i, (i*7+3)%n)
+		fmt.Fprintf(&b, "func Helper%d(s string) string {\n\treturn NewWidget%d(s).Name\n}\n", i, (i*3+1)%n)
+		tree[fmt.Sprintf("pkg%d/file%03d.go", i%4, i)] = &fstest.MapFile{Data: []byte(b.String())}
+	}
+	return tree
+}
+
+func build(t *testing.T, fsys fs.FS, opts *Options, req Request) *result {
+	t.Helper()
+	m, err := NewFS(fsys, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	r, err := m.build(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestFitBudget(t *testing.T) {
+	tree := synthTree(60)
+	enc, err := encoding(O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prevShown, prevDefs := -1, -1
+	for _, budget := range []int{1, 10, 50, 100, 200, 400, 800, 1600, 3200, 6400, 100000} {
+		r := build(t, tree, &Options{MaxTokens: budget}, Request{})
+		if got := countTokens(enc, r.text); got > budget || got != r.tokens {
+			t.Errorf("budget %d: map has %d tokens (reported %d)", budget, got, r.tokens)
+		}
+		defs := strings.Count(r.text, "│")
+		if r.shown < prevShown || defs < prevDefs {
+			t.Errorf("budget %d shows %d items and %d lines, fewer than a smaller budget (%d, %d)", budget, r.shown, defs, prevShown, prevDefs)
+		}
+		prevShown, prevDefs = r.shown, defs
+		// The prefix is the longest that fits: one more item does not.
+		if r.shown < len(r.items) {
+			m, _ := NewFS(tree, nil)
+			more := m.renderItems(context.Background(), r.items[:r.shown+1])
+			m.Close()
+			if n := countTokens(enc, more); n <= budget {
+				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
+			}
+		}
+	}
+	// With a budget larger than the whole map, every item is shown.
+	r := build(t, tree, &Options{MaxTokens: 1 << 30}, Request{})
+	if r.shown != len(r.items) {
+		t.Errorf("unlimited budget shows %d of %d items", r.shown, len(r.items))
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	tree := synthTree(40)
+	var first string
+	for i, par := range []int{1, 8, 1, 3} {
+		r := build(t, tree, &Options{MaxTokens: 1500, Parallelism: par}, Request{Mentions: []string{"Render"}})
+		if i == 0 {
+			first = r.text
+			continue
+		}
+		if r.text != first {
+			t.Fatalf("Parallelism %d gave a different map:\n%s\nwant:\n%s", par, r.text, first)
+		}
+	}
+}
+
+func TestFocusAndMentions(t *testing.T) {
+	tree := fstest.MapFS{
+		"a/alpha.go": {Data: []byte("package a\n\nfunc Alpha() int { return Omega() }\n")},
+		"o/omega.go": {Data: []byte("package o\n\nfunc Omega() int { return 0 }\n")},
+		"b/beta.go":  {Data: []byte("package b\n\nfunc Beta() int { return 2 }\n")},
+		"c/gamma.go": {Data: []byte("package c\n\nfunc Gamma() int { return Alpha() + Beta() + Beta() }\n")},
+		"d/delta.go": {Data: []byte("package d\n\nfunc Delta() int { return Epsilon() }\n")},
+		"e/eps.go":   {Data: []byte("package e\n\nfunc Epsilon() int { return 5 }\n")},
+	}
+	index := func(r *result, name string) int {
+		return slices.IndexFunc(r.items, func(it item) bool { return it.name == name })
+	}
+	score := func(r *result, name string) float64 { return r.items[index(r, name)].score }
+	base := build(t, tree, nil, Request{})
+	if index(base, "Beta") > index(base, "Alpha") {
+		t.Fatalf("unmentioned, Alpha (%d) ranks above Beta (%d): the case shows nothing", index(base, "Alpha"), index(base, "Beta"))
+	}
+
+	// A focus file is left out, and what it uses comes first.
+	focus := build(t, tree, nil, Request{Focus: []string{"d/delta.go"}})
+	if it := focus.items[0]; it.path != "e/eps.go" || it.name != "Epsilon" {
+		t.Errorf("with focus d/delta.go the first item is %s:%s, want e/eps.go:Epsilon", it.path, it.name)
+	}
+	if slices.ContainsFunc(focus.items, func(it item) bool { return it.path == "d/delta.go" }) || strings.Contains(focus.text, "delta.go") {
+		t.Errorf("the focus file is in the ranked list or the map:\n%s", focus.text)
+	}
+
+	// A mentioned identifier weighs more where it is referenced.
+	mention := build(t, tree, nil, Request{Mentions: []string{"Alpha"}})
+	if index(mention, "Alpha") > index(mention, "Beta") {
+		t.Errorf("mentioning Alpha leaves it at %d, below Beta at %d", index(mention, "Alpha"), index(mention, "Beta"))
+	}
+
+	// A mentioned directory lifts its files, and so what they use.
+	before := score(base, "Omega") / score(base, "Epsilon")
+	dir := build(t, tree, nil, Request{Mentions: []string{"a"}})
+	if after := score(dir, "Omega") / score(dir, "Epsilon"); after <= before {
+		t.Errorf("mentioning directory a: Omega/Epsilon score ratio %g, want more than %g", after, before)
+	}
+	// So does a mentioned path.
+	file := build(t, tree, nil, Request{Mentions: []string{"a/alpha.go"}})
+	if got := score(file, "Omega") / score(file, "Epsilon"); got <= before {
+		t.Errorf("mentioning a/alpha.go: Omega/Epsilon score ratio %g, want more than %g", got, before)
+	}
+}
+
+func TestWalkIgnores(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".gitignore", "build/\n*.log\n")
+	write("main.go", "package main\n")
+	write("debug.log", "x")
+	write("build/out.go", "package build\n")
+	write("sub/.gitignore", "gen_*.go\n!gen_keep.go\n")
+	write("sub/gen_a.go", "package sub\n")
+	write("sub/gen_keep.go", "package sub\n")
+	write("sub/real.go", "package sub\n")
+	write("other/gen_a.go", "package other\n") // the pattern of sub/.gitignore does not reach here
+	write(".git/config", "[core]\n")
+	write(".git/info/exclude", "secret.go\n")
+	write("secret.go", "package main\n")
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "passwd"), []byte("root:x:0:0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "passwd"), filepath.Join(root, "passwd")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(root, filepath.Join(root, "loop")); err != nil {
+		t.Fatal(err)
+	}
+
+	files, skipped, err := walk(context.Background(), os.DirFS(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.path)
+	}
+	want := []string{".gitignore", "main.go", "other/gen_a.go", "sub/.gitignore", "sub/gen_keep.go", "sub/real.go"}
+	if !slices.Equal(got, want) {
+		t.Errorf("walk = %v, want %v", got, want)
+	}
+	var links []string
+	for _, s := range skipped {
+		links = append(links, s.path+": "+s.reason)
+	}
+	if wantSkip := []string{"loop: symbolic link", "passwd: symbolic link"}; !slices.Equal(links, wantSkip) {
+		t.Errorf("walk skipped %v, want %v", links, wantSkip)
+	}
+}
+
+func TestBadFiles(t *testing.T) {
+	tree := fstest.MapFS{
+		"bin.go":     {Data: []byte("package x\x00\x01\x02func Hidden() {}\n")},
+		"latin1.py":  {Data: []byte("# caf\xe9\ndef caf\xe9_ok():\n    pass\n\ndef Fine():\n    return 'd\xe9j\xe0'\n")},
+		"crlf.go":    {Data: []byte("package x\r\n\r\nfunc CRLF() {}\r\n")},
+		"cr.py":      {Data: []byte("x = 1\r\rdef LoneCR():\r    pass\r")},
+		"bom.py":     {Data: []byte("\xef\xbb\xbfdef Bom():\n    pass\n")},
+		"broken.py":  {Data: []byte("def Good():\n    pass\n\ndef bad(:\n")},
+		"big.go":     {Data: []byte("package x\n\nfunc Big() {}\n" + strings.Repeat("// filler\n", 200))},
+		"use.go":     {Data: []byte("package x\n\nfunc use() { Big(); CRLF(); Hidden() }\n")},
+		"use_all.py": {Data: []byte("Fine(); LoneCR(); Bom(); Good()\n")},
+	}
+	r := build(t, tree, &Options{MaxTokens: 4000, MaxFileSize: 1000}, Request{})
+	for _, want := range []string{
+		"\nbig.go\n", "\nbin.go\n", // listed by name only
+		"│func CRLF() {}", "│def LoneCR():", "│def Bom():", "│def Good():",
+		"│def caf\uFFFD_ok():", // invalid UTF-8 made valid
+	} {
+		if !strings.Contains(r.text, want) {
+			t.Errorf("map lacks %q:\n%s", want, r.text)
+		}
+	}
+	if strings.Contains(r.text, "func Hidden") || strings.Contains(r.text, "\r") {
+		t.Errorf("map shows a binary file's text or a carriage return:\n%s", r.text)
+	}
+	// Line numbers stay right with lone CRs: LoneCR is on the third line.
+	m, _ := NewFS(tree, nil)
+	defer m.Close()
+	src := m.source(context.Background(), "cr.py")
+	if src == nil || src.lines[2] != "def LoneCR():" {
+		t.Errorf("cr.py lines = %q, want line 3 to be the def", src.lines)
+	}
+	reasons := map[string]string{}
+	for _, s := range r.skipped {
+		reasons[s.path] = s.reason
+	}
+	if reasons["bin.go"] != "binary" || !strings.HasPrefix(reasons["big.go"], "larger than") {
+		t.Errorf("skipped = %v, want bin.go binary and big.go too large", reasons)
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	m, err := NewFS(synthTree(20), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Render(ctx, Request{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Render(cancelled) error = %v, want context.Canceled", err)
+	}
+	if _, err := m.Render(context.Background(), Request{}); err != nil {
+		t.Errorf("Render after a cancelled render: %v", err)
+	}
+}
+
+func TestClosed(t *testing.T) {
+	m, err := NewFS(synthTree(2), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Close(); err != nil {
+		t.Errorf("second Close() = %v", err)
+	}
+	if _, err := m.Render(context.Background(), Request{}); !errors.Is(err, ErrClosed) {
+		t.Errorf("Render on a closed Map: %v, want ErrClosed", err)
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	for _, o := range []Options{{MaxTokens: -1}, {Encoding: "gpt2"}, {Parallelism: -2}, {MaxFileSize: -1}} {
+		if _, err := NewFS(fstest.MapFS{}, &o); err == nil {
+			t.Errorf("NewFS(%+v) succeeded, want an error", o)
+		}
+	}
+	if _, err := New(filepath.Join(t.TempDir(), "missing"), nil); err == nil {
+		t.Error("New(missing dir) succeeded")
+	}
+}
+
+// TestNetHTTP maps a real package of the Go distribution.
+func TestNetHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: maps net/http")
+	}
+	root := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	if _, err := os.Stat(root); err != nil {
+		t.Skip("no net/http sources:", err)
+	}
+	enc, err := encoding(O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	prev := 0
+	for _, budget := range []int{1024, 4096, 8192} {
+		r, err := m.build(context.Background(), Request{MaxTokens: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := countTokens(enc, r.text); n > budget {
+			t.Errorf("net/http at %d tokens: map has %d", budget, n)
+		} else if n < budget*8/10 {
+			t.Errorf("net/http at %d tokens: map has only %d", budget, n)
+		}
+		if r.shown < prev {
+			t.Errorf("net/http at %d tokens shows %d items, fewer than %d", budget, r.shown, prev)
+		}
+		prev = r.shown
+	}
+}
