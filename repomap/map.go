@@ -197,8 +197,8 @@ func (m *Map) extract(ctx context.Context, files []file) ([][]tags.Tag, []skip) 
 
 // tagsOf returns the tags of f, or the reason it has none worth noting.
 func (m *Map) tagsOf(ctx context.Context, p *tags.Parser, f file) ([]tags.Tag, string) {
-	if tags.Detect(f.path) == "" {
-		return nil, ""
+	if tags.Detect(f.path, nil) == "" && path.Ext(f.path) != "" {
+		return nil, "" // neither its name nor its content can make it a language
 	}
 	if f.size > m.opts.MaxFileSize {
 		return nil, fmt.Sprintf("larger than %d bytes", m.opts.MaxFileSize)
@@ -206,6 +206,9 @@ func (m *Map) tagsOf(ctx context.Context, p *tags.Parser, f file) ([]tags.Tag, s
 	src, reason := readSource(m.fsys, f.path, m.opts.MaxFileSize)
 	if reason != "" {
 		return nil, reason
+	}
+	if tags.Detect(f.path, src) == "" {
+		return nil, ""
 	}
 	ts, err := p.Parse(ctx, f.path, src)
 	if err != nil {

@@ -1,26 +1,107 @@
 package tags
 
 import (
+	"bytes"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
 	"unsafe"
 
+	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
+	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+	tscss "github.com/tree-sitter/tree-sitter-css/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tshaskell "github.com/tree-sitter/tree-sitter-haskell/bindings/go"
+	tshtml "github.com/tree-sitter/tree-sitter-html/bindings/go"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tsjson "github.com/tree-sitter/tree-sitter-json/bindings/go"
+	tsjulia "github.com/tree-sitter/tree-sitter-julia/bindings/go"
+	tsocaml "github.com/tree-sitter/tree-sitter-ocaml/bindings/go"
+	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	tsscala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+
+	tshcl "github.com/tree-sitter-grammars/tree-sitter-hcl/bindings/go"
+	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
+	tslua "github.com/tree-sitter-grammars/tree-sitter-lua/bindings/go"
+	tsmake "github.com/tree-sitter-grammars/tree-sitter-make/bindings/go"
+	tssvelte "github.com/tree-sitter-grammars/tree-sitter-svelte/bindings/go"
+	tstoml "github.com/tree-sitter-grammars/tree-sitter-toml/bindings/go"
+	tsxml "github.com/tree-sitter-grammars/tree-sitter-xml/bindings/go"
+	tsyaml "github.com/tree-sitter-grammars/tree-sitter-yaml/bindings/go"
+	tszig "github.com/tree-sitter-grammars/tree-sitter-zig/bindings/go"
+
+	tsdart "github.com/UserNobody14/tree-sitter-dart/bindings/go"
+	tsswift "github.com/alex-pinkus/tree-sitter-swift/bindings/go"
+	tsgroovy "github.com/dekobon/tree-sitter-groovy/bindings/go"
+	tsr "github.com/r-lib/tree-sitter-r/bindings/go"
 )
 
-// language is one supported language: its grammar and its tags query.
+// language is one supported language: a tree-sitter grammar with its tags
+// query (tier 1), or a lexer (tier 2).
 type language struct {
 	name    string
 	exts    []string // lower-case, with the dot
+	files   []string // base names that are this language whatever their extension
+	shebang []string // interpreters named on a #! line of a file without extension
 	grammar func() unsafe.Pointer
+
+	// lexer names the chroma lexer of a tier-2 language (grammar nil), or
+	// of a tier-1 language whose query has no reference patterns: its
+	// references then come from the lexer's name tokens.
+	lexer string
 }
 
 // queryFile is the name of the language's tags query in queries.FS.
 func (l *language) queryFile() string { return l.name + "-tags.scm" }
 
-var languages = []*language{
+// grammarLanguages are the tier-1 languages, parsed with tree-sitter.
+var grammarLanguages = []*language{
+	{name: "bash", exts: []string{".sh", ".bash", ".zsh", ".ksh"}, files: []string{".bashrc", ".bash_profile", ".zshrc", ".profile"}, shebang: []string{"sh", "bash", "zsh", "ksh", "dash"}, grammar: tsbash.Language},
+	{name: "c", exts: []string{".c"}, grammar: tsc.Language},
+	{name: "cpp", exts: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".ino"}, grammar: tscpp.Language},
+	{name: "csharp", exts: []string{".cs", ".csx"}, grammar: tscsharp.Language},
+	{name: "css", exts: []string{".css"}, grammar: tscss.Language},
+	{name: "dart", exts: []string{".dart"}, grammar: tsdart.Language},
 	{name: "go", exts: []string{".go"}, grammar: tsgo.Language},
-	{name: "python", exts: []string{".py", ".pyi"}, grammar: tspython.Language},
+	{name: "groovy", exts: []string{".groovy", ".gradle", ".gvy"}, files: []string{"Jenkinsfile"}, shebang: []string{"groovy"}, grammar: tsgroovy.Language},
+	{name: "haskell", exts: []string{".hs"}, shebang: []string{"runhaskell", "runghc"}, grammar: tshaskell.Language},
+	{name: "hcl", exts: []string{".hcl", ".tf", ".tfvars"}, grammar: tshcl.Language},
+	{name: "html", exts: []string{".html", ".htm", ".xhtml"}, grammar: tshtml.Language},
+	{name: "java", exts: []string{".java"}, grammar: tsjava.Language},
+	{name: "javascript", exts: []string{".js", ".jsx", ".mjs", ".cjs"}, shebang: []string{"node", "nodejs", "deno", "bun"}, grammar: tsjs.Language},
+	{name: "json", exts: []string{".json", ".jsonc"}, grammar: tsjson.Language},
+	{name: "julia", exts: []string{".jl"}, shebang: []string{"julia"}, grammar: tsjulia.Language},
+	{name: "kotlin", exts: []string{".kt", ".kts"}, grammar: tskotlin.Language},
+	{name: "lua", exts: []string{".lua"}, shebang: []string{"lua", "luajit"}, grammar: tslua.Language},
+	{name: "make", exts: []string{".mk", ".mak"}, files: []string{"Makefile", "makefile", "GNUmakefile"}, shebang: []string{"make"}, grammar: tsmake.Language},
+	{name: "ocaml", exts: []string{".ml"}, shebang: []string{"ocaml"}, grammar: tsocaml.LanguageOCaml},
+	{name: "ocaml_interface", exts: []string{".mli"}, grammar: tsocaml.LanguageOCamlInterface},
+	{name: "php", exts: []string{".php", ".phtml"}, shebang: []string{"php"}, grammar: tsphp.LanguagePHP},
+	{name: "python", exts: []string{".py", ".pyi", ".pyw"}, shebang: []string{"python", "python2", "python3", "pypy", "pypy3"}, grammar: tspython.Language},
+	{name: "r", exts: []string{".r"}, shebang: []string{"Rscript"}, grammar: tsr.Language},
+	{name: "ruby", exts: []string{".rb", ".rake", ".gemspec", ".ru"}, files: []string{"Rakefile", "Gemfile", "Guardfile", "Vagrantfile"}, shebang: []string{"ruby"}, grammar: tsruby.Language},
+	{name: "rust", exts: []string{".rs"}, grammar: tsrust.Language},
+	{name: "scala", exts: []string{".scala", ".sc"}, shebang: []string{"scala"}, grammar: tsscala.Language},
+	{name: "svelte", exts: []string{".svelte"}, grammar: tssvelte.Language},
+	{name: "swift", exts: []string{".swift"}, grammar: tsswift.Language},
+	{name: "toml", exts: []string{".toml"}, grammar: tstoml.Language},
+	{name: "tsx", exts: []string{".tsx"}, grammar: tsts.LanguageTSX},
+	{name: "typescript", exts: []string{".ts", ".mts", ".cts"}, grammar: tsts.LanguageTypescript},
+	{name: "xml", exts: []string{".xml", ".xsd", ".xsl", ".xslt", ".svg", ".plist", ".csproj", ".fsproj", ".vbproj"}, grammar: tsxml.LanguageXML},
+	{name: "yaml", exts: []string{".yaml", ".yml"}, grammar: tsyaml.Language},
+	{name: "zig", exts: []string{".zig"}, grammar: tszig.Language},
 }
+
+// languages are all supported languages: tier 1, then tier 2.
+var languages = slices.Concat(grammarLanguages, lexerLanguages)
 
 func lookup(name string) *language {
 	for _, l := range languages {
@@ -29,4 +110,81 @@ func lookup(name string) *language {
 		}
 	}
 	return nil
+}
+
+// Detect returns the language of the file at path p, or "" when repomap
+// does not map it. head is the start of the file's content, or nil; it
+// decides two cases:
+//
+//   - A file without extension is named by the interpreter on its "#!"
+//     line: "#!/usr/bin/env python3" is Python, "#!/bin/sh" is Bash.
+//   - A ".h" header is C++ when it has a mark only C++ has (a namespace, a
+//     class with a body, a template, "public:" or "private:", a "::"
+//     scope, an extern "C" guard) and C otherwise, or without head.
+//
+// Otherwise the base name (Makefile, Rakefile…) and then the extension,
+// whatever its case, decide.
+func Detect(p string, head []byte) string {
+	base := path.Base(p)
+	for _, l := range languages {
+		if slices.Contains(l.files, base) {
+			return l.name
+		}
+	}
+	ext := strings.ToLower(path.Ext(base))
+	if ext == base { // ".bashrc" is a name, not an extension
+		ext = ""
+	}
+	switch {
+	case ext == ".h":
+		if cppMarks.Match(head[:min(len(head), headLimit)]) {
+			return "cpp"
+		}
+		return "c"
+	case ext != "":
+		for _, l := range languages {
+			if slices.Contains(l.exts, ext) {
+				return l.name
+			}
+		}
+		return ""
+	}
+	return fromShebang(head)
+}
+
+// headLimit bounds how much of a file Detect reads.
+const headLimit = 64 << 10
+
+var cppMarks = regexp.MustCompile(`(?m)^\s*(namespace\s+\w|template\s*<|class\s+\w+[^;]*\{|(public|private|protected)\s*:)|\w::\w|extern\s+"C"`)
+
+// fromShebang returns the language of the interpreter on a "#!" first
+// line, or "".
+func fromShebang(head []byte) string {
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return ""
+	}
+	line, _, _ := bytes.Cut(head[2:min(len(head), 256)], []byte("\n"))
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return ""
+	}
+	interp := path.Base(fields[0])
+	if interp == "env" {
+		rest := fields[1:]
+		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") { // env -S, env -i
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
+			return ""
+		}
+		interp = path.Base(rest[0])
+	}
+	// "python3.12" is python3: drop a version suffix.
+	trimmed := strings.TrimRight(interp, "0123456789.")
+	for _, l := range languages {
+		if slices.Contains(l.shebang, interp) || slices.Contains(l.shebang, trimmed) {
+			return l.name
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package tags
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -25,11 +26,19 @@ type Outline struct {
 	head  []int32 // for rows[i]: the header is rows[i] up to head[i], exclusive
 }
 
-// Outline parses src as the language of path and returns its Outline.
+// ErrNoOutline is returned by Parser.Outline for a language without a
+// grammar: its definitions are shown without scope headers.
+var ErrNoOutline = errors.New("tags: no outline without a grammar")
+
+// Outline parses src as the language of path (see Detect) and returns its
+// Outline.
 func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*Outline, error) {
-	name := Detect(path)
+	name := Detect(path, src)
 	if name == "" {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupportedLanguage, path)
+	}
+	if lookup(name).grammar == nil {
+		return nil, ErrNoOutline
 	}
 	tree, _, err := p.parse(ctx, name, src)
 	if err != nil {

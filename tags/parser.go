@@ -3,6 +3,7 @@ package tags
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -89,7 +90,7 @@ func (p *Parser) compile(name string) (*compiled, error) {
 		return c, nil
 	}
 	l := lookup(name)
-	if l == nil {
+	if l == nil || l.grammar == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnsupportedLanguage, name)
 	}
 	src, err := queries.FS.ReadFile(l.queryFile())
@@ -125,10 +126,13 @@ func compileQuery(lang *ts.Language, file, src string) (*compiled, error) {
 	return c, nil
 }
 
+// errClosed is returned by the methods of a closed Parser.
+var errClosed = errors.New("tags: parser is closed")
+
 // parse parses src as the named language. The caller closes the tree.
 func (p *Parser) parse(ctx context.Context, name string, src []byte) (*ts.Tree, *compiled, error) {
 	if p.parser == nil {
-		return nil, nil, fmt.Errorf("tags: parser is closed")
+		return nil, nil, errClosed
 	}
 	c, err := p.compile(name)
 	if err != nil {
@@ -177,15 +181,22 @@ func (p *Parser) parse(ctx context.Context, name string, src []byte) (*ts.Tree, 
 
 // Parse returns the tags of the file at path, whose content is src, sorted
 // by line and then by position in the line. The path, slash-separated and
-// relative to the map's root, picks the language and is copied into each
-// tag. Parse returns ErrUnsupportedLanguage for a path Detect does not
-// know, ErrTimeout when the parser's timeout passed, and the context's
-// error when ctx is done. A file with syntax errors still gives the tags
-// of the parts that parse.
+// relative to the map's root, and the content pick the language (see
+// Detect); the path is copied into each tag. Parse returns
+// ErrUnsupportedLanguage for a file Detect does not know, ErrTimeout when
+// the parser's timeout passed, and the context's error when ctx is done. A
+// file with syntax errors still gives the tags of the parts that parse.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) ([]Tag, error) {
-	name := Detect(path)
+	name := Detect(path, src)
 	if name == "" {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupportedLanguage, path)
+	}
+	if p.parser == nil {
+		return nil, errClosed
+	}
+	l := lookup(name)
+	if l.grammar == nil {
+		return p.lex(ctx, l, path, src)
 	}
 	tree, c, err := p.parse(ctx, name, src)
 	if err != nil {
@@ -221,6 +232,7 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) ([]Tag, err
 		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), cmp.Compare(a.pattern, b.pattern))
 	})
 	out := make([]Tag, 0, len(raw))
+	refs := false
 	for i, r := range raw {
 		if i > 0 && raw[i-1].start == r.start && raw[i-1].end == r.end {
 			continue
@@ -234,6 +246,16 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) ([]Tag, err
 			continue
 		}
 		out = append(out, Tag{Path: path, Name: name, Kind: cap.kind, Sub: cap.sub, Line: r.line})
+		refs = refs || cap.kind == Reference
+	}
+	if !refs && l.lexer != "" {
+		// The query has no references for this file: take the names the
+		// lexer sees, so the file still links to what it uses.
+		more, err := p.lexRefs(ctx, l, path, src)
+		if err != nil {
+			return nil, err
+		}
+		out = mergeByLine(out, more)
 	}
 	return out, nil
 }

@@ -3,7 +3,6 @@ package tags
 import (
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,24 +59,35 @@ func (e *QueryError) Error() string {
 	return fmt.Sprintf("tags: query %s:%d:%d: %s", e.File, e.Row+1, e.Column+1, e.Message)
 }
 
-// Detect returns the language of the file at path p, by its extension, or
-// "" when repomap does not parse it.
-func Detect(p string) string {
-	ext := strings.ToLower(path.Ext(p))
-	for _, l := range languages {
-		if slices.Contains(l.exts, ext) {
-			return l.name
-		}
-	}
-	return ""
+// Language describes one supported language.
+type Language struct {
+	Name       string
+	Tier       int      // 1: a tree-sitter grammar and tags query; 2: a lexer
+	Extensions []string // lower-case, with the dot
+	Files      []string // base names that are this language
+	Defs, Refs bool     // whether its tags include definitions, references
 }
 
-// Languages returns the names of the supported languages, sorted.
-func Languages() []string {
-	names := make([]string, len(languages))
-	for i, l := range languages {
-		names[i] = l.name
+// Languages returns the supported languages, sorted by name. A tier-1
+// language whose query fails to compile is reported with neither
+// definitions nor references.
+func Languages() []Language {
+	p := NewParser(nil)
+	defer p.Close()
+	out := make([]Language, 0, len(languages))
+	for _, l := range languages {
+		info := Language{Name: l.name, Tier: 1, Extensions: l.exts, Files: l.files}
+		if l.grammar == nil {
+			info.Tier, info.Defs, info.Refs = 2, true, true
+		} else if c, err := p.compile(l.name); err == nil {
+			for _, cp := range c.captures {
+				info.Defs = info.Defs || cp.kind == Definition
+				info.Refs = info.Refs || cp.kind == Reference
+			}
+			info.Refs = info.Refs || l.lexer != ""
+		}
+		out = append(out, info)
 	}
-	slices.Sort(names)
-	return names
+	slices.SortFunc(out, func(a, b Language) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

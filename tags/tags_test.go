@@ -253,25 +253,65 @@ func TestQueryError(t *testing.T) {
 func TestQueriesCompile(t *testing.T) {
 	p := NewParser(nil)
 	defer p.Close()
-	for _, name := range Languages() {
-		if _, err := p.compile(name); err != nil {
-			t.Errorf("compile(%s): %v", name, err)
+	for _, l := range languages {
+		if l.grammar == nil {
+			continue
+		}
+		if _, err := p.compile(l.name); err != nil {
+			t.Errorf("compile(%s): %v", l.name, err)
 		}
 	}
 }
 
 func TestDetect(t *testing.T) {
-	for _, tc := range []struct{ path, want string }{
-		{"a.go", "go"},
-		{"dir/b.py", "python"},
-		{"c.pyi", "python"},
-		{"D.PY", "python"},
-		{"README.md", ""},
-		{"Makefile", ""},
-		{"go", ""},
+	for _, tc := range []struct{ path, head, want string }{
+		{"a.go", "", "go"},
+		{"dir/b.py", "", "python"},
+		{"c.pyi", "", "python"},
+		{"D.PY", "", "python"},
+		{"README.md", "", ""},
+		{"Makefile", "", "make"},
+		{"sub/GNUmakefile", "", "make"},
+		{"go", "", ""},
+		{"x.tsx", "", "tsx"},
+		{"x.ts", "", "typescript"},
+		{"x.mjs", "", "javascript"},
+		{"x.cts", "", "typescript"},
+		{"x.ino", "", "cpp"},
+		{"lib.h", "", "c"},
+		{"lib.h", "#include <stdio.h>\nint add(int, int);\n", "c"},
+		{"lib.h", "namespace util {\nint add(int, int);\n}\n", "cpp"},
+		{"lib.h", "template <typename T> T add(T a, T b);\n", "cpp"},
+		{"lib.h", "class Point {\n public:\n  int x;\n};\n", "cpp"},
+		{"lib.h", "struct point { int x; };\n", "c"},
+		{"bin/tool", "#!/usr/bin/env python3\nprint(1)\n", "python"},
+		{"bin/tool", "#!/usr/bin/python3.12\n", "python"},
+		{"bin/run", "#!/bin/sh\necho hi\n", "bash"},
+		{"bin/run", "#!/usr/bin/env -S node --no-warnings\n", "javascript"},
+		{"bin/run", "#!/usr/bin/env\n", ""},
+		{"bin/run", "echo hi\n", ""},
+		{"notes.txt", "#!/bin/sh\n", ""}, // an extension decides
+		{".bashrc", "", "bash"},
 	} {
-		if got := Detect(tc.path); got != tc.want {
-			t.Errorf("Detect(%q) = %q, want %q", tc.path, got, tc.want)
+		if got := Detect(tc.path, []byte(tc.head)); got != tc.want {
+			t.Errorf("Detect(%q, %q) = %q, want %q", tc.path, tc.head, got, tc.want)
+		}
+	}
+}
+
+// TestExtensionsUnique checks that no extension or file name belongs to
+// two languages.
+func TestExtensionsUnique(t *testing.T) {
+	owner := map[string]string{}
+	for _, l := range languages {
+		for _, k := range slices.Concat(l.exts, l.files) {
+			if o, ok := owner[k]; ok {
+				t.Errorf("%s belongs to both %s and %s", k, o, l.name)
+			}
+			owner[k] = l.name
+			if strings.HasPrefix(k, ".") && k != strings.ToLower(k) {
+				t.Errorf("extension %s of %s is not lower-case", k, l.name)
+			}
 		}
 	}
 }

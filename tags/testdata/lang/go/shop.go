@@ -1,0 +1,47 @@
+package shop
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Cart holds what a customer is buying.
+type Cart struct {
+	Items []Item
+	Owner http.Header
+}
+
+// Pricer prices items.
+type Pricer interface {
+	Price(id string) int
+}
+
+type ID = string
+type Count int
+
+const MaxItems, MinItems = 10, 1
+
+var (
+	Default = Cart{}
+	_       = 3
+)
+
+var Registry = New[int]()
+
+func New[T any]() *Cart {
+	fmt.Println(helper(&Cart{}))
+	c := &http.Client{}
+	return c.Do()
+}
+
+func (c *Cart) Total(p Pricer) int {
+	x := func() {
+		type local struct{}
+	}
+	_ = x
+	return p.Price("a")
+}
+
+func Build() map[string]Cart {
+	return map[string]Cart{"a": {}}
+}
