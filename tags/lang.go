@@ -39,7 +39,6 @@ import (
 	tszig "github.com/tree-sitter-grammars/tree-sitter-zig/bindings/go"
 
 	tsdart "github.com/UserNobody14/tree-sitter-dart/bindings/go"
-	tsswift "github.com/alex-pinkus/tree-sitter-swift/bindings/go"
 	tsgroovy "github.com/dekobon/tree-sitter-groovy/bindings/go"
 	tsr "github.com/r-lib/tree-sitter-r/bindings/go"
 )
@@ -91,7 +90,6 @@ var grammarLanguages = []*language{
 	{name: "rust", exts: []string{".rs"}, grammar: tsrust.Language},
 	{name: "scala", exts: []string{".scala", ".sc"}, shebang: []string{"scala"}, grammar: tsscala.Language},
 	{name: "svelte", exts: []string{".svelte"}, grammar: tssvelte.Language},
-	{name: "swift", exts: []string{".swift"}, grammar: tsswift.Language},
 	{name: "toml", exts: []string{".toml"}, grammar: tstoml.Language},
 	{name: "tsx", exts: []string{".tsx"}, grammar: tsts.LanguageTSX},
 	{name: "typescript", exts: []string{".ts", ".mts", ".cts"}, grammar: tsts.LanguageTypescript},
