@@ -49,6 +49,10 @@ type File struct {
 	// Refs lists the identifiers the file references, one entry per
 	// occurrence. Empty names are ignored.
 	Refs []string
+	// RefCounts, when not nil, has one entry per entry of Refs: the number
+	// of occurrences that entry stands for, so that a file can list each
+	// name once. Counts below 1 count as 1.
+	RefCounts []int
 }
 
 // Input is everything Rank needs.
@@ -95,6 +99,10 @@ type Result struct {
 	// its PageRank. A file absent from Files is not a node. Files is never
 	// nil.
 	Files map[string]float64
+	// Links is the number of (edge, identifier) pairs of the file graph:
+	// one for each identifier a file references, times the files that
+	// define it, plus the self-edges of unreferenced definitions.
+	Links int
 }
 
 // Rank ranks the definitions of in.Files as described in the package
@@ -105,69 +113,52 @@ type Result struct {
 func Rank(in Input) *Result {
 	s := prepare(in)
 	nf := len(s.paths)
-	g, nodeFile := s.fileGraph()
+	pr, nodeFile, score, scored := s.rank()
 
-	// Personalize and rank.
-	pers := make([]float64, len(nodeFile))
-	for i, f := range nodeFile {
-		pers[i] = s.personalization(f)
-	}
-	pr := PageRank(g, pers, nil)
-
-	res := &Result{Files: make(map[string]float64, len(nodeFile))}
+	res := &Result{Files: make(map[string]float64, len(nodeFile)), Links: s.countPairs()}
 	for i, f := range nodeFile {
 		res.Files[s.paths[f]] = pr[i]
-	}
-
-	// Spread each node's rank over its (edge, ident) pairs.
-	var buf []contrib
-	score := make([]float64, len(s.defFile))
-	scored := make([]bool, len(s.defFile))
-	for i, f := range nodeFile {
-		t := g.out[i]
-		if t == 0 {
-			continue
-		}
-		buf = s.edgesFrom(f, buf[:0])
-		for _, c := range buf {
-			score[c.slot] += pr[i] * c.w / t
-			scored[c.slot] = true
-		}
 	}
 
 	// Definition entries.
 	listed := make([]bool, nf)
 	res.Entries = make([]Entry, 0, len(s.defFile)+nf)
+	var order []int32
 	for slot, ok := range scored {
 		f := s.defFile[slot]
 		if !ok || s.focus[f] {
 			continue
 		}
 		listed[f] = true
-		res.Entries = append(res.Entries, Entry{Path: s.paths[f], Name: s.names[s.slotIdent[slot]], Score: score[slot]})
+		order = append(order, int32(slot))
 	}
-	slices.SortFunc(res.Entries, func(a, b Entry) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+	// Sort by score, then path, then name: slots are numbered by name,
+	// then file (path order), so the ties compare numbers, not strings.
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(score[b], score[a]); c != 0 {
 			return c
 		}
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
+		if c := cmp.Compare(s.defFile[a], s.defFile[b]); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Name, b.Name)
+		return cmp.Compare(a, b)
 	})
+	for _, slot := range order {
+		res.Entries = append(res.Entries, Entry{Path: s.paths[s.defFile[slot]], Name: s.names[s.slotIdent[slot]], Score: score[slot]})
+	}
 
 	// File-only entries for the remaining graph nodes, by rank.
-	order := make([]int32, len(nodeFile))
-	for i := range order {
-		order[i] = int32(i)
+	nodes := make([]int32, len(nodeFile))
+	for i := range nodes {
+		nodes[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int {
+	slices.SortFunc(nodes, func(a, b int32) int {
 		if c := cmp.Compare(pr[b], pr[a]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b) // node order is path order
 	})
-	for _, i := range order {
+	for _, i := range nodes {
 		f := nodeFile[i]
 		if listed[f] || s.focus[f] {
 			continue
@@ -183,6 +174,151 @@ func Rank(in Input) *Result {
 		}
 	}
 	return res
+}
+
+// rank runs personalized PageRank over the file graph without building
+// it. An identifier referenced by R files and defined in D files stands
+// for R·D edges, each from a referencer to a definer with a weight that
+// depends only on the referencer; so one iteration can gather, per
+// identifier, the rank its referencers send (a sum over references) and
+// hand that sum to each definer (a sum over definitions). That is the same
+// power iteration as PageRank on the explicit graph, in time linear in
+// tags rather than in edges, which on a large tree are millions.
+//
+// It returns the rank of each node (files with at least one edge, in path
+// order), the node's file, and each slot's score: the rank that flows to
+// that definition along its edges.
+func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored []bool) {
+	nf := len(s.paths)
+	ni := len(s.names)
+	// Out-weight of each file, and which files are nodes.
+	out := make([]float64, nf)
+	isNode := make([]bool, nf)
+	w := make([]float64, len(s.refIdent)) // weight of each reference's edges
+	for f := range int32(nf) {
+		for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
+			k := s.refIdent[r]
+			wr := s.mul[k]
+			if s.focus[f] {
+				wr *= focusMul
+			}
+			wr *= math.Sqrt(float64(s.refCount[r]))
+			w[r] = clampWeight(wr)
+			nd := s.defStart[k+1] - s.defStart[k]
+			out[f] += w[r] * float64(nd)
+			isNode[f] = true
+			for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
+				isNode[s.defFile[slot]] = true
+			}
+		}
+		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
+			if !s.referenced[s.slotIdent[slot]] {
+				out[f] += unreferencedWeight
+				isNode[f] = true
+			}
+		}
+		out[f] = clampWeight(out[f])
+	}
+	nodeOf := make([]int32, nf)
+	for f := range nf {
+		nodeOf[f] = -1
+		if isNode[f] {
+			nodeOf[f] = int32(len(nodeFile))
+			nodeFile = append(nodeFile, int32(f))
+		}
+	}
+	n := len(nodeFile)
+	score = make([]float64, len(s.defFile))
+	scored = make([]bool, len(s.defFile))
+	if n == 0 {
+		return []float64{}, nodeFile, score, scored
+	}
+	pers := make([]float64, n)
+	for i, f := range nodeFile {
+		pers[i] = s.personalization(f)
+	}
+	p := normalizePersonalization(pers, n)
+
+	// send gathers, per identifier, the rank its referencers send along
+	// one edge to each definer; self collects the self-edges' rank.
+	send := make([]float64, ni)
+	self := make([]float64, n)
+	spread := func(x []float64) {
+		clear(send)
+		clear(self)
+		for i, f := range nodeFile {
+			if out[f] == 0 || x[i] == 0 {
+				continue
+			}
+			c := x[i] / out[f]
+			for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
+				send[s.refIdent[r]] += c * w[r]
+			}
+			for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
+				if !s.referenced[s.slotIdent[slot]] {
+					self[i] += c * unreferencedWeight
+				}
+			}
+		}
+	}
+
+	x := make([]float64, n)
+	next := make([]float64, n)
+	for i := range x {
+		x[i] = 1 / float64(n)
+	}
+	limit := float64(n) * defaultTol
+	for range defaultMaxIter {
+		var dsum float64
+		for i, f := range nodeFile {
+			if out[f] == 0 {
+				dsum += x[i]
+			}
+		}
+		spread(x)
+		copy(next, self)
+		for k := range ni {
+			if send[k] == 0 {
+				continue
+			}
+			for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
+				next[nodeOf[s.defFile[slot]]] += send[k]
+			}
+		}
+		var diff float64
+		for j := range next {
+			v := defaultAlpha*(next[j]+dsum*p[j]) + (1-defaultAlpha)*p[j]
+			next[j] = v
+			diff += math.Abs(v - x[j])
+		}
+		x, next = next, x
+		if diff < limit {
+			break
+		}
+	}
+
+	// Each definition's score: what flows to it along its edges.
+	spread(x)
+	for k := range ni {
+		for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
+			if s.referenced[k] {
+				score[slot] = send[k]
+				scored[slot] = send[k] > 0 || scored[slot]
+			}
+		}
+	}
+	for i, f := range nodeFile {
+		if out[f] == 0 {
+			continue
+		}
+		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
+			if !s.referenced[s.slotIdent[slot]] {
+				score[slot] = x[i] / out[f] * unreferencedWeight
+				scored[slot] = true
+			}
+		}
+	}
+	return x, nodeFile, score, scored
 }
 
 // fileGraph builds the file graph: its nodes are the files with at least one
@@ -535,7 +671,11 @@ func prepare(in Input) *state {
 	for u := range nf {
 		first := len(s.refIdent)
 		for _, o := range group(u) {
-			for _, r := range in.Files[o].Refs {
+			counts := in.Files[o].RefCounts
+			if len(counts) != len(in.Files[o].Refs) {
+				counts = nil
+			}
+			for j, r := range in.Files[o].Refs {
 				if r == "" {
 					continue
 				}
@@ -548,9 +688,11 @@ func prepare(in Input) *state {
 				if count[k] == 0 {
 					s.refIdent = append(s.refIdent, k)
 				}
-				if count[k] < math.MaxInt32 {
-					count[k]++
+				n := int32(1)
+				if counts != nil && counts[j] > 1 {
+					n = int32(min(counts[j], math.MaxInt32))
 				}
+				count[k] = int32(min(int64(count[k])+int64(n), math.MaxInt32))
 			}
 		}
 		for _, k := range s.refIdent[first:] {

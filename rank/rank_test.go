@@ -281,6 +281,7 @@ func TestRankScores(t *testing.T) {
 			{Path: "empty.go"},
 		},
 		Files: map[string]float64{"config.go": pr[0], "main.go": pr[1], "server.go": pr[2]},
+		Links: 5,
 	}
 	got := Rank(in)
 	if diff := gocmp.Diff(want, got, approx); diff != "" {
@@ -557,9 +558,9 @@ func TestRankEdgeCases(t *testing.T) {
 		{"reference to undefined ident", Input{Files: []File{{Path: "a", Refs: []string{"ghost"}}, {Path: "b"}}},
 			&Result{Entries: []Entry{{Path: "a"}, {Path: "b"}}, Files: map[string]float64{}}},
 		{"single self-edge", Input{Files: []File{{Path: "a", Defs: []string{"x"}}}},
-			&Result{Entries: []Entry{{Path: "a", Name: "x", Score: 1}}, Files: map[string]float64{"a": 1}}},
+			&Result{Entries: []Entry{{Path: "a", Name: "x", Score: 1}}, Files: map[string]float64{"a": 1}, Links: 1}},
 		{"focus not in files", Input{Files: []File{{Path: "a", Defs: []string{"x"}}}, Focus: []string{"b"}, MentionedFiles: []string{"c"}},
-			&Result{Entries: []Entry{{Path: "a", Name: "x", Score: 1}}, Files: map[string]float64{"a": 1}}},
+			&Result{Entries: []Entry{{Path: "a", Name: "x", Score: 1}}, Files: map[string]float64{"a": 1}, Links: 1}},
 		{"dangling definer", Input{Files: []File{{Path: "a", Refs: []string{"x"}}, {Path: "b", Defs: []string{"x"}}}},
 			// a→b only, so b is dangling and its rank is spread uniformly:
 			//   x_a = 0.85·x_b/2 + 0.15/2,  x_a + x_b = 1  ⇒  x_a = 0.5/1.425.
@@ -567,6 +568,7 @@ func TestRankEdgeCases(t *testing.T) {
 			&Result{
 				Entries: []Entry{{Path: "b", Name: "x", Score: 0.5 / 1.425}, {Path: "a", Score: 0.5 / 1.425}},
 				Files:   map[string]float64{"a": 0.5 / 1.425, "b": 1 - 0.5/1.425},
+				Links:   1,
 			}},
 		{"duplicate paths merged", Input{Files: []File{
 			{Path: "a", Refs: []string{"x"}},
@@ -575,6 +577,7 @@ func TestRankEdgeCases(t *testing.T) {
 		}}, &Result{
 			Entries: []Entry{{Path: "b", Name: "x", Score: 0.5 / 1.425}, {Path: "a", Score: 0.5 / 1.425}},
 			Files:   map[string]float64{"a": 0.5 / 1.425, "b": 1 - 0.5/1.425},
+			Links:   1,
 		}},
 		{"odd paths", Input{Files: []File{{Path: ""}, {Path: "/"}, {Path: "a//b"}, {Path: "."}}, MentionedIdents: []string{"", "a", "b"}},
 			&Result{Entries: []Entry{{Path: ""}, {Path: "."}, {Path: "/"}, {Path: "a//b"}}, Files: map[string]float64{}}},
@@ -647,5 +650,85 @@ func TestFileGraph(t *testing.T) {
 				t.Errorf("fileGraph(%v).OutWeight(%d) = %v, want %v", in, i, got, want)
 			}
 		}
+	}
+}
+
+// explicitRank ranks in the plain way: build the file graph with every
+// (edge, identifier) pair summed, run PageRank on it, and spread each
+// node's rank over its pairs. Rank must agree with it.
+func explicitRank(in Input) (map[string]float64, map[[2]string]float64) {
+	s := prepare(in)
+	g, nodeFile := s.fileGraph()
+	pers := make([]float64, len(nodeFile))
+	for i, f := range nodeFile {
+		pers[i] = s.personalization(f)
+	}
+	pr := PageRank(g, pers, nil)
+	files := make(map[string]float64)
+	defs := make(map[[2]string]float64)
+	var buf []contrib
+	for i, f := range nodeFile {
+		files[s.paths[f]] = pr[i]
+		t := g.OutWeight(i)
+		if t == 0 {
+			continue
+		}
+		buf = s.edgesFrom(f, buf)
+		for _, c := range buf {
+			defs[[2]string{s.paths[s.defFile[c.slot]], s.names[s.slotIdent[c.slot]]}] += pr[i] * c.w / t
+		}
+	}
+	return files, defs
+}
+
+func TestRankMatchesExplicitGraph(t *testing.T) {
+	for seed := range uint64(6) {
+		in := synthetic(120, 300, 4000, seed)
+		in.Focus = []string{in.Files[int(seed)%len(in.Files)].Path}
+		if seed%2 == 0 {
+			in.MentionedIdents = []string{in.Files[3].Defs[0]}
+		}
+		wantFiles, wantDefs := explicitRank(in)
+		got := Rank(in)
+		if diff := gocmp.Diff(wantFiles, got.Files, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+			t.Errorf("seed %d: file ranks differ from the explicit graph (-want +got):\n%s", seed, diff)
+		}
+		gotDefs := make(map[[2]string]float64)
+		for _, e := range got.Entries {
+			if e.Name != "" {
+				gotDefs[[2]string{e.Path, e.Name}] = e.Score
+			}
+		}
+		for k := range wantDefs {
+			if slices.Contains(in.Focus, k[0]) {
+				delete(wantDefs, k)
+			}
+		}
+		if diff := gocmp.Diff(wantDefs, gotDefs, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+			t.Errorf("seed %d: definition scores differ from the explicit graph (-want +got):\n%s", seed, diff)
+		}
+	}
+}
+
+func TestRefCounts(t *testing.T) {
+	in := synthetic(80, 200, 3000, 7)
+	counted := in
+	counted.Files = nil
+	for _, f := range in.Files {
+		cf := File{Path: f.Path, Defs: f.Defs}
+		index := map[string]int{}
+		for _, r := range f.Refs {
+			if i, ok := index[r]; ok {
+				cf.RefCounts[i]++
+				continue
+			}
+			index[r] = len(cf.Refs)
+			cf.Refs = append(cf.Refs, r)
+			cf.RefCounts = append(cf.RefCounts, 1)
+		}
+		counted.Files = append(counted.Files, cf)
+	}
+	if diff := gocmp.Diff(Rank(in), Rank(counted)); diff != "" {
+		t.Errorf("Rank with RefCounts differs from Rank with repeated Refs (-want +got):\n%.2000s", diff)
 	}
 }

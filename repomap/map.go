@@ -1,47 +1,66 @@
 package repomap
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
+	"time"
 
+	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
 )
 
-// Map makes repo maps of one tree. Its methods are safe for concurrent
-// use; renders run one at a time.
+// Map makes repo maps of one tree, or of several trees as one. It keeps
+// what it learned about the files between renders, so that a map of a
+// tree that changed a little costs little. Its methods are safe for
+// concurrent use; renders run one at a time.
 type Map struct {
-	fsys fs.FS
-	opts Options
+	roots []*root
+	opts  Options
 
-	mu      sync.Mutex           // serialises renders and guards what follows
-	sources map[string]*srcEntry // per path: text and outline, for rendering
-	parser  *tags.Parser         // for outlines; nil until needed
-	closed  bool
+	mu     sync.Mutex            // serialises renders and guards what follows
+	files  map[string]*fileState // by path in the map
+	blocks map[string]block      // rendered file blocks, by path and rows
+	last   *lastRender           // the last map made, for the refresh modes
+	parser *tags.Parser          // for outlines; nil until needed
+	warned map[string]bool       // cache warnings given, once each
+	closed bool
 }
 
-// srcEntry is a cached source, valid while the file's size and
-// modification time are unchanged.
-type srcEntry struct {
-	size, mod int64
-	src       *source
+// Root is one tree of a map made of several.
+type Root struct {
+	// Name prefixes the paths of the root's files in the map, as
+	// "Name/path". It must be a single path element.
+	Name string
+	// FS is the tree.
+	FS fs.FS
+	// Dir is the tree's directory on disk, if it has one; it names the
+	// root's tag cache. Without it the root is not cached on disk.
+	Dir string
+}
+
+// root is a Root with its cache.
+type root struct {
+	Root
+	cache  *cache.Cache    // nil without a disk cache
+	loaded bool            // whether the disk cache was read
+	known  map[string]bool // the paths the disk cache holds, after a store
 }
 
 // Request says what a map is for.
 type Request struct {
-	// Focus lists the files being worked on, as slash-separated paths
-	// relative to the root. They steer the ranking toward what they use
-	// and are left out of the map, which is about the rest of the tree.
+	// Focus lists the files being worked on, as slash-separated paths in
+	// the map (relative to the root, or "name/path" with several roots).
+	// They steer the ranking toward what they use and are left out of the
+	// map, which is about the rest of the tree.
 	Focus []string
 
 	// Mentions lists identifiers and paths the user mentioned. A mentioned
@@ -55,26 +74,70 @@ type Request struct {
 	MaxTokens int
 }
 
-// New returns a Map of the tree at root. It is cheap: the work happens in
-// Render.
-func New(root string, opts *Options) (*Map, error) {
-	info, err := os.Stat(root)
-	if err != nil {
-		return nil, fmt.Errorf("repomap: %w", err)
-	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("repomap: %s is not a directory", root)
-	}
-	return NewFS(os.DirFS(root), opts)
+// key identifies a request for the refresh modes.
+func (r Request) key() string {
+	return fmt.Sprintf("%q|%q|%d", r.Focus, r.Mentions, r.MaxTokens)
 }
 
-// NewFS returns a Map of the tree fsys.
+// New returns a Map of the tree at dir. It is cheap: the work happens in
+// Render. Its tags are cached on disk unless Options.NoCache is set.
+func New(dir string, opts *Options) (*Map, error) {
+	return NewRoots([]Root{{Dir: dir}}, opts)
+}
+
+// NewFS returns a Map of the tree fsys, which is not cached on disk.
 func NewFS(fsys fs.FS, opts *Options) (*Map, error) {
+	return NewRoots([]Root{{FS: fsys}}, opts)
+}
+
+// NewRoots returns a Map of several trees ranked as one graph: references
+// from the files of one to the definitions of another count like any
+// other. Each root's files appear in the map under the root's Name. With
+// a single root, Name may be empty and paths are not prefixed. A Root with
+// Dir and no FS is the directory on disk.
+func NewRoots(roots []Root, opts *Options) (*Map, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	return &Map{fsys: fsys, opts: o, sources: make(map[string]*srcEntry)}, nil
+	if len(roots) == 0 {
+		return nil, errors.New("repomap: no root")
+	}
+	m := &Map{opts: o, files: make(map[string]*fileState), blocks: make(map[string]block), warned: make(map[string]bool)}
+	names := make(map[string]bool)
+	for _, r := range roots {
+		if len(roots) > 1 && (r.Name == "" || r.Name == "." || r.Name == ".." || strings.ContainsAny(r.Name, `/\`)) {
+			return nil, fmt.Errorf("repomap: root name %q is not a single path element", r.Name)
+		}
+		if names[r.Name] {
+			return nil, fmt.Errorf("repomap: two roots named %q", r.Name)
+		}
+		names[r.Name] = true
+		if r.FS == nil {
+			if r.Dir == "" {
+				return nil, errors.New("repomap: a root has neither FS nor Dir")
+			}
+			info, err := os.Stat(r.Dir)
+			if err != nil {
+				return nil, fmt.Errorf("repomap: %w", err)
+			}
+			if !info.IsDir() {
+				return nil, fmt.Errorf("repomap: %s is not a directory", r.Dir)
+			}
+			r.FS = os.DirFS(r.Dir)
+		}
+		rt := &root{Root: r}
+		if r.Dir != "" && !o.NoCache {
+			c, err := cache.New(o.CacheDir, r.Dir, &cache.Options{Timeout: o.CacheTimeout})
+			if err != nil {
+				o.Logger.Warn("repomap: tag cache off", "root", r.Dir, "err", err)
+			} else {
+				rt.cache = c
+			}
+		}
+		m.roots = append(m.roots, rt)
+	}
+	return m, nil
 }
 
 // Close releases the Map's resources. It is safe to call more than once.
@@ -82,7 +145,7 @@ func (m *Map) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.closed = true
-	m.sources = nil
+	m.files, m.blocks, m.last = nil, nil, nil
 	if m.parser != nil {
 		err := m.parser.Close()
 		m.parser = nil
@@ -97,7 +160,7 @@ var ErrClosed = errors.New("repomap: map is closed")
 // Render returns the map of the tree for req: the best-ranked definitions
 // that fit the token budget, as source lines under their file's path. The
 // same tree and request give the same bytes. Files that cannot be read or
-// parsed are listed by name, or left out, and logged; only a walk of the
+// parsed are listed by name, or left out, and logged; only a walk of a
 // root that fails, a cancelled context or a closed Map give an error.
 func (m *Map) Render(ctx context.Context, req Request) (string, error) {
 	r, err := m.build(ctx, req)
@@ -114,8 +177,17 @@ type result struct {
 	budget  int
 	items   []item // the ranked list
 	shown   int    // how many items of it the map shows
-	files   int    // files found
+	ranks   map[string]float64
+	stats   Stats
 	skipped []skip
+	public  *Result
+}
+
+// lastRender is the last map made, with what it was made of.
+type lastRender struct {
+	req   string
+	state map[string][2]int64 // path → size, modification time
+	res   *result
 }
 
 // item is one entry of the ranked list: a definition, with the rows of all
@@ -123,7 +195,8 @@ type result struct {
 type item struct {
 	path  string
 	name  string
-	rows  []int
+	rows  []int    // 0-based
+	kinds []string // the kind of the definition on each row
 	score float64
 }
 
@@ -133,114 +206,142 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
-	files, skipped, err := walk(ctx, m.fsys)
+	start := time.Now()
+	if m.opts.Refresh == RefreshManual && m.last != nil {
+		return m.last.res, nil
+	}
+	// Loading the tokenizer takes a while: do it while the tree is read.
+	encDone := make(chan error, 1)
+	go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
+
+	var st Stats
+	files, skipped, err := m.walk(ctx)
 	if err != nil {
+		<-encDone
 		return nil, err
 	}
-	fileTags, more := m.extract(ctx, files)
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("repomap: %w", err)
+	st.Files = len(files)
+	st.Walk = time.Since(start)
+	state := make(map[string][2]int64, len(files))
+	for _, f := range files {
+		state[f.path] = [2]int64{f.size, f.mod}
 	}
-	skipped = append(skipped, more...)
-	for _, s := range skipped {
-		m.opts.Logger.Debug("skipped", "path", s.path, "reason", s.reason)
+	if last := m.last; last != nil && last.req == req.key() {
+		switch m.opts.Refresh {
+		case RefreshFiles:
+			if samePaths(last.state, state) {
+				<-encDone
+				return last.res, nil
+			}
+		case RefreshAuto:
+			if maps2Equal(last.state, state) {
+				<-encDone
+				return last.res, nil
+			}
+		}
 	}
 
+	t := time.Now()
+	m.loadCaches(ctx)
+	more, parsed := m.extract(ctx, files)
+	if err := ctx.Err(); err != nil {
+		<-encDone
+		return nil, fmt.Errorf("repomap: %w", err)
+	}
+	st.Parsed, st.Cached = parsed, len(files)-parsed
+	st.Tags = time.Since(t)
+	skipped = append(skipped, more...)
+	for _, s := range skipped {
+		m.opts.Logger.Debug("repomap: skipped", "path", s.path, "reason", s.reason)
+	}
+	st.Skipped = len(skipped)
+
+	t = time.Now()
 	focus := cleanPaths(req.Focus)
-	items := rankItems(files, fileTags, focus, req.Mentions)
+	items, ranks, graph := m.rankItems(files, focus, req.Mentions)
+	st.Nodes, st.Links = graph.nodes, graph.links
+	st.Defs, st.Refs = graph.defs, graph.refs
+	st.Rank = time.Since(t)
+
 	budget := req.MaxTokens
 	if budget <= 0 {
 		budget = Budget(m.opts.MaxTokens, m.opts.ContextWindow, len(focus) > 0)
 	}
-	enc, err := encoding(m.opts.Encoding)
-	if err != nil {
+	if err := <-encDone; err != nil {
 		return nil, err
 	}
+	enc, _ := encoding(m.opts.Encoding)
+	t = time.Now()
 	text, tokens, shown, err := m.fit(ctx, items, budget, func(s string) int { return countTokens(enc, s) })
 	if err != nil {
 		return nil, err
 	}
-	return &result{text: text, tokens: tokens, budget: budget, items: items, shown: shown, files: len(files), skipped: skipped}, nil
+	st.Fit = time.Since(t)
+	st.Tokens = tokens
+
+	t = time.Now()
+	m.storeCaches(ctx, files)
+	st.Store = time.Since(t)
+	st.Total = time.Since(start)
+
+	res := &result{text: text, tokens: tokens, budget: budget, items: items, shown: shown, ranks: ranks, stats: st, skipped: skipped}
+	m.publish(ctx, res, m.opts.Encoding, func(s string) int { return countTokens(enc, s) })
+	m.last = &lastRender{req: req.key(), state: state, res: res}
+	return res, nil
 }
 
-// extract reads and parses the files in parallel and returns their tags,
-// by index, and the files left out with why.
-func (m *Map) extract(ctx context.Context, files []file) ([][]tags.Tag, []skip) {
-	out := make([][]tags.Tag, len(files))
-	reasons := make([]string, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(m.opts.Parallelism, max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := tags.NewParser(&tags.ParserOptions{Timeout: m.opts.ParseTimeout})
-			defer p.Close()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) || ctx.Err() != nil {
-					return
-				}
-				out[i], reasons[i] = m.tagsOf(ctx, p, files[i])
-			}
-		}()
+func samePaths(a, b map[string][2]int64) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	wg.Wait()
+	for p := range a {
+		if _, ok := b[p]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func maps2Equal(a, b map[string][2]int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for p, v := range a {
+		if w, ok := b[p]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// walk lists the files of every root, with their paths in the map.
+func (m *Map) walk(ctx context.Context) ([]file, []skip, error) {
+	var files []file
 	var skipped []skip
-	for i, r := range reasons {
-		if r != "" {
-			skipped = append(skipped, skip{files[i].path, r})
+	for i, r := range m.roots {
+		fs, sk, err := walk(ctx, r.FS)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range fs {
+			f.root, f.rel = i, f.path
+			if r.Name != "" {
+				f.path = r.Name + "/" + f.path
+			}
+			files = append(files, f)
+		}
+		for _, s := range sk {
+			if r.Name != "" {
+				s.path = r.Name + "/" + s.path
+			}
+			skipped = append(skipped, s)
 		}
 	}
-	return out, skipped
+	return files, skipped, nil
 }
 
-// tagsOf returns the tags of f, or the reason it has none worth noting.
-func (m *Map) tagsOf(ctx context.Context, p *tags.Parser, f file) ([]tags.Tag, string) {
-	if tags.Detect(f.path, nil) == "" && path.Ext(f.path) != "" {
-		return nil, "" // neither its name nor its content can make it a language
-	}
-	if f.size > m.opts.MaxFileSize {
-		return nil, fmt.Sprintf("larger than %d bytes", m.opts.MaxFileSize)
-	}
-	src, reason := readSource(m.fsys, f.path, m.opts.MaxFileSize)
-	if reason != "" {
-		return nil, reason
-	}
-	if tags.Detect(f.path, src) == "" {
-		return nil, ""
-	}
-	ts, err := p.Parse(ctx, f.path, src)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ""
-		}
-		return nil, "parse: " + err.Error()
-	}
-	return ts, ""
-}
-
-// readSource reads the file at name for parsing: at most limit bytes, not
-// binary, with a byte order mark dropped and line endings made "\n" so
-// that rows count as an editor counts lines.
-func readSource(fsys fs.FS, name string, limit int64) ([]byte, string) {
-	src, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil, "unreadable: " + errText(err)
-	}
-	if int64(len(src)) > limit {
-		return nil, fmt.Sprintf("larger than %d bytes", limit)
-	}
-	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
-		return nil, "binary"
-	}
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	if bytes.IndexByte(src, '\r') >= 0 {
-		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
-		src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
-	}
-	return src, ""
-}
+// graphSize tells how large the ranking's input was.
+type graphSize struct{ nodes, links, defs, refs int }
 
 // graphOnly reports whether definitions of this kind link files in the
 // ranking without being shown: every Go file of a package defines the
@@ -249,8 +350,8 @@ func readSource(fsys fs.FS, name string, limit int64) ([]byte, string) {
 func graphOnly(sub string) bool { return sub == "package" }
 
 // rankItems ranks the files' definitions for the focus files and mentions
-// and returns the ranked list.
-func rankItems(files []file, fileTags [][]tags.Tag, focus, mentions []string) []item {
+// and returns the ranked list and each file's rank.
+func (m *Map) rankItems(files []file, focus, mentions []string) ([]item, map[string]float64, graphSize) {
 	in := rank.Input{Files: make([]rank.File, len(files)), Focus: focus}
 	isPath := make(map[string]bool, len(files))
 	for _, f := range files {
@@ -262,42 +363,68 @@ func rankItems(files []file, fileTags [][]tags.Tag, focus, mentions []string) []
 		}
 		in.MentionedIdents = append(in.MentionedIdents, w)
 	}
-	// rows[path][name] lists the rows of the shown definitions of name.
-	rows := make(map[string]map[string][]int, len(files))
+	var size graphSize
+	// hidden holds the definitions that link files but are not shown.
+	hidden := make(map[[2]string]bool)
 	for i, f := range files {
 		rf := rank.File{Path: f.path}
-		for _, t := range fileTags[i] {
+		set := m.files[f.path].tags
+		for j, t := range set.Tags {
+			name := set.Strings[t.Name]
 			if t.Kind == tags.Reference {
-				rf.Refs = append(rf.Refs, t.Name)
+				rf.Refs = append(rf.Refs, name)
 				continue
 			}
-			rf.Defs = append(rf.Defs, t.Name)
-			if graphOnly(t.Sub) {
-				continue
+			rf.Defs = append(rf.Defs, name)
+			if graphOnly(set.Sub(j)) {
+				hidden[[2]string{f.path, name}] = true
 			}
-			byName := rows[f.path]
-			if byName == nil {
-				byName = make(map[string][]int)
-				rows[f.path] = byName
-			}
-			byName[t.Name] = append(byName[t.Name], t.Line)
 		}
+		size.defs += len(rf.Defs)
+		size.refs += len(rf.Refs)
 		in.Files[i] = rf
 	}
 	res := rank.Rank(in)
+	size.nodes = len(res.Files)
+	size.links = res.Links
 	items := make([]item, 0, len(res.Entries))
 	for _, e := range res.Entries {
-		if e.Name == "" {
-			items = append(items, item{path: e.Path, score: e.Score})
-			continue
-		}
-		r := rows[e.Path][e.Name]
-		if len(r) == 0 {
+		if e.Name != "" && hidden[[2]string{e.Path, e.Name}] && !m.hasShown(e.Path, e.Name) {
 			continue // a definition that is never shown
 		}
-		items = append(items, item{path: e.Path, name: e.Name, rows: r, score: e.Score})
+		items = append(items, item{path: e.Path, name: e.Name, score: e.Score})
 	}
-	return items
+	return items, res.Files, size
+}
+
+// hasShown reports whether the file at p has a shown definition of name.
+func (m *Map) hasShown(p, name string) bool {
+	set := m.files[p].tags
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && set.Strings[t.Name] == name && !graphOnly(set.Sub(j)) {
+			return true
+		}
+	}
+	return false
+}
+
+// defsOf returns the rows and kinds of the shown definitions of it.name in
+// its file, filling them in on first use.
+func (m *Map) defsOf(it *item) {
+	if it.name == "" || it.rows != nil {
+		return
+	}
+	st := m.files[it.path]
+	if st == nil {
+		return
+	}
+	set := st.tags
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && set.Strings[t.Name] == it.name && !graphOnly(set.Sub(j)) {
+			it.rows = append(it.rows, int(t.Line))
+			it.kinds = append(it.kinds, set.Sub(j))
+		}
+	}
 }
 
 // cleanPaths returns the paths cleaned, slash-separated and without a
@@ -305,127 +432,8 @@ func rankItems(files []file, fileTags [][]tags.Tag, focus, mentions []string) []
 func cleanPaths(ps []string) []string {
 	out := make([]string, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, path.Clean(strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./")))
+		out = append(out, path.Clean(strings.TrimPrefix(filepath.ToSlash(p), "./")))
 	}
-	return out
-}
-
-// fit returns the largest prefix of items whose rendered map has at most
-// budget tokens, rendered, with its token count and length.
-func (m *Map) fit(ctx context.Context, items []item, budget int, count func(string) int) (string, int, int, error) {
-	type probe struct {
-		text   string
-		tokens int
-	}
-	cache := make(map[int]probe)
-	try := func(k int) (probe, error) {
-		if p, ok := cache[k]; ok {
-			return p, nil
-		}
-		if err := ctx.Err(); err != nil {
-			return probe{}, fmt.Errorf("repomap: %w", err)
-		}
-		text := m.renderItems(ctx, items[:k])
-		p := probe{text, count(text)}
-		cache[k] = p
-		return p, nil
-	}
-	// Invariant: the prefix of length lo fits; the one of length hi does
-	// not (hi = len+1 stands for "nothing longer exists").
-	lo, hi := 0, len(items)+1
-	k := min(max(budget/25, 1), len(items))
-	for k > lo && k < hi {
-		p, err := try(k)
-		if err != nil {
-			return "", 0, 0, err
-		}
-		if p.tokens > budget {
-			hi = k
-			break
-		}
-		lo = k
-		if k == len(items) {
-			break
-		}
-		k = min(2*k, len(items))
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		p, err := try(mid)
-		if err != nil {
-			return "", 0, 0, err
-		}
-		if p.tokens <= budget {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	best, err := try(lo)
-	if err != nil {
-		return "", 0, 0, err
-	}
-	return best.text, best.tokens, lo, nil
-}
-
-// renderItems renders the map of the given items: files in path order,
-// each with its shown definitions, or by name alone.
-func (m *Map) renderItems(ctx context.Context, items []item) string {
-	lois := make(map[string][]int)
-	for _, it := range items {
-		if _, ok := lois[it.path]; !ok {
-			lois[it.path] = nil
-		}
-		lois[it.path] = append(lois[it.path], it.rows...)
-	}
-	paths := make([]string, 0, len(lois))
-	for p := range lois {
-		paths = append(paths, p)
-	}
-	slices.SortFunc(paths, cmp.Compare)
-	var b strings.Builder
-	for _, p := range paths {
-		b.WriteByte('\n')
-		rows := lois[p]
-		if len(rows) == 0 {
-			writeLine(&b, p)
-			continue
-		}
-		src := m.source(ctx, p)
-		if src == nil {
-			writeLine(&b, p)
-			continue
-		}
-		src.render(&b, p, rows)
-	}
-	return b.String()
-}
-
-// source returns the file at p ready to render, from the cache while the
-// file is unchanged, or nil when it cannot be read.
-func (m *Map) source(ctx context.Context, p string) *source {
-	info, err := fs.Stat(m.fsys, p)
-	if err != nil {
-		m.opts.Logger.Debug("render: skipped", "path", p, "reason", errText(err))
-		return nil
-	}
-	size, mod := info.Size(), info.ModTime().UnixNano()
-	if e := m.sources[p]; e != nil && e.size == size && e.mod == mod {
-		return e.src
-	}
-	text, reason := readSource(m.fsys, p, m.opts.MaxFileSize)
-	if reason != "" {
-		m.opts.Logger.Debug("render: skipped", "path", p, "reason", reason)
-		return nil
-	}
-	if m.parser == nil {
-		m.parser = tags.NewParser(&tags.ParserOptions{Timeout: m.opts.ParseTimeout})
-	}
-	outline, err := m.parser.Outline(ctx, p, text)
-	if err != nil {
-		m.opts.Logger.Debug("render: no outline", "path", p, "err", err)
-	}
-	src := newSource(string(text), outline)
-	m.sources[p] = &srcEntry{size: size, mod: mod, src: src}
-	return src
+	slices.Sort(out)
+	return slices.Compact(out)
 }

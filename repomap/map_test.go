@@ -77,8 +77,16 @@ func TestFitBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	prevShown, prevDefs := -1, -1
+	m, err := NewFS(tree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
 	for _, budget := range []int{1, 10, 50, 100, 200, 400, 800, 1600, 3200, 6400, 100000} {
-		r := build(t, tree, &Options{MaxTokens: budget}, Request{})
+		r, err := m.build(context.Background(), Request{MaxTokens: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got := countTokens(enc, r.text); got > budget || got != r.tokens {
 			t.Errorf("budget %d: map has %d tokens (reported %d)", budget, got, r.tokens)
 		}
@@ -89,9 +97,7 @@ func TestFitBudget(t *testing.T) {
 		prevShown, prevDefs = r.shown, defs
 		// The prefix is the longest that fits: one more item does not.
 		if r.shown < len(r.items) {
-			m, _ := NewFS(tree, nil)
-			more := m.renderItems(context.Background(), r.items[:r.shown+1])
-			m.Close()
+			more := m.renderItems(context.Background(), r.items[:r.shown+1], func(s string) int { return countTokens(enc, s) })
 			if n := countTokens(enc, more); n <= budget {
 				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
 			}
@@ -248,7 +254,10 @@ func TestBadFiles(t *testing.T) {
 	// Line numbers stay right with lone CRs: LoneCR is on the third line.
 	m, _ := NewFS(tree, nil)
 	defer m.Close()
-	src := m.source(context.Background(), "cr.py")
+	if _, err := m.Render(context.Background(), Request{}); err != nil {
+		t.Fatal(err)
+	}
+	src := m.source(context.Background(), "cr.py", true)
 	if src == nil || src.lines[2] != "def LoneCR():" {
 		t.Errorf("cr.py lines = %q, want line 3 to be the def", src.lines)
 	}

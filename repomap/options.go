@@ -36,8 +36,23 @@ type Options struct {
 	// takes longer is listed by name only. Zero means 5 seconds.
 	ParseTimeout time.Duration
 
-	// Logger receives diagnostics, such as files skipped and why. Nil
-	// means none.
+	// CacheDir is where tag caches are kept; "" means
+	// os.UserCacheDir()/repomap. Only roots on disk are cached.
+	CacheDir string
+
+	// NoCache turns the disk cache off.
+	NoCache bool
+
+	// CacheTimeout bounds the wait for another process holding a cache;
+	// zero means one second. After it the map is made without the cache.
+	CacheTimeout time.Duration
+
+	// Refresh says when a Map may return its last map again; the default
+	// is RefreshAuto.
+	Refresh Refresh
+
+	// Logger receives diagnostics: files skipped and why at Debug level,
+	// a cache that cannot be used at Warn level. Nil means none.
 	Logger *slog.Logger
 }
 
@@ -66,6 +81,8 @@ func (o *Options) withDefaults() (Options, error) {
 		return c, fmt.Errorf("repomap: MaxFileSize %d is negative", c.MaxFileSize)
 	case c.ParseTimeout < 0:
 		return c, fmt.Errorf("repomap: ParseTimeout %v is negative", c.ParseTimeout)
+	case c.Refresh < RefreshAuto || c.Refresh > RefreshManual:
+		return c, fmt.Errorf("repomap: unknown refresh mode %d", c.Refresh)
 	}
 	if c.Encoding == "" {
 		c.Encoding = O200kBase
@@ -105,4 +122,60 @@ func Budget(maxTokens, window int, hasFocus bool) int {
 		b = max(b, min(2*b, window-4096))
 	}
 	return b
+}
+
+// Refresh says when a Map made before may be returned again instead of a
+// new one, for agents that ask for a map on every turn. Tags are always
+// reused for files whose size and modification time are unchanged.
+type Refresh int
+
+// The refresh modes.
+const (
+	// RefreshAuto makes a new map when the request or any file changed
+	// (size, modification time, files added or removed), found by cheap
+	// stat calls; otherwise it returns the last map.
+	RefreshAuto Refresh = iota
+	// RefreshAlways makes a new map every time.
+	RefreshAlways
+	// RefreshFiles makes a new map only when the request or the set of
+	// files changed: edits to files already there do not count.
+	RefreshFiles
+	// RefreshManual returns the last map, whatever changed, once there is
+	// one.
+	RefreshManual
+)
+
+var refreshNames = []string{"auto", "always", "files", "manual"}
+
+// String returns the mode's name: auto, always, files or manual.
+func (r Refresh) String() string {
+	if r >= 0 && int(r) < len(refreshNames) {
+		return refreshNames[r]
+	}
+	return fmt.Sprintf("Refresh(%d)", int(r))
+}
+
+// ParseRefresh returns the mode named s.
+func ParseRefresh(s string) (Refresh, error) {
+	for i, n := range refreshNames {
+		if s == n {
+			return Refresh(i), nil
+		}
+	}
+	return 0, fmt.Errorf("repomap: unknown refresh mode %q (want auto, always, files or manual)", s)
+}
+
+// Stats describes how a map was made.
+type Stats struct {
+	Files   int // files found
+	Parsed  int // files read and parsed
+	Cached  int // files whose tags came from memory or the disk cache
+	Skipped int // files left out of parsing, with a reason
+	Defs    int // definition tags
+	Refs    int // reference tags
+	Nodes   int // files in the ranking graph
+	Links   int // links between them: (referencing file, defining file, identifier)
+	Tokens  int // tokens of the map
+
+	Walk, Tags, Rank, Fit, Store, Total time.Duration
 }

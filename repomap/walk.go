@@ -11,9 +11,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
-// file is one regular file found under the root.
+// file is one regular file found under a root.
 type file struct {
-	path string // slash-separated, relative to the root
+	path string // slash-separated: its path in the map
+	root int    // index of its root
+	rel  string // its path relative to its root
 	size int64
 	mod  int64 // modification time, Unix nanoseconds
 }

@@ -2,8 +2,10 @@ package tags
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -128,4 +130,57 @@ func (o *Outline) Context(lois []int) []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// AppendBinary appends the outline's binary form to b: the number of
+// scope rows, then for each its row, reach and header end, as unsigned
+// varints, the rows delta-coded.
+func (o *Outline) AppendBinary(b []byte) ([]byte, error) {
+	b = binary.AppendUvarint(b, uint64(len(o.rows)))
+	prev := int32(0)
+	for i, r := range o.rows {
+		b = binary.AppendUvarint(b, uint64(r-prev))
+		b = binary.AppendUvarint(b, uint64(o.reach[i]-r))
+		b = binary.AppendUvarint(b, uint64(o.head[i]-r))
+		prev = r
+	}
+	return b, nil
+}
+
+// UnmarshalBinary sets o from the form AppendBinary writes; malformed
+// input is an error.
+func (o *Outline) UnmarshalBinary(b []byte) error {
+	errBad := errors.New("tags: malformed outline")
+	next := func() (int32, bool) {
+		v, n := binary.Uvarint(b)
+		if n <= 0 || v > math.MaxInt32 {
+			return 0, false
+		}
+		b = b[n:]
+		return int32(v), true
+	}
+	count, ok := next()
+	if !ok || int(count) > len(b) { // each scope takes 3 bytes at least
+		return errBad
+	}
+	rows := make([]int32, count)
+	reach := make([]int32, count)
+	head := make([]int32, count)
+	prev := int64(0)
+	for i := range rows {
+		d, ok1 := next()
+		r, ok2 := next()
+		h, ok3 := next()
+		row := prev + int64(d)
+		if !ok1 || !ok2 || !ok3 || row > math.MaxInt32-int64(max(r, h)) || (i > 0 && d == 0) {
+			return errBad
+		}
+		rows[i], reach[i], head[i] = int32(row), int32(row)+r, int32(row)+h
+		prev = row
+	}
+	if len(b) != 0 {
+		return errBad
+	}
+	o.rows, o.reach, o.head = rows, reach, head
+	return nil
 }

@@ -28,6 +28,18 @@
 //	-encoding NAME
 //		the tokenizer that measures the map: o200k_base (default) or
 //		cl100k_base
+//	-cache-dir DIR
+//		where tag caches are kept (default: the user's cache directory,
+//		…/repomap); nothing is written into the tree
+//	-no-cache
+//		neither read nor write the tag cache
+//	-refresh MODE
+//		when a map made before may be reused: auto (default), always,
+//		files or manual; matters to long-running uses
+//	-stats
+//		print to standard error how the map was made: files seen, parsed,
+//		from cache, skipped, tags, graph size, tokens, and the time of
+//		each stage
 //	-v
 //		log skipped files and other diagnostics to standard error
 //
@@ -48,7 +60,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/repomap-dev/repomap/repomap"
 )
@@ -76,6 +91,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		window   = fl.Int("context-window", 0, "the model's context window in `tokens`, to derive the budget from")
 		encoding = fl.String("encoding", repomap.O200kBase, "the tokenizer: o200k_base or cl100k_base")
 		verbose  = fl.Bool("v", false, "log diagnostics to standard error")
+		cacheDir = fl.String("cache-dir", "", "where tag caches are kept (default: the user's cache directory)")
+		noCache  = fl.Bool("no-cache", false, "neither read nor write the tag cache")
+		refresh  = fl.String("refresh", "auto", "when a map made before may be reused: auto, always, files or manual")
+		stats    = fl.Bool("stats", false, "print how the map was made to standard error")
+		cpuProf  = fl.String("cpuprofile", "", "write a CPU profile to `file`")
 		focus    list
 		mentions list
 	)
@@ -110,14 +130,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	logger := slog.New(slog.DiscardHandler)
-	if *verbose {
-		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	mode, err := repomap.ParseRefresh(*refresh)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
 	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	m, err := repomap.New(root, &repomap.Options{
 		MaxTokens:     *tokens,
 		ContextWindow: *window,
 		Encoding:      *encoding,
+		CacheDir:      *cacheDir,
+		NoCache:       *noCache,
+		Refresh:       mode,
 		Logger:        logger,
 	})
 	if err != nil {
@@ -125,12 +154,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer m.Close()
-	out, err := m.Render(ctx, repomap.Request{Focus: focusRel, Mentions: mentions})
+	if *cpuProf != "" {
+		f, err := os.Create(*cpuProf)
+		if err != nil {
+			fmt.Fprintf(stderr, "repomap: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "repomap: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
+	res, err := m.Build(ctx, repomap.Request{Focus: focusRel, Mentions: mentions})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if _, err := io.WriteString(stdout, out); err != nil {
+	if *stats {
+		printStats(stderr, res)
+	}
+	if _, err := io.WriteString(stdout, res.Text); err != nil {
 		fmt.Fprintf(stderr, "repomap: %v\n", err)
 		return 1
 	}
@@ -157,4 +202,29 @@ func relativeTo(root string, paths []string) ([]string, error) {
 		out = append(out, filepath.ToSlash(filepath.Clean(p)))
 	}
 	return out, nil
+}
+
+// printStats writes how the map was made.
+func printStats(w io.Writer, r *repomap.Result) {
+	s := r.Stats
+	fmt.Fprintf(w, "files      %d seen, %d parsed, %d from cache, %d skipped\n", s.Files, s.Parsed, s.Cached, s.Skipped)
+	reasons := map[string]int{}
+	for _, sk := range r.Skipped {
+		reason, _, _ := strings.Cut(sk.Reason, ":")
+		reasons[reason]++
+	}
+	keys := make([]string, 0, len(reasons))
+	for k := range reasons {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "  skipped  %d %s\n", reasons[k], k)
+	}
+	fmt.Fprintf(w, "tags       %d definitions, %d references\n", s.Defs, s.Refs)
+	fmt.Fprintf(w, "graph      %d files, %d links\n", s.Nodes, s.Links)
+	fmt.Fprintf(w, "map        %d of %d tokens (%s), %d files shown\n", r.Tokens, r.Budget, r.Encoding, len(r.Files))
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.0fms", d.Seconds()*1000) }
+	fmt.Fprintf(w, "time       walk %s, tags %s, rank %s, fit %s, cache %s, total %s\n",
+		ms(s.Walk), ms(s.Tags), ms(s.Rank), ms(s.Fit), ms(s.Store), ms(s.Total))
 }

@@ -1,0 +1,296 @@
+package cache
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// schema is the version of the on-disk format.
+const schema = 1
+
+var (
+	bucketMeta  = []byte("meta")
+	bucketFiles = []byte("files")
+	keySchema   = []byte("schema")
+	keyFinger   = []byte("fingerprint")
+	keyRoot     = []byte("root")
+)
+
+var (
+	// ErrLocked is returned when another process held the database for
+	// longer than Options.Timeout.
+	ErrLocked = errors.New("cache: database is locked by another process")
+)
+
+// Entry is what the cache holds for one file.
+type Entry struct {
+	Size    int64         // the file's size when it was parsed
+	ModTime int64         // its modification time, Unix nanoseconds
+	Tags    tags.Set      // its tags
+	Outline *tags.Outline // its outline, or nil when none was made
+}
+
+// Options configures a Cache. The zero value is ready to use.
+type Options struct {
+	// Timeout bounds the wait for another process's lock; zero means one
+	// second.
+	Timeout time.Duration
+}
+
+// Cache is the tag cache of one root. Its methods may be called from
+// several goroutines, and several processes may use the same database.
+type Cache struct {
+	path        string
+	root        string
+	fingerprint []byte
+	timeout     time.Duration
+}
+
+// DefaultDir returns the default directory of caches:
+// os.UserCacheDir()/repomap.
+func DefaultDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("cache: %w", err)
+	}
+	return filepath.Join(d, "repomap"), nil
+}
+
+// New returns the cache of the tree at root, kept in dir ("" means
+// DefaultDir). It creates dir if needed but opens no database yet.
+func New(dir, root string, opts *Options) (*Cache, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	if dir == "" {
+		if dir, err = DefaultDir(); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	c := &Cache{
+		path:        filepath.Join(dir, hex.EncodeToString(sum[:16])+".db"),
+		root:        abs,
+		fingerprint: Fingerprint(),
+		timeout:     time.Second,
+	}
+	if opts != nil && opts.Timeout > 0 {
+		c.timeout = opts.Timeout
+	}
+	return c, nil
+}
+
+// Path returns the database file's path.
+func (c *Cache) Path() string { return c.path }
+
+// Load returns every valid entry of the cache, by path. A missing
+// database is empty; a corrupt one is moved aside and is empty; one that
+// another process holds for longer than the timeout gives ErrLocked.
+func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(c.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return map[string]Entry{}, nil
+	case err == nil && info.Size() == 0:
+		// An empty file (a crash before bbolt wrote anything): read-only,
+		// bbolt cannot even start it.
+		c.moveAside()
+		return map[string]Entry{}, nil
+	}
+	db, err := c.open(true)
+	if err != nil {
+		return nil, err
+	}
+	if db == nil { // was corrupt, moved aside
+		return map[string]Entry{}, nil
+	}
+	defer db.Close()
+	out := make(map[string]Entry)
+	err = safely(func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			if !c.current(tx) {
+				return nil
+			}
+			b := tx.Bucket(bucketFiles)
+			if b == nil {
+				return nil
+			}
+			return b.ForEach(func(k, v []byte) error {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				e, err := decode(v)
+				if err != nil {
+					return nil // one bad entry is dropped, not fatal
+				}
+				out[string(k)] = e
+				return nil
+			})
+		})
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		db.Close()
+		c.moveAside()
+		return map[string]Entry{}, nil
+	}
+	return out, nil
+}
+
+// Store writes the entries in put, replacing those of the same paths, and
+// deletes the entries of paths for which keep returns false, all in one
+// transaction. A nil keep keeps every entry.
+func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path string) bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	db, err := c.open(false)
+	if err != nil {
+		return err
+	}
+	if db == nil {
+		if db, err = c.open(false); err != nil || db == nil {
+			return fmt.Errorf("cache: cannot rebuild %s", c.path)
+		}
+	}
+	defer db.Close()
+	err = safely(func() error {
+		return db.Update(func(tx *bolt.Tx) error {
+			if !c.current(tx) {
+				if err := tx.DeleteBucket(bucketFiles); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
+					return err
+				}
+				meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+				if err != nil {
+					return err
+				}
+				for k, v := range map[string][]byte{string(keySchema): {schema}, string(keyFinger): c.fingerprint, string(keyRoot): []byte(c.root)} {
+					if err := meta.Put([]byte(k), v); err != nil {
+						return err
+					}
+				}
+			}
+			files, err := tx.CreateBucketIfNotExists(bucketFiles)
+			if err != nil {
+				return err
+			}
+			for p, e := range put {
+				// bbolt keeps the value until the commit: one buffer each.
+				if err := files.Put([]byte(p), encode(nil, e)); err != nil {
+					return fmt.Errorf("put %s: %w", p, err)
+				}
+			}
+			if keep == nil {
+				return nil
+			}
+			var gone [][]byte
+			err = files.ForEach(func(k, _ []byte) error {
+				if !keep(string(k)) {
+					gone = append(gone, bytes.Clone(k))
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			for _, k := range gone {
+				if err := files.Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("cache: store: %w", err)
+	}
+	return nil
+}
+
+// open opens the database, read-only or for writing. It returns nil and
+// no error when the file was corrupt and has been moved aside.
+func (c *Cache) open(readOnly bool) (*bolt.DB, error) {
+	var db *bolt.DB
+	err := safely(func() error {
+		var err error
+		db, err = bolt.Open(c.path, 0o644, &bolt.Options{
+			Timeout:      c.timeout,
+			ReadOnly:     readOnly,
+			NoSync:       false,
+			FreelistType: bolt.FreelistMapType,
+		})
+		return err
+	})
+	switch {
+	case err == nil:
+		return db, nil
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, ErrLocked
+	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch),
+		errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, errPanic):
+		c.moveAside()
+		return nil, nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	// bbolt reports other damage with errors of its own making.
+	c.moveAside()
+	return nil, nil
+}
+
+// current reports whether the database was written with this format and
+// fingerprint.
+func (c *Cache) current(tx *bolt.Tx) bool {
+	meta := tx.Bucket(bucketMeta)
+	return meta != nil &&
+		bytes.Equal(meta.Get(keySchema), []byte{schema}) &&
+		bytes.Equal(meta.Get(keyFinger), c.fingerprint)
+}
+
+// moveAside renames a damaged database out of the way, so that the next
+// open starts afresh; the damaged file is kept for inspection.
+func (c *Cache) moveAside() {
+	if err := os.Rename(c.path, c.path+".corrupt"); err != nil {
+		os.Remove(c.path)
+	}
+}
+
+var errPanic = errors.New("cache: database damaged")
+
+// safely runs f and turns a panic, which bbolt raises on some damaged
+// files, into errPanic. A fault while reading the memory-mapped file (a
+// truncated database) panics instead of killing the process.
+func safely(f func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", errPanic, r)
+		}
+	}()
+	return f()
+}

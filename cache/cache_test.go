@@ -1,0 +1,298 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/repomap-dev/repomap/tags"
+)
+
+func sampleEntry(path string, n int) Entry {
+	e := Entry{Size: int64(100 + n), ModTime: time.Date(2026, 1, 2, 3, 4, 5, n, time.UTC).UnixNano()}
+	var ts []tags.Tag
+	for i := range n {
+		kind := tags.Reference
+		if i%3 == 0 {
+			kind = tags.Definition
+		}
+		ts = append(ts, tags.Tag{Path: path, Name: fmt.Sprintf("name%d", i%7), Kind: kind, Sub: "function", Line: i * 2})
+	}
+	e.Tags = tags.Pack(ts)
+	return e
+}
+
+// newCache returns a cache in a temporary directory, and checks when the
+// test ends that its database opens and reads cleanly.
+func newCache(t *testing.T) *Cache {
+	t.Helper()
+	c, err := New(t.TempDir(), "/some/root", &Options{Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := os.Stat(c.Path()); err != nil {
+			return
+		}
+		db, err := bolt.Open(c.Path(), 0o644, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+		if err != nil {
+			t.Errorf("cache left a database that does not open: %v", err)
+			return
+		}
+		defer db.Close()
+		if err := db.View(func(tx *bolt.Tx) error {
+			for err := range tx.Check() {
+				return err
+			}
+			return nil
+		}); err != nil {
+			t.Errorf("cache left a database that fails its check: %v", err)
+		}
+	})
+	return c
+}
+
+func TestRoundTrip(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	got, err := c.Load(ctx)
+	if err != nil || len(got) != 0 {
+		t.Fatalf("Load(new) = %v, %v; want empty", got, err)
+	}
+	put := map[string]Entry{"a.go": sampleEntry("a.go", 10), "dir/b.py": sampleEntry("dir/b.py", 0), "c.go": sampleEntry("c.go", 3)}
+	if err := c.Store(ctx, put, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err = c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(put, got, cmp.AllowUnexported(tags.Outline{})); diff != "" {
+		t.Errorf("Load after Store mismatch (-want +got):\n%s", diff)
+	}
+	// Prune: keep only a.go.
+	if err := c.Store(ctx, nil, func(p string) bool { return p == "a.go" }); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = c.Load(ctx)
+	if len(got) != 1 || got["a.go"].Size != put["a.go"].Size {
+		t.Errorf("after pruning, Load = %v entries, want only a.go", len(got))
+	}
+}
+
+func TestFingerprintChange(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	if err := c.Store(ctx, map[string]Entry{"a.go": sampleEntry("a.go", 2)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c2 := *c
+	c2.fingerprint = []byte("other queries")
+	got, err := c2.Load(ctx)
+	if err != nil || len(got) != 0 {
+		t.Errorf("Load with another fingerprint = %d entries, %v; want none", len(got), err)
+	}
+	if err := c2.Store(ctx, map[string]Entry{"b.go": sampleEntry("b.go", 1)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = c2.Load(ctx)
+	if _, ok := got["a.go"]; ok || len(got) != 1 {
+		t.Errorf("after a store with a new fingerprint, old entries remain: %v", got)
+	}
+}
+
+func TestCorruptDatabase(t *testing.T) {
+	for name, data := range map[string][]byte{
+		"garbage":   []byte("this is not a bbolt database, not at all, and it is long enough to look like one maybe"),
+		"empty":     {},
+		"truncated": nil, // filled below from a real database
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := newCache(t)
+			ctx := context.Background()
+			if data == nil {
+				if err := c.Store(ctx, map[string]Entry{"a.go": sampleEntry("a.go", 50)}, nil); err != nil {
+					t.Fatal(err)
+				}
+				full, _ := os.ReadFile(c.Path())
+				data = full[:len(full)/3]
+			}
+			if err := os.WriteFile(c.Path(), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Load(ctx)
+			if err != nil || len(got) != 0 {
+				t.Errorf("Load(%s) = %d entries, %v; want empty, no error", name, len(got), err)
+			}
+			if err := c.Store(ctx, map[string]Entry{"b.go": sampleEntry("b.go", 1)}, nil); err != nil {
+				t.Fatalf("Store after %s: %v", name, err)
+			}
+			if got, _ := c.Load(ctx); len(got) != 1 {
+				t.Errorf("after rebuilding, Load = %d entries, want 1", len(got))
+			}
+		})
+	}
+}
+
+func TestLocked(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	if err := c.Store(ctx, map[string]Entry{"a.go": sampleEntry("a.go", 2)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	holder, err := bolt.Open(c.Path(), 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := c.Load(ctx); !errors.Is(err, ErrLocked) {
+		t.Errorf("Load while another holds the database: %v, want ErrLocked", err)
+	}
+	if err := c.Store(ctx, nil, nil); !errors.Is(err, ErrLocked) {
+		t.Errorf("Store while another holds the database: %v, want ErrLocked", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("waiting for the lock took %v", d)
+	}
+	holder.Close()
+	if got, err := c.Load(ctx); err != nil || len(got) != 1 {
+		t.Errorf("Load after the lock is released = %d entries, %v", len(got), err)
+	}
+}
+
+func TestUnwritableDir(t *testing.T) {
+	if os.Geteuid() == 0 {
+		// root writes anywhere: use a path under a regular file instead.
+		f := filepath.Join(t.TempDir(), "file")
+		os.WriteFile(f, nil, 0o644)
+		if _, err := New(filepath.Join(f, "cache"), "/r", nil); err == nil {
+			t.Error("New with a cache dir under a file succeeded")
+		}
+		return
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	c, err := New(dir, "/r", nil)
+	if err != nil {
+		return // refusing at once is fine too
+	}
+	if err := c.Store(context.Background(), map[string]Entry{"a": {}}, nil); err == nil {
+		t.Error("Store into an unwritable directory succeeded")
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	c := newCache(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Load(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Load(cancelled) = %v", err)
+	}
+	if err := c.Store(ctx, nil, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("Store(cancelled) = %v", err)
+	}
+}
+
+// TestKilledWriter kills a process in the middle of its writes and checks
+// that the database still opens with every entry committed before.
+func TestKilledWriter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	if dir := os.Getenv("REPOMAP_CACHE_WRITER"); dir != "" {
+		c, err := New(dir, "/some/root", nil)
+		if err != nil {
+			os.Exit(1)
+		}
+		for i := 0; ; i++ { // until killed
+			put := map[string]Entry{}
+			for j := range 200 {
+				p := "f" + strconv.Itoa(i*200+j)
+				put[p] = sampleEntry(p, 30)
+			}
+			if err := c.Store(context.Background(), put, nil); err != nil {
+				os.Exit(1)
+			}
+			fmt.Println(i)
+		}
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledWriter$")
+	cmd.Env = append(os.Environ(), "REPOMAP_CACHE_WRITER="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	read := 0
+	for read < 40 { // let a few batches commit
+		n, err := out.Read(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read += n
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	c, err := New(dir, "/some/root", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 200 || len(got)%200 != 0 {
+		t.Errorf("after a killed writer, Load = %d entries, want a positive multiple of 200", len(got))
+	}
+	if err := c.Store(context.Background(), map[string]Entry{"x": sampleEntry("x", 1)}, nil); err != nil {
+		t.Errorf("Store after a killed writer: %v", err)
+	}
+}
+
+func TestDecodeMalformed(t *testing.T) {
+	good := encode(nil, sampleEntry("a.go", 20))
+	for i := range len(good) {
+		if _, err := decode(good[:i]); err == nil && i < len(good) {
+			// A prefix may decode only if it ends exactly after the tags.
+			e, _ := decode(good[:i])
+			if e.Tags.Len() != 20 {
+				t.Errorf("decode(prefix %d of %d) succeeded with %d tags", i, len(good), e.Tags.Len())
+			}
+		}
+	}
+}
+
+func FuzzCacheDecode(f *testing.F) {
+	f.Add(encode(nil, sampleEntry("a.go", 5)))
+	f.Add(encode(nil, Entry{}))
+	f.Add([]byte{0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		e, err := decode(b)
+		if err != nil {
+			return
+		}
+		// What decodes, encodes back to an entry that decodes the same.
+		again, err := decode(encode(nil, e))
+		if err != nil {
+			t.Fatalf("re-decoding failed: %v", err)
+		}
+		if diff := cmp.Diff(e, again, cmp.AllowUnexported(tags.Outline{})); diff != "" {
+			t.Fatalf("round trip mismatch (-first +second):\n%s", diff)
+		}
+	})
+}

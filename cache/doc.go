@@ -1,0 +1,50 @@
+// Package cache stores the tags of a tree's files on disk, so that a map
+// of a tree whose files have not changed needs no parsing.
+//
+// # Location
+//
+// One database per root: the file <dir>/<key>.db, where dir is by default
+// os.UserCacheDir()/repomap and key is the first 32 hex digits of the
+// SHA-256 of the root's absolute path. Nothing is written into the tree.
+//
+// # Access
+//
+// The database is a bbolt file. [Cache.Load] opens it read-only (a shared
+// lock), reads every entry into memory and closes it; [Cache.Store] opens
+// it for writing (an exclusive lock), writes all new entries in one
+// transaction, deletes the entries of files that are gone, and closes it.
+// So a process holds the file only for the moment it reads or writes, and
+// several processes mapping one tree take turns. Opening waits at most
+// Options.Timeout for a lock; after that the caller goes on without the
+// cache. A database that cannot be read (truncated, garbage, a panic in
+// bbolt while reading) is moved aside to <key>.db.corrupt and rebuilt.
+// A process killed while writing loses only that write: bbolt commits are
+// atomic.
+//
+// # Format
+//
+// Bucket "meta" holds:
+//
+//	"schema"       the format version, one byte (currently 1)
+//	"fingerprint"  SHA-256 of everything tags depend on: the tag format
+//	               version, every query file and the versions of the
+//	               grammar modules; entries written under another
+//	               fingerprint are dropped
+//	"root"         the root's absolute path, for people reading the file
+//
+// Bucket "files" maps a file's slash-separated path, relative to the root,
+// to its entry:
+//
+//	size      uvarint   the file's size when it was parsed
+//	mtime     varint    its modification time, Unix nanoseconds
+//	nstrings  uvarint   then each string: uvarint length, bytes
+//	ntags     uvarint   then each tag: uvarint kind (1 def, 2 ref),
+//	                    uvarint index of its name in the strings, uvarint
+//	                    index of its sub-kind in the strings, varint row
+//	                    minus the previous tag's row (the first: minus 0)
+//	outline   bytes     optional, to the end: the file's tags.Outline in
+//	                    its binary form, after a 1 byte
+//
+// An entry is valid while the file's size and modification time are those
+// recorded.
+package cache

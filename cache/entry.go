@@ -1,0 +1,149 @@
+package cache
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"math"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/repomap-dev/repomap/queries"
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// errMalformed reports an entry that does not decode.
+var errMalformed = errors.New("cache: malformed entry")
+
+// encode appends the entry's binary form (see the package doc) to b.
+func encode(b []byte, e Entry) []byte {
+	b = binary.AppendUvarint(b, uint64(max(e.Size, 0)))
+	b = binary.AppendVarint(b, e.ModTime)
+	b = binary.AppendUvarint(b, uint64(len(e.Tags.Strings)))
+	for _, s := range e.Tags.Strings {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(e.Tags.Tags)))
+	prev := int64(0)
+	for _, t := range e.Tags.Tags {
+		b = binary.AppendUvarint(b, uint64(t.Kind))
+		b = binary.AppendUvarint(b, uint64(t.Name))
+		b = binary.AppendUvarint(b, uint64(t.Sub))
+		b = binary.AppendVarint(b, int64(t.Line)-prev)
+		prev = int64(t.Line)
+	}
+	if e.Outline != nil {
+		b = append(b, 1)
+		b, _ = e.Outline.AppendBinary(b)
+	}
+	return b
+}
+
+// decode returns an entry from its binary form. Malformed input gives an
+// error, never a panic.
+func decode(b []byte) (Entry, error) {
+	var e Entry
+	uv := func() (uint64, bool) {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return 0, false
+		}
+		b = b[n:]
+		return v, true
+	}
+	size, ok := uv()
+	if !ok || size > math.MaxInt64 {
+		return e, errMalformed
+	}
+	mtime, n := binary.Varint(b)
+	if n <= 0 {
+		return e, errMalformed
+	}
+	b = b[n:]
+	e.Size, e.ModTime = int64(size), mtime
+
+	nstr, ok := uv()
+	if !ok || nstr > uint64(len(b)) || nstr > math.MaxUint32 { // each string takes a byte at least
+		return e, errMalformed
+	}
+	if nstr > 0 {
+		e.Tags.Strings = make([]string, nstr)
+	}
+	for i := range e.Tags.Strings {
+		l, ok := uv()
+		if !ok || l > uint64(len(b)) {
+			return e, errMalformed
+		}
+		e.Tags.Strings[i] = string(b[:l])
+		b = b[l:]
+	}
+	ntags, ok := uv()
+	if !ok || ntags > uint64(len(b))/4 { // each tag takes four bytes at least
+		return e, errMalformed
+	}
+	if ntags > 0 {
+		e.Tags.Tags = make([]tags.Packed, ntags)
+	}
+	line := int64(0)
+	for i := range e.Tags.Tags {
+		kind, ok1 := uv()
+		name, ok2 := uv()
+		sub, ok3 := uv()
+		delta, n := binary.Varint(b)
+		if !ok1 || !ok2 || !ok3 || n <= 0 || (kind != uint64(tags.Definition) && kind != uint64(tags.Reference)) ||
+			name >= nstr || sub >= nstr || delta > math.MaxInt32 || delta < -math.MaxInt32 {
+			return e, errMalformed
+		}
+		b = b[n:]
+		line += delta
+		if line < 0 || line > math.MaxInt32 {
+			return e, errMalformed
+		}
+		e.Tags.Tags[i] = tags.Packed{Name: uint32(name), Sub: uint32(sub), Line: int32(line), Kind: tags.Kind(kind)}
+	}
+	if len(b) > 0 {
+		if b[0] != 1 {
+			return e, errMalformed
+		}
+		e.Outline = new(tags.Outline)
+		if err := e.Outline.UnmarshalBinary(b[1:]); err != nil {
+			return e, errMalformed
+		}
+	}
+	return e, nil
+}
+
+// tagFormat is bumped whenever tag extraction changes in a way that the
+// query files and grammar versions do not show.
+const tagFormat = "tags/1"
+
+// Fingerprint returns the SHA-256 of everything a file's tags depend on
+// besides its content: the tag format, every query file and the versions
+// of the modules that provide grammars and lexers.
+func Fingerprint() []byte {
+	h := sha256.New()
+	h.Write([]byte(tagFormat + "\n"))
+	names, _ := fs.Glob(queries.FS, "*")
+	slices.Sort(names)
+	for _, n := range names {
+		data, _ := fs.ReadFile(queries.FS, n)
+		h.Write([]byte(n + "\n"))
+		h.Write(data)
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		var mods []string
+		for _, m := range info.Deps {
+			if strings.Contains(m.Path, "tree-sitter") || strings.Contains(m.Path, "chroma") {
+				mods = append(mods, m.Path+"@"+m.Version+" "+m.Sum)
+			}
+		}
+		slices.Sort(mods)
+		for _, m := range mods {
+			h.Write([]byte(m + "\n"))
+		}
+	}
+	return h.Sum(nil)
+}
