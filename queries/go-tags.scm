@@ -105,7 +105,9 @@
 (qualified_type
   package: (package_identifier) @name.reference.package)
 
-(selector_expression
-  operand: (identifier) @name.reference.package)
+; An import refers to the package it names: the last element of its path
+; (the tags package takes it from the quoted path).
+(import_spec
+  path: (interpreted_string_literal) @name.reference.package)
 
 (type_identifier) @name.reference.type

@@ -56,6 +56,10 @@ type language struct {
 	// of a tier-1 language whose query has no reference patterns: its
 	// references then come from the lexer's name tokens.
 	lexer string
+
+	// rename, when set, turns the text of a captured node into the tag's
+	// name; "" drops the tag.
+	rename func(sub, text string) string
 }
 
 // queryFile is the name of the language's tags query in queries.FS.
@@ -69,7 +73,7 @@ var grammarLanguages = []*language{
 	{name: "csharp", exts: []string{".cs", ".csx"}, grammar: tscsharp.Language},
 	{name: "css", exts: []string{".css"}, grammar: tscss.Language},
 	{name: "dart", exts: []string{".dart"}, grammar: tsdart.Language},
-	{name: "go", exts: []string{".go"}, grammar: tsgo.Language},
+	{name: "go", exts: []string{".go"}, grammar: tsgo.Language, rename: goName},
 	{name: "groovy", exts: []string{".groovy", ".gradle", ".gvy"}, files: []string{"Jenkinsfile"}, shebang: []string{"groovy"}, grammar: tsgroovy.Language},
 	{name: "haskell", exts: []string{".hs"}, shebang: []string{"runhaskell", "runghc"}, grammar: tshaskell.Language},
 	{name: "hcl", exts: []string{".hcl", ".tf", ".tfvars"}, grammar: tshcl.Language},
@@ -135,10 +139,18 @@ func Detect(p string, head []byte) string {
 	}
 	switch {
 	case ext == ".h":
+		if objcMarks.Match(head[:min(len(head), headLimit)]) {
+			return "objectivec"
+		}
 		if cppMarks.Match(head[:min(len(head), headLimit)]) {
 			return "cpp"
 		}
 		return "c"
+	case ext == ".m":
+		if objcMarks.Match(head[:min(len(head), headLimit)]) {
+			return "objectivec"
+		}
+		return "matlab"
 	case ext != "":
 		for _, l := range languages {
 			if slices.Contains(l.exts, ext) {
@@ -186,3 +198,27 @@ func fromShebang(head []byte) string {
 	}
 	return ""
 }
+
+// goName turns an import path, captured with its quotes, into the name of
+// the package it imports: its last element, without a major version
+// ("example.com/mod/v2" is mod, "gopkg.in/yaml.v3" is yaml).
+func goName(sub, text string) string {
+	if sub != "package" || len(text) < 2 || text[0] != '"' {
+		return text
+	}
+	p := strings.Trim(text, `"`)
+	base := path.Base(p)
+	if majorVersion.MatchString(base) && path.Dir(p) != "." {
+		base = path.Base(path.Dir(p))
+	}
+	base = dotVersion.ReplaceAllString(base, "")
+	if strings.ContainsAny(base, ".-") || base == "" {
+		return "" // not an identifier a package clause could define
+	}
+	return base
+}
+
+var (
+	majorVersion = regexp.MustCompile(`^v[0-9]+$`)
+	dotVersion   = regexp.MustCompile(`\.v[0-9]+$`)
+)

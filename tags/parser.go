@@ -242,7 +242,10 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) ([]Tag, err
 			continue
 		}
 		name := string(src[r.start:r.end])
-		if name == "_" || strings.ContainsAny(name, "\n\r") {
+		if l.rename != nil {
+			name = l.rename(cap.sub, name)
+		}
+		if name == "" || name == "_" || strings.ContainsAny(name, "\n\r") {
 			continue
 		}
 		out = append(out, Tag{Path: path, Name: name, Kind: cap.kind, Sub: cap.sub, Line: r.line})

@@ -85,6 +85,8 @@ func TestParseGo(t *testing.T) {
 	got := short(parse(t, "shop/cart.go", goSource))
 	want := []string{
 		"0 def package shop",
+		"3 ref package fmt",
+		"4 ref package http",
 		"7 def struct Cart",
 		"8 def field Items",
 		"8 ref type Item",
@@ -109,19 +111,16 @@ func TestParseGo(t *testing.T) {
 		"28 def function New",
 		"28 ref type any",
 		"28 ref type Cart",
-		"29 ref package fmt",
 		"29 ref call Println",
 		"29 ref call helper",
 		"29 ref literal Cart",
 		"30 ref package http",
 		"30 ref literal Client",
-		"31 ref package c",
 		"31 ref call Do",
 		"34 ref type Cart",
 		"34 def method Total",
 		"34 ref type Pricer",
 		"34 ref type int",
-		"38 ref package p",
 		"38 ref call Price",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -327,5 +326,22 @@ func TestCloseTwice(t *testing.T) {
 	}
 	if _, err := p.Parse(context.Background(), "a.go", []byte("package a")); err == nil {
 		t.Error("Parse on a closed parser succeeded")
+	}
+}
+
+func TestGoImportName(t *testing.T) {
+	for _, tc := range []struct{ sub, text, want string }{
+		{"package", `"net/http"`, "http"},
+		{"package", `"fmt"`, "fmt"},
+		{"package", `"example.com/mod/v2"`, "mod"},
+		{"package", `"gopkg.in/yaml.v3"`, "yaml"},
+		{"package", `"github.com/go-git/go-git/v5"`, ""}, // go-git is no identifier
+		{"package", `"v2"`, "v2"},
+		{"package", "http", "http"}, // a package qualifier, not a path
+		{"call", `"x/y"`, `"x/y"`},
+	} {
+		if got := goName(tc.sub, tc.text); got != tc.want {
+			t.Errorf("goName(%q, %q) = %q, want %q", tc.sub, tc.text, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,84 @@
+package tags
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// corpus returns the .go files of a directory of the Go distribution, or
+// skips the benchmark when it is absent.
+func corpus(b *testing.B, dir string) map[string][]byte {
+	b.Helper()
+	root := filepath.Join(runtime.GOROOT(), "src", dir)
+	files := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err == nil {
+			files[p] = data
+		}
+		return err
+	})
+	if err != nil || len(files) == 0 {
+		b.Skip("no corpus:", err)
+	}
+	return files
+}
+
+// BenchmarkParse measures tag extraction (parse and query) on net/http.
+func BenchmarkParse(b *testing.B) {
+	files := corpus(b, "net/http")
+	var size int64
+	for _, d := range files {
+		size += int64(len(d))
+	}
+	p := NewParser(nil)
+	defer p.Close()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for name, src := range files {
+			if _, err := p.Parse(context.Background(), name, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkOutline measures the outline walk on net/http.
+func BenchmarkOutline(b *testing.B) {
+	files := corpus(b, "net/http")
+	p := NewParser(nil)
+	defer p.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		for name, src := range files {
+			if _, err := p.Outline(context.Background(), name, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkParseOnly measures tree-sitter parsing alone on net/http.
+func BenchmarkParseOnly(b *testing.B) {
+	files := corpus(b, "net/http")
+	p := NewParser(nil)
+	defer p.Close()
+	for b.Loop() {
+		for _, src := range files {
+			tree, _, err := p.parse(context.Background(), "go", src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tree.Close()
+		}
+	}
+}
