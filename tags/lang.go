@@ -92,7 +92,7 @@ var grammarLanguages = []*language{
 	{name: "r", exts: []string{".r"}, shebang: []string{"Rscript"}, grammar: tsr.Language},
 	{name: "ruby", exts: []string{".rb", ".rake", ".gemspec", ".ru"}, files: []string{"Rakefile", "Gemfile", "Guardfile", "Vagrantfile"}, shebang: []string{"ruby"}, grammar: tsruby.Language},
 	{name: "rust", exts: []string{".rs"}, grammar: tsrust.Language},
-	{name: "scala", exts: []string{".scala", ".sc"}, shebang: []string{"scala"}, grammar: tsscala.Language},
+	{name: "scala", exts: []string{".scala", ".sc", ".sbt"}, shebang: []string{"scala"}, grammar: tsscala.Language},
 	{name: "svelte", exts: []string{".svelte"}, grammar: tssvelte.Language},
 	{name: "toml", exts: []string{".toml"}, grammar: tstoml.Language},
 	{name: "tsx", exts: []string{".tsx"}, grammar: tsts.LanguageTSX},

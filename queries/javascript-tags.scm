@@ -1,0 +1,303 @@
+; Tags for JavaScript (and JSX): what a module defines and what it refers to.
+;
+; Capture names follow the convention @name.definition.<kind> and
+; @name.reference.<kind>. When several patterns capture the same node,
+; the pattern written first wins, so the specific patterns come before
+; the general ones; @ignore marks a node that no later pattern may take.
+
+; ---- Definitions ----
+
+(class_declaration
+  name: (identifier) @name.definition.class)
+
+(class_body
+  (method_definition
+    name: (property_identifier) @name.definition.constructor
+    (#eq? @name.definition.constructor "constructor")))
+
+(class_body
+  (method_definition
+    name: [
+      (property_identifier)
+      (private_property_identifier)
+    ] @name.definition.method))
+
+; A class field holding a function is a method (React handlers and the like).
+(class_body
+  (field_definition
+    property: [
+      (property_identifier)
+      (private_property_identifier)
+    ] @name.definition.method
+    value: [
+      (arrow_function)
+      (function_expression)
+    ]))
+
+(class_body
+  (field_definition
+    property: [
+      (property_identifier)
+      (private_property_identifier)
+    ] @name.definition.field))
+
+(function_declaration
+  name: (identifier) @name.definition.function)
+
+(generator_function_declaration
+  name: (identifier) @name.definition.function)
+
+; Module-level bindings, with or without "export". A binding of a
+; require() call is an import, not a definition.
+(variable_declarator
+  name: (identifier) @ignore
+  value: (call_expression
+    function: (identifier) @_require
+    (#eq? @_require "require")))
+
+(variable_declarator
+  name: (identifier) @ignore
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      (#eq? @_require "require"))))
+
+(program
+  [
+    (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name.definition.function
+        value: [
+          (arrow_function)
+          (function_expression)
+          (generator_function)
+        ]))
+    (variable_declaration
+      (variable_declarator
+        name: (identifier) @name.definition.function
+        value: [
+          (arrow_function)
+          (function_expression)
+          (generator_function)
+        ]))
+    (export_statement
+      declaration: [
+        (lexical_declaration
+          (variable_declarator
+            name: (identifier) @name.definition.function
+            value: [
+              (arrow_function)
+              (function_expression)
+              (generator_function)
+            ]))
+        (variable_declaration
+          (variable_declarator
+            name: (identifier) @name.definition.function
+            value: [
+              (arrow_function)
+              (function_expression)
+              (generator_function)
+            ]))
+      ])
+  ])
+
+(program
+  [
+    (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name.definition.class
+        value: (class)))
+    (variable_declaration
+      (variable_declarator
+        name: (identifier) @name.definition.class
+        value: (class)))
+    (export_statement
+      declaration: [
+        (lexical_declaration
+          (variable_declarator
+            name: (identifier) @name.definition.class
+            value: (class)))
+        (variable_declaration
+          (variable_declarator
+            name: (identifier) @name.definition.class
+            value: (class)))
+      ])
+  ])
+
+; The methods of an object literal bound at module level: "const api = { get() {} }".
+(program
+  [
+    (lexical_declaration
+      (variable_declarator
+        value: (object
+          (method_definition
+            name: (property_identifier) @name.definition.method))))
+    (export_statement
+      declaration: (lexical_declaration
+        (variable_declarator
+          value: (object
+            (method_definition
+              name: (property_identifier) @name.definition.method)))))
+  ])
+
+(program
+  [
+    (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name.definition.constant))
+    (export_statement
+      declaration: (lexical_declaration
+        kind: "const"
+        (variable_declarator
+          name: (identifier) @name.definition.constant)))
+  ])
+
+(program
+  [
+    (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name.definition.variable))
+    (variable_declaration
+      (variable_declarator
+        name: (identifier) @name.definition.variable))
+    (export_statement
+      declaration: [
+        (lexical_declaration
+          (variable_declarator
+            name: (identifier) @name.definition.variable))
+        (variable_declaration
+          (variable_declarator
+            name: (identifier) @name.definition.variable))
+      ])
+  ])
+
+; CommonJS: "exports.name = function () {}", "module.exports.name = …" and
+; "Klass.prototype.name = function () {}".
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_exports
+        property: (property_identifier) @name.definition.function)
+      right: [
+        (arrow_function)
+        (function_expression)
+      ])
+    (#eq? @_exports "exports")))
+
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @_module
+          property: (property_identifier) @_exports)
+        property: (property_identifier) @name.definition.function)
+      right: [
+        (arrow_function)
+        (function_expression)
+      ])
+    (#eq? @_module "module")
+    (#eq? @_exports "exports")))
+
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          property: (property_identifier) @_prototype)
+        property: (property_identifier) @name.definition.method)
+      right: [
+        (arrow_function)
+        (function_expression)
+      ])
+    (#eq? @_prototype "prototype")))
+
+; ---- References ----
+
+(decorator
+  (identifier) @name.reference.decorator)
+
+(decorator
+  (member_expression
+    property: (property_identifier) @name.reference.decorator))
+
+(decorator
+  (call_expression
+    function: (identifier) @name.reference.decorator))
+
+(decorator
+  (call_expression
+    function: (member_expression
+      property: (property_identifier) @name.reference.decorator)))
+
+(class_heritage
+  (identifier) @name.reference.class)
+
+(class_heritage
+  (member_expression
+    property: (property_identifier) @name.reference.class))
+
+(new_expression
+  constructor: (identifier) @name.reference.class)
+
+(new_expression
+  constructor: (member_expression
+    property: (property_identifier) @name.reference.class))
+
+; require() names a path, not a definition.
+(call_expression
+  function: (identifier) @ignore
+  (#eq? @ignore "require"))
+
+(call_expression
+  function: (identifier) @name.reference.call)
+
+(call_expression
+  function: (member_expression
+    property: [
+      (property_identifier)
+      (private_property_identifier)
+    ] @name.reference.call))
+
+; JSX: a capitalized tag is a component; lower-case tags are HTML.
+(jsx_opening_element
+  name: (identifier) @name.reference.component
+  (#match? @name.reference.component "^[A-Z]"))
+
+(jsx_self_closing_element
+  name: (identifier) @name.reference.component
+  (#match? @name.reference.component "^[A-Z]"))
+
+(jsx_opening_element
+  name: (member_expression
+    property: (property_identifier) @name.reference.component))
+
+(jsx_self_closing_element
+  name: (member_expression
+    property: (property_identifier) @name.reference.component))
+
+; Imports: the imported name, not a local alias.
+(import_clause
+  (identifier) @name.reference.import)
+
+(import_specifier
+  name: (identifier) @name.reference.import)
+
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (identifier) @name.reference.import))
+  source: (string))
+
+(variable_declarator
+  name: (object_pattern
+    [
+      (shorthand_property_identifier_pattern) @name.reference.import
+      (pair_pattern
+        key: (property_identifier) @name.reference.import)
+    ])
+  value: (call_expression
+    function: (identifier) @_require
+    (#eq? @_require "require")))
