@@ -137,7 +137,24 @@ func (m *Map) extract(ctx context.Context, files []file) ([]skip, int) {
 	}
 	states := make([]*fileState, len(todo))
 	reasons := make([]string, len(todo))
-	var next atomic.Int64
+	var next, done atomic.Int64
+	var progressMu sync.Mutex
+	reported := 0
+	report := func() {
+		if m.opts.Progress == nil {
+			return
+		}
+		n := int(done.Add(1))
+		if n%64 != 0 && n != len(todo) {
+			return
+		}
+		progressMu.Lock()
+		defer progressMu.Unlock()
+		if n > reported { // in order, whichever worker gets here first
+			reported = n
+			m.opts.Progress(n, len(todo))
+		}
+	}
 	var wg sync.WaitGroup
 	for range min(m.opts.Parallelism, len(todo)) {
 		wg.Add(1)
@@ -154,6 +171,7 @@ func (m *Map) extract(ctx context.Context, files []file) ([]skip, int) {
 				ts, reason := m.tagsOf(ctx, p, f)
 				states[k] = &fileState{size: f.size, mod: f.mod, tags: tags.Pack(ts), dirty: true}
 				reasons[k] = reason
+				report()
 			}
 		}()
 	}

@@ -51,6 +51,11 @@ type Options struct {
 	// is RefreshAuto.
 	Refresh Refresh
 
+	// Progress, when set, is called from time to time while files are
+	// parsed, with the number parsed so far and the number to parse. It
+	// may be called from several goroutines, but never at once.
+	Progress func(done, total int)
+
 	// Logger receives diagnostics: files skipped and why at Debug level,
 	// a cache that cannot be used at Warn level. Nil means none.
 	Logger *slog.Logger

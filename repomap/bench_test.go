@@ -1,0 +1,112 @@
+package repomap
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// benchRoot returns a directory of the Go distribution's sources, or skips.
+func benchRoot(b *testing.B, rel string) string {
+	b.Helper()
+	root := filepath.Join(runtime.GOROOT(), "src", rel)
+	if _, err := os.Stat(root); err != nil {
+		b.Skip("no Go sources:", err)
+	}
+	return root
+}
+
+func benchRender(b *testing.B, m *Map) *Result {
+	b.Helper()
+	r, err := m.Build(context.Background(), Request{MaxTokens: 1024})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+// benchMap measures maps of the tree at root: cold (an empty tag cache),
+// warm (a new Map over a filled disk cache, as a new process sees it),
+// memory (the same Map again, its tags in memory, the map recomputed)
+// and touched (the same Map after one file changed).
+func benchMap(b *testing.B, root string) {
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			m, err := New(root, &Options{CacheDir: b.TempDir()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := benchRender(b, m)
+			m.Close()
+			b.ReportMetric(float64(r.Stats.Files), "files")
+		}
+	})
+	dir := b.TempDir()
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRender(b, m)
+	m.Close()
+	b.Run("warm", func(b *testing.B) {
+		for b.Loop() {
+			m, err := New(root, &Options{CacheDir: dir})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if r := benchRender(b, m); r.Stats.Parsed != 0 {
+				b.Fatalf("a warm map parsed %d files", r.Stats.Parsed)
+			}
+			m.Close()
+		}
+	})
+	b.Run("memory", func(b *testing.B) {
+		m, err := New(root, &Options{CacheDir: dir, Refresh: RefreshAlways})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer m.Close()
+		benchRender(b, m)
+		for b.Loop() {
+			benchRender(b, m)
+		}
+	})
+}
+
+func BenchmarkMapNetHTTP(b *testing.B) { benchMap(b, benchRoot(b, "net/http")) }
+
+func BenchmarkMapGoSrc(b *testing.B) {
+	if testing.Short() {
+		b.Skip("maps the whole Go standard library")
+	}
+	benchMap(b, benchRoot(b, ""))
+}
+
+// BenchmarkTouched measures a map after one file of net/http changed.
+func BenchmarkTouched(b *testing.B) {
+	src := benchRoot(b, "net/http")
+	root := b.TempDir()
+	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
+		b.Fatal(err)
+	}
+	m, err := New(root, &Options{CacheDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	benchRender(b, m)
+	touched := filepath.Join(root, "server.go")
+	t := time.Now()
+	for b.Loop() {
+		t = t.Add(time.Second)
+		if err := os.Chtimes(touched, t, t); err != nil {
+			b.Fatal(err)
+		}
+		if r := benchRender(b, m); r.Stats.Parsed != 1 {
+			b.Fatalf("after touching one file, %d were parsed", r.Stats.Parsed)
+		}
+	}
+}
