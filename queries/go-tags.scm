@@ -74,13 +74,16 @@
   name: (type_identifier) @ignore)
 
 ; ---- References ----
+;
+; A call of a plain name is a "call", of a selector ("x.F()") a "member"
+; call: only the first can be a call of a builtin function.
 
 (call_expression
   function: (identifier) @name.reference.call)
 
 (call_expression
   function: (selector_expression
-    field: (field_identifier) @name.reference.call))
+    field: (field_identifier) @name.reference.member))
 
 (call_expression
   function: (index_expression
@@ -89,7 +92,7 @@
 (call_expression
   function: (index_expression
     operand: (selector_expression
-      field: (field_identifier) @name.reference.call)))
+      field: (field_identifier) @name.reference.member)))
 
 (composite_literal
   type: (type_identifier) @name.reference.literal)

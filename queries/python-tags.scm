@@ -41,6 +41,9 @@
       (identifier) @name.definition.type)))
 
 ; ---- References ----
+;
+; A call of a plain name is a "call", of an attribute ("x.f()") a "member"
+; call: only the first can be a call of a builtin function.
 
 (decorator
   (identifier) @name.reference.decorator)
@@ -72,7 +75,7 @@
 
 (call
   function: (attribute
-    attribute: (identifier) @name.reference.call))
+    attribute: (identifier) @name.reference.member))
 
 (import_from_statement
   name: (dotted_name

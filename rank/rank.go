@@ -72,6 +72,12 @@ type Input struct {
 	// of them as a path element, base name, or base name without extension
 	// get personalization.
 	MentionedIdents []string
+	// Reverse, when positive, adds an edge back from each definer to each
+	// file that references its identifier, weighing Reverse times the
+	// forward edge. The rank that flows back is credited to the
+	// referencing file's definitions, split evenly, so that the files that
+	// use a focus file rise with it (Aider has no such edges: 0).
+	Reverse float64
 }
 
 // Entry is one item of the ranked list: a definition (Name != "") or a
@@ -217,6 +223,28 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 				isNode[f] = true
 			}
 		}
+	}
+	// Reverse edges: each definer of k sends back to every referencer of
+	// k, so its out-weight grows by Reverse times k's forward weight.
+	fwd := make([]float64, ni) // per identifier: the sum of its references' weights
+	beta := 0.0
+	if s.reverse > 0 && !math.IsInf(s.reverse, 1) {
+		beta = s.reverse
+		for f := range int32(nf) {
+			for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
+				fwd[s.refIdent[r]] += w[r]
+			}
+		}
+		for k := range ni {
+			if fwd[k] == 0 {
+				continue
+			}
+			for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
+				out[s.defFile[slot]] += beta * fwd[k]
+			}
+		}
+	}
+	for f := range out {
 		out[f] = clampWeight(out[f])
 	}
 	nodeOf := make([]int32, nf)
@@ -240,11 +268,15 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 	p := normalizePersonalization(pers, n)
 
 	// send gathers, per identifier, the rank its referencers send along
-	// one edge to each definer; self collects the self-edges' rank.
+	// one edge to each definer; back, the rank its definers send back
+	// along one reverse edge of unit forward weight; self collects the
+	// self-edges' rank.
 	send := make([]float64, ni)
+	back := make([]float64, ni)
 	self := make([]float64, n)
 	spread := func(x []float64) {
 		clear(send)
+		clear(back)
 		clear(self)
 		for i, f := range nodeFile {
 			if out[f] == 0 || x[i] == 0 {
@@ -255,11 +287,22 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 				send[s.refIdent[r]] += c * w[r]
 			}
 			for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
-				if !s.referenced[s.slotIdent[slot]] {
+				k := s.slotIdent[slot]
+				if !s.referenced[k] {
 					self[i] += c * unreferencedWeight
+				} else if beta > 0 {
+					back[k] += c * beta
 				}
 			}
 		}
+	}
+	// gather adds to next[i] the rank file nodeFile[i] gets back.
+	gather := func(f int32) float64 {
+		var v float64
+		for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
+			v += back[s.refIdent[r]] * w[r]
+		}
+		return v
 	}
 
 	x := make([]float64, n)
@@ -277,6 +320,11 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		}
 		spread(x)
 		copy(next, self)
+		if beta > 0 {
+			for i, f := range nodeFile {
+				next[i] += gather(f)
+			}
+		}
 		for k := range ni {
 			if send[k] == 0 {
 				continue
@@ -314,6 +362,23 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 			if !s.referenced[s.slotIdent[slot]] {
 				score[slot] = x[i] / out[f] * unreferencedWeight
+				scored[slot] = true
+			}
+		}
+	}
+	if beta > 0 {
+		// What flows back to a file is shared by its definitions.
+		for _, f := range nodeFile {
+			slots := s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]]
+			if len(slots) == 0 {
+				continue
+			}
+			v := gather(f) / float64(len(slots))
+			if v == 0 {
+				continue
+			}
+			for _, slot := range slots {
+				score[slot] += v
 				scored[slot] = true
 			}
 		}
@@ -420,6 +485,7 @@ type state struct {
 
 	mentionedFiles  map[string]bool
 	mentionedIdents map[string]bool
+	reverse         float64
 }
 
 // edgesFrom appends to buf[:0] the (edge, ident) pairs leaving file f, in a
@@ -548,6 +614,7 @@ func isLongStyled(ident string) bool {
 // prepare interns and indexes in.
 func prepare(in Input) *state {
 	s := &state{
+		reverse:         in.Reverse,
 		mentionedFiles:  make(map[string]bool, len(in.MentionedFiles)),
 		mentionedIdents: make(map[string]bool, len(in.MentionedIdents)),
 	}
@@ -729,4 +796,10 @@ func prepare(in Input) *state {
 		s.mul[k] = identMul(name, int(s.defStart[k+1]-s.defStart[k]), s.mentionedIdents[name])
 	}
 	return s
+}
+
+// Weight returns the multiplier of the edges for an identifier defined in
+// definers files, as Rank weighs them: see the package documentation.
+func Weight(ident string, definers int, mentioned bool) float64 {
+	return identMul(ident, definers, mentioned)
 }
