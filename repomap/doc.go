@@ -4,15 +4,26 @@
 //
 // # Use
 //
-// [New] (or [NewFS]) makes a [Map] of a tree; [Map.Render] returns the map
-// for a [Request]: the files being worked on (Focus) and the identifiers
-// and paths the user mentioned (Mentions). Close the Map when done.
+// [New] (or [NewFS], or [NewRoots] for several trees ranked as one) makes
+// a [Map]; [Map.Render] returns the map for a [Request]: the files being
+// worked on (Focus) and the identifiers and paths the user mentioned
+// (Mentions, which [Map.FindMentions] finds in free text). [Map.Build]
+// returns the map with what went into it, ready for JSON ([JSONMap]).
+// Close the Map when done. A Map keeps the tags it read, so an agent can
+// keep one open across turns: see [Refresh].
+//
+// The same index answers lookups on demand: [Map.Definitions] (where is
+// a name defined), [Map.References] (which files use it) and
+// [Map.Related] (the files most related to one file, both ways).
 //
 // # How a map is made
 //
-// Render walks the tree, leaving out what .gitignore files ignore; parses
-// each Go and Python file into tags (package
-// [github.com/repomap-dev/repomap/tags]); ranks the definitions with
+// Render walks the tree, leaving out what .gitignore and .repomapignore
+// files ignore and what Options.Exclude and Options.Include leave out;
+// parses each source file into tags (package
+// [github.com/repomap-dev/repomap/tags], tree-sitter or a lexer, some
+// sixty languages), reading unchanged files' tags from the disk cache
+// (package [github.com/repomap-dev/repomap/cache]); ranks the definitions with
 // personalized PageRank over the graph of which files refer to which
 // (package [github.com/repomap-dev/repomap/rank]); and fits the longest
 // prefix of the ranked list that stays within the budget.

@@ -2,6 +2,7 @@ package repomap_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"testing/fstest"
@@ -46,4 +47,185 @@ func main() {
 	// │	return w * h
 	// ⋮
 	// │func unused() {}
+}
+
+// shapesTree is a small tree for the examples: a package that defines
+// shapes, and a program that uses them.
+var shapesTree = fstest.MapFS{
+	"shapes/shapes.go": {Data: []byte(`package shapes
+
+// Rect is a rectangle.
+type Rect struct {
+	W, H float64
+}
+
+// Area returns the area of r.
+func (r Rect) Area() float64 {
+	return r.W * r.H
+}
+
+// Square returns a square of side s.
+func Square(s float64) Rect {
+	return Rect{s, s}
+}
+`)},
+	"main.go": {Data: []byte(`package main
+
+import "example.com/shapes"
+
+func main() {
+	r := shapes.Square(2)
+	println(r.Area())
+}
+
+func area(w, h float64) float64 { return shapes.Rect{w, h}.Area() }
+`)},
+}
+
+func ExampleMap_Definitions() {
+	m, err := repomap.NewFS(shapesTree, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+	defs, err := m.Definitions(context.Background(), "Area", "Square")
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Each has its path, line, kind and name, and its text as a map shows
+	// it; FormatDefinitions writes them as "repomap defs" does.
+	fmt.Print(repomap.FormatDefinitions(defs))
+	// Output:
+	// shapes/shapes.go:9: method Area
+	// ⋮
+	// │func (r Rect) Area() float64 {
+	// │	return r.W * r.H
+	// ⋮
+	// shapes/shapes.go:14: function Square
+	// ⋮
+	// │func Square(s float64) Rect {
+	// │	return Rect{s, s}
+	// ⋮
+}
+
+func ExampleMap_References() {
+	m, err := repomap.NewFS(shapesTree, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+	refs, err := m.References(context.Background(), "Rect")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range refs {
+		fmt.Println(r.Path, r.Lines)
+	}
+	// FormatReferences writes them as "repomap refs" does.
+	fmt.Print(repomap.FormatReferences(refs))
+	// Output:
+	// shapes/shapes.go [9 14 15]
+	// main.go [10]
+	// shapes/shapes.go: 9 14 15
+	// main.go: 10
+}
+
+func ExampleMap_Related() {
+	m, err := repomap.NewFS(shapesTree, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+	res, err := m.Related(context.Background(), "shapes/shapes.go", 200)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(res.Text)
+	// Output:
+	// main.go:
+	// ⋮
+	// │import "example.com/shapes"
+	// │
+	// │func main() {
+	// │	r := shapes.Square(2)
+	// │	println(r.Area())
+	// ⋮
+	// │func area(w, h float64) float64 { return shapes.Rect{w, h}.Area() }
+}
+
+func ExampleMap_FindMentions() {
+	m, err := repomap.NewFS(shapesTree, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+	ms, err := m.FindMentions(context.Background(), "Make Square in shapes.go return a *Rect.")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("files:", ms.Files)
+	fmt.Println("identifiers:", ms.Idents)
+	// Output:
+	// files: [shapes/shapes.go]
+	// identifiers: [Make Square in shapes go return a Rect]
+}
+
+func ExampleNewJSONMap() {
+	m, err := repomap.NewFS(shapesTree, &repomap.Options{MaxTokens: 40})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+	res, err := m.Build(context.Background(), repomap.Request{Focus: []string{"main.go"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	doc := repomap.NewJSONMap(m.Roots(), res)
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(out))
+	// Output:
+	// {
+	//   "schema": 1,
+	//   "roots": [
+	//     {
+	//       "name": "",
+	//       "dir": ""
+	//     }
+	//   ],
+	//   "budget": 40,
+	//   "tokens": 32,
+	//   "encoding": "o200k_base",
+	//   "text": "\nshapes/shapes.go:\n⋮\n│func (r Rect) Area() float64 {\n│\treturn r.W * r.H\n⋮\n",
+	//   "files": [
+	//     {
+	//       "path": "shapes/shapes.go",
+	//       "rank": 0.466271,
+	//       "defs": [
+	//         {
+	//           "name": "Area",
+	//           "kind": "method",
+	//           "line": 9
+	//         }
+	//       ],
+	//       "text": "shapes/shapes.go:\n⋮\n│func (r Rect) Area() float64 {\n│\treturn r.W * r.H\n⋮\n"
+	//     }
+	//   ]
+	// }
+}
+
+func ExampleDirRoots() {
+	roots, err := repomap.DirRoots("/src/web/api", "/src/mobile/api", "/src/shared")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range roots {
+		fmt.Println(r.Name)
+	}
+	// Output:
+	// web-api
+	// mobile-api
+	// shared
 }

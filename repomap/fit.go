@@ -141,7 +141,7 @@ func (m *Map) block(ctx context.Context, p string, rows []int, count func(string
 	if src := m.source(ctx, p, len(rows) > 0); src != nil {
 		src.render(&b, p, rows)
 	} else {
-		writeLine(&b, p)
+		writePath(&b, p, "")
 	}
 	text := b.String()
 	bl := block{text: text, alone: count(text), withSep: count(text + "\n")}

@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -197,6 +198,7 @@ type item struct {
 	name  string
 	rows  []int    // 0-based
 	kinds []string // the kind of the definition on each row
+	names []string // the name on each row, when not all are name
 	score float64
 }
 
@@ -221,6 +223,9 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		return nil, err
 	}
 	st.Files = len(files)
+	for _, f := range files {
+		st.Bytes += f.size
+	}
 	st.Walk = time.Since(start)
 	state := make(map[string][2]int64, len(files))
 	for _, f := range files {
@@ -242,11 +247,10 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 
 	t := time.Now()
-	m.loadCaches(ctx)
-	more, parsed := m.extract(ctx, files)
-	if err := ctx.Err(); err != nil {
+	more, parsed, err := m.refreshTags(ctx, files)
+	if err != nil {
 		<-encDone
-		return nil, fmt.Errorf("repomap: %w", err)
+		return nil, err
 	}
 	st.Parsed, st.Cached = parsed, len(files)-parsed
 	st.Tags = time.Since(t)
@@ -314,12 +318,24 @@ func maps2Equal(a, b map[string][2]int64) bool {
 	return true
 }
 
+// refreshTags brings the tags of files up to date, from the disk cache or
+// by parsing, and returns the files left out with why and how many were
+// parsed.
+func (m *Map) refreshTags(ctx context.Context, files []file) ([]skip, int, error) {
+	m.loadCaches(ctx)
+	more, parsed := m.extract(ctx, files)
+	if err := ctx.Err(); err != nil {
+		return nil, 0, fmt.Errorf("repomap: %w", err)
+	}
+	return more, parsed, nil
+}
+
 // walk lists the files of every root, with their paths in the map.
 func (m *Map) walk(ctx context.Context) ([]file, []skip, error) {
 	var files []file
 	var skipped []skip
 	for i, r := range m.roots {
-		fs, sk, err := walk(ctx, r.FS)
+		fs, sk, err := walkGlobs(ctx, r.FS, m.opts.Exclude, m.opts.Include)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -364,35 +380,80 @@ func (m *Map) rankItems(files []file, focus, mentions []string) ([]item, map[str
 		in.MentionedIdents = append(in.MentionedIdents, w)
 	}
 	var size graphSize
+	aider := m.opts.Ranking == RankingAider
+	if !aider {
+		in.Reverse = reverseWeight
+	}
 	// hidden holds the definitions that link files but are not shown.
 	hidden := make(map[[2]string]bool)
+	var count []int // per string of a file's Set: references to it
 	for i, f := range files {
 		rf := rank.File{Path: f.path}
 		set := m.files[f.path].tags
+		count = slices.Grow(count[:0], len(set.Strings))[:len(set.Strings)]
+		clear(count)
+		var bi map[string]bool
+		if !aider {
+			bi = builtinsOf(f.path)
+		}
 		for j, t := range set.Tags {
 			name := set.Strings[t.Name]
 			if t.Kind == tags.Reference {
-				rf.Refs = append(rf.Refs, name)
+				if !builtinUse(bi, set.Sub(j), name) {
+					count[t.Name]++
+				}
+				size.refs++
 				continue
 			}
+			name = rankName(set.Sub(j), name)
 			rf.Defs = append(rf.Defs, name)
 			if graphOnly(set.Sub(j)) {
 				hidden[[2]string{f.path, name}] = true
 			}
 		}
+		// Each referenced name once, with its count.
+		for k, n := range count {
+			if n > 0 {
+				rf.Refs = append(rf.Refs, set.Strings[k])
+				rf.RefCounts = append(rf.RefCounts, n)
+			}
+		}
 		size.defs += len(rf.Defs)
-		size.refs += len(rf.Refs)
 		in.Files[i] = rf
 	}
 	res := rank.Rank(in)
 	size.nodes = len(res.Files)
 	size.links = res.Links
 	items := make([]item, 0, len(res.Entries))
+	listed := make(map[string]bool, len(files))
+	var dropped []string
 	for _, e := range res.Entries {
 		if e.Name != "" && hidden[[2]string{e.Path, e.Name}] && !m.hasShown(e.Path, e.Name) {
+			dropped = append(dropped, e.Path)
 			continue // a definition that is never shown
 		}
+		listed[e.Path] = true
 		items = append(items, item{path: e.Path, name: e.Name, score: e.Score})
+	}
+	// A file whose only definitions are never shown still belongs in the
+	// list, by its rank, among the files by name alone.
+	var extra []item
+	for _, p := range dropped {
+		if !listed[p] {
+			listed[p] = true
+			extra = append(extra, item{path: p, score: res.Files[p]})
+		}
+	}
+	if len(extra) > 0 {
+		first := slices.IndexFunc(items, func(it item) bool { return it.name == "" })
+		if first < 0 {
+			first = len(items)
+		}
+		tail := append(slices.Clone(items[first:]), extra...)
+		slices.SortStableFunc(tail, func(a, b item) int {
+			return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.path, b.path))
+		})
+		items = append(items[:first], tail...)
 	}
 	return items, res.Files, size
 }
@@ -401,7 +462,7 @@ func (m *Map) rankItems(files []file, focus, mentions []string) ([]item, map[str
 func (m *Map) hasShown(p, name string) bool {
 	set := m.files[p].tags
 	for j, t := range set.Tags {
-		if t.Kind == tags.Definition && set.Strings[t.Name] == name && !graphOnly(set.Sub(j)) {
+		if t.Kind == tags.Definition && rankName(set.Sub(j), set.Strings[t.Name]) == name && !graphOnly(set.Sub(j)) {
 			return true
 		}
 	}
@@ -420,9 +481,10 @@ func (m *Map) defsOf(it *item) {
 	}
 	set := st.tags
 	for j, t := range set.Tags {
-		if t.Kind == tags.Definition && set.Strings[t.Name] == it.name && !graphOnly(set.Sub(j)) {
+		if t.Kind == tags.Definition && rankName(set.Sub(j), set.Strings[t.Name]) == it.name && !graphOnly(set.Sub(j)) {
 			it.rows = append(it.rows, int(t.Line))
 			it.kinds = append(it.kinds, set.Sub(j))
+			it.names = append(it.names, set.Strings[t.Name])
 		}
 	}
 }

@@ -138,13 +138,15 @@ func TestFocusAndMentions(t *testing.T) {
 		return slices.IndexFunc(r.items, func(it item) bool { return it.name == name })
 	}
 	score := func(r *result, name string) float64 { return r.items[index(r, name)].score }
-	base := build(t, tree, nil, Request{})
+	// Aider's ranking: no reverse edges, so the sums below are plain.
+	aider := &Options{Ranking: RankingAider}
+	base := build(t, tree, aider, Request{})
 	if index(base, "Beta") > index(base, "Alpha") {
 		t.Fatalf("unmentioned, Alpha (%d) ranks above Beta (%d): the case shows nothing", index(base, "Alpha"), index(base, "Beta"))
 	}
 
 	// A focus file is left out, and what it uses comes first.
-	focus := build(t, tree, nil, Request{Focus: []string{"d/delta.go"}})
+	focus := build(t, tree, aider, Request{Focus: []string{"d/delta.go"}})
 	if it := focus.items[0]; it.path != "e/eps.go" || it.name != "Epsilon" {
 		t.Errorf("with focus d/delta.go the first item is %s:%s, want e/eps.go:Epsilon", it.path, it.name)
 	}
@@ -153,19 +155,19 @@ func TestFocusAndMentions(t *testing.T) {
 	}
 
 	// A mentioned identifier weighs more where it is referenced.
-	mention := build(t, tree, nil, Request{Mentions: []string{"Alpha"}})
+	mention := build(t, tree, aider, Request{Mentions: []string{"Alpha"}})
 	if index(mention, "Alpha") > index(mention, "Beta") {
 		t.Errorf("mentioning Alpha leaves it at %d, below Beta at %d", index(mention, "Alpha"), index(mention, "Beta"))
 	}
 
 	// A mentioned directory lifts its files, and so what they use.
 	before := score(base, "Omega") / score(base, "Epsilon")
-	dir := build(t, tree, nil, Request{Mentions: []string{"a"}})
+	dir := build(t, tree, aider, Request{Mentions: []string{"a"}})
 	if after := score(dir, "Omega") / score(dir, "Epsilon"); after <= before {
 		t.Errorf("mentioning directory a: Omega/Epsilon score ratio %g, want more than %g", after, before)
 	}
 	// So does a mentioned path.
-	file := build(t, tree, nil, Request{Mentions: []string{"a/alpha.go"}})
+	file := build(t, tree, aider, Request{Mentions: []string{"a/alpha.go"}})
 	if got := score(file, "Omega") / score(file, "Epsilon"); got <= before {
 		t.Errorf("mentioning a/alpha.go: Omega/Epsilon score ratio %g, want more than %g", got, before)
 	}
@@ -346,5 +348,50 @@ func TestNetHTTP(t *testing.T) {
 			t.Errorf("net/http at %d tokens shows %d items, fewer than %d", budget, r.shown, prev)
 		}
 		prev = r.shown
+	}
+}
+
+func TestRankedListsEveryFile(t *testing.T) {
+	tree := fstest.MapFS{
+		"doc.go":      {Data: []byte("// Package p does things.\npackage p\n")},
+		"p.go":        {Data: []byte("package p\n\nfunc P() {}\n")},
+		"use/main.go": {Data: []byte("package main\n\nimport \"p\"\n\nfunc main() { p.P() }\n")},
+		"notes.txt":   {Data: []byte("notes\n")},
+	}
+	m, err := NewFS(tree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	r, err := m.Build(context.Background(), Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := slices.Sorted(slices.Values(r.Ranked))
+	if want := []string{"doc.go", "notes.txt", "p.go", "use/main.go"}; !slices.Equal(got, want) {
+		t.Errorf("Ranked = %v, want every file: %v", r.Ranked, want)
+	}
+}
+
+func TestHeadingsDoNotCaptureCode(t *testing.T) {
+	tree := fstest.MapFS{
+		"README.md":        {Data: []byte("# shapes\n\nA library.\n")},
+		"shapes/shapes.go": {Data: []byte("package shapes\n\nfunc Area() int { return 1 }\n")},
+		"main.go":          {Data: []byte("package main\n\nimport \"shapes\"\n\nfunc main() { shapes.Area(); shapes.Area() }\n")},
+	}
+	m, err := NewFS(tree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	r, err := m.build(context.Background(), Request{Focus: []string{"main.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := r.items[0]; it.path != "shapes/shapes.go" {
+		t.Errorf("first item %s:%s, want shapes/shapes.go (a heading named shapes must not draw the package's users)", it.path, it.name)
+	}
+	if !strings.Contains(r.text, "│# shapes") {
+		t.Errorf("the heading is not in the map:\n%s", r.text)
 	}
 }

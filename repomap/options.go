@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"slices"
 	"time"
 )
 
@@ -51,10 +52,29 @@ type Options struct {
 	// is RefreshAuto.
 	Refresh Refresh
 
+	// Ranking names the ranking: RankingDefault ("" too) or RankingAider.
+	Ranking string
+
 	// Progress, when set, is called from time to time while files are
 	// parsed, with the number parsed so far and the number to parse. It
 	// may be called from several goroutines, but never at once.
 	Progress func(done, total int)
+
+	// Exclude lists globs of paths to leave out of the map, in the syntax
+	// of github.com/bmatcuk/doublestar ("**" matches any number of
+	// directories). A glob matches a path relative to its root, slash
+	// separated, as a whole: "vendor" is the directory at the root,
+	// "**/testdata" one at any depth, "**/*.pb.go" generated files
+	// anywhere. A directory that matches is left out with all it holds,
+	// and not walked.
+	Exclude []string
+
+	// Include, when not empty, keeps only the files whose path relative
+	// to their root matches one of its globs (syntax as for Exclude), or
+	// that lie under a directory that matches one: "services/api" keeps
+	// one subtree of a monorepo. Exclude applies after it. Directories
+	// that can hold no match are not walked.
+	Include []string
 
 	// Logger receives diagnostics: files skipped and why at Debug level,
 	// a cache that cannot be used at Warn level. Nil means none.
@@ -89,9 +109,21 @@ func (o *Options) withDefaults() (Options, error) {
 	case c.Refresh < RefreshAuto || c.Refresh > RefreshManual:
 		return c, fmt.Errorf("repomap: unknown refresh mode %d", c.Refresh)
 	}
+	if err := checkGlobs("Exclude", c.Exclude); err != nil {
+		return c, err
+	}
+	if err := checkGlobs("Include", c.Include); err != nil {
+		return c, err
+	}
+	c.Exclude, c.Include = slices.Clone(c.Exclude), slices.Clone(c.Include)
 	if c.Encoding == "" {
 		c.Encoding = O200kBase
 	}
+	ranking, err := checkRanking(c.Ranking)
+	if err != nil {
+		return c, err
+	}
+	c.Ranking = ranking
 	if c.Encoding != O200kBase && c.Encoding != Cl100kBase {
 		return c, fmt.Errorf("repomap: unknown encoding %q (want %s or %s)", c.Encoding, O200kBase, Cl100kBase)
 	}
@@ -172,15 +204,16 @@ func ParseRefresh(s string) (Refresh, error) {
 
 // Stats describes how a map was made.
 type Stats struct {
-	Files   int // files found
-	Parsed  int // files read and parsed
-	Cached  int // files whose tags came from memory or the disk cache
-	Skipped int // files left out of parsing, with a reason
-	Defs    int // definition tags
-	Refs    int // reference tags
-	Nodes   int // files in the ranking graph
-	Links   int // links between them: (referencing file, defining file, identifier)
-	Tokens  int // tokens of the map
+	Files   int   // files found
+	Bytes   int64 // their total size
+	Parsed  int   // files read and parsed
+	Cached  int   // files whose tags came from memory or the disk cache
+	Skipped int   // files left out of parsing, with a reason
+	Defs    int   // definition tags
+	Refs    int   // reference tags
+	Nodes   int   // files in the ranking graph
+	Links   int   // links between them: (referencing file, defining file, identifier)
+	Tokens  int   // tokens of the map
 
 	Walk, Tags, Rank, Fit, Store, Total time.Duration
 }

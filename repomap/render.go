@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -12,7 +13,7 @@ import (
 const (
 	shownMark  = "│" // U+2502, before each shown source line
 	hiddenMark = "⋮" // U+22EE, alone on a line for each run of hidden lines
-	maxLine    = 100 // runes per line of the map; longer lines are cut
+	maxLine    = 100 // runes per source line of the map; longer lines are cut
 )
 
 // source is a file's text as the renderer needs it.
@@ -75,7 +76,7 @@ func (s *source) shownRows(lois []int) []int {
 // and a hiddenMark line for each run of hidden lines.
 func (s *source) render(b *strings.Builder, path string, lois []int) {
 	rows := s.shownRows(lois)
-	writeLine(b, path+":")
+	writePath(b, path, ":")
 	next := 0 // the row after the last one written
 	for _, r := range rows {
 		if r > next {
@@ -87,6 +88,15 @@ func (s *source) render(b *strings.Builder, path string, lois []int) {
 	if next < len(s.lines) {
 		writeLine(b, hiddenMark)
 	}
+}
+
+// writePath writes the path line of the file at p to b: its path as
+// pathText gives it, then suffix and a newline. It is never cut: a path
+// cut short names another file, or none.
+func writePath(b *strings.Builder, p, suffix string) {
+	b.WriteString(pathText(p))
+	b.WriteString(suffix)
+	b.WriteByte('\n')
 }
 
 // writeLine writes line to b, made valid UTF-8 and cut to maxLine runes,
@@ -110,3 +120,16 @@ func writeLine(b *strings.Builder, line string) {
 }
 
 func blank(line string) bool { return strings.TrimSpace(line) == "" }
+
+// pathText returns p as a map writes it: as it is, or, when it could be
+// misread (a newline or other control character, invalid UTF-8, leading
+// or trailing space, a quote first, a colon last), quoted as a Go string.
+func pathText(p string) string {
+	plain := utf8.ValidString(p) && p != "" && p == strings.TrimSpace(p) &&
+		!strings.HasPrefix(p, `"`) && !strings.HasSuffix(p, ":") &&
+		!strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 })
+	if plain {
+		return p
+	}
+	return strconv.Quote(p)
+}

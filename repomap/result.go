@@ -80,7 +80,11 @@ func (m *Map) publish(ctx context.Context, r *result, encName string, count func
 		fr := FileResult{Path: p, Rank: r.ranks[p], Text: blocks[i].text}
 		for _, it := range byPath[p] {
 			for j, row := range it.rows {
-				fr.Defs = append(fr.Defs, Def{Name: it.name, Kind: it.kinds[j], Line: row + 1})
+				name := it.name
+				if it.names != nil {
+					name = it.names[j]
+				}
+				fr.Defs = append(fr.Defs, Def{Name: name, Kind: it.kinds[j], Line: row + 1})
 			}
 		}
 		slices.SortFunc(fr.Defs, func(a, b Def) int {

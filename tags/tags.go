@@ -78,7 +78,8 @@ func Languages() []Language {
 	for _, l := range languages {
 		info := Language{Name: l.name, Tier: 1, Extensions: l.exts, Files: l.files}
 		if l.grammar == nil {
-			info.Tier, info.Defs, info.Refs = 2, true, true
+			info.Tier, info.Defs = 2, true
+			info.Refs = lexSpecs[l.name] == nil || !lexSpecs[l.name].noRefs
 		} else if c, err := p.compile(l.name); err == nil {
 			for _, cp := range c.captures {
 				info.Defs = info.Defs || cp.kind == Definition

@@ -1,0 +1,407 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/tags"
+)
+
+var update = flag.Bool("update", false, "rewrite doc.go and the generated parts of README.md")
+
+// TestMain runs the command itself when the test binary is started as
+// the repomap binary (see exe), so that the end-to-end tests need no
+// separate build.
+func TestMain(m *testing.M) {
+	if os.Getenv("REPOMAP_TEST_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// writeTree writes files (slash-separated path → text) under a new
+// temporary directory, and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// shopTree is a small tree: a package and a program that uses it.
+var shopTree = map[string]string{
+	"cart/cart.go": `package cart
+
+// Cart holds items.
+type Cart struct {
+	Items []string
+}
+
+// Add adds an item.
+func (c *Cart) Add(item string) {
+	c.Items = append(c.Items, item)
+}
+
+// Total counts the items.
+func Total(c *Cart) int { return len(c.Items) }
+`,
+	"main.go": `package main
+
+import "example.com/shop/cart"
+
+func main() {
+	c := &cart.Cart{}
+	c.Add("apple")
+	println(cart.Total(c))
+}
+`,
+	"gen/big.pb.go": `package gen
+
+func Generated() {}
+`,
+	"tools/report.py": `def report(cart):
+    return len(cart.items)
+`,
+}
+
+// runCmd runs the command with args and returns its exit status, output
+// and diagnostics. Every run gets its own tag cache.
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestMapFormats(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	cache := t.TempDir()
+
+	code, text, errs := runCmd(t, "--cache-dir", cache, "--tokens", "200", dir)
+	if code != 0 {
+		t.Fatalf("repomap: exit %d, stderr:\n%s", code, errs)
+	}
+	if !strings.Contains(text, "cart/cart.go:\n") || !strings.Contains(text, "│type Cart struct {") {
+		t.Errorf("repomap: the map lacks cart.go's Cart:\n%s", text)
+	}
+
+	code, md, errs := runCmd(t, "--cache-dir", cache, "--tokens", "200", "--format", "markdown", dir)
+	if code != 0 {
+		t.Fatalf("repomap --format markdown: exit %d, stderr:\n%s", code, errs)
+	}
+	wantHead := "# Repo map of " + filepath.Base(dir) + "\n\n"
+	if !strings.HasPrefix(md, wantHead) {
+		t.Errorf("repomap --format markdown starts\n%q\nwant %q", md[:min(len(md), 80)], wantHead)
+	}
+	body := "```text\n" + strings.TrimPrefix(text, "\n") + "```\n"
+	if !strings.HasSuffix(md, body) {
+		t.Errorf("repomap --format markdown does not end with the map in a code block:\n%s", md)
+	}
+	if !strings.Contains(md, " of 200 tokens (o200k_base)") {
+		t.Errorf("repomap --format markdown does not give the budget:\n%s", md)
+	}
+
+	code, js, errs := runCmd(t, "--cache-dir", cache, "--tokens", "200", "--format", "json", dir)
+	if code != 0 {
+		t.Fatalf("repomap --format json: exit %d, stderr:\n%s", code, errs)
+	}
+	var doc repomap.JSONMap
+	dec := json.NewDecoder(strings.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("repomap --format json: %v\n%s", err, js)
+	}
+	if doc.Schema != repomap.SchemaVersion || doc.Budget != 200 || doc.Text != text || len(doc.Roots) != 1 || doc.Roots[0].Dir != filepath.ToSlash(dir) {
+		t.Errorf("repomap --format json: schema %d, budget %d, roots %+v, text\n%s\nwant schema %d, budget 200, the root, the text map",
+			doc.Schema, doc.Budget, doc.Roots, doc.Text, repomap.SchemaVersion)
+	}
+	if !slices.ContainsFunc(doc.Files, func(f repomap.JSONFile) bool {
+		return f.Path == "cart/cart.go" && slices.Contains(f.Defs, repomap.JSONDef{Name: "Cart", Kind: "struct", Line: 4})
+	}) {
+		t.Errorf("repomap --format json: no cart/cart.go with Cart at line 4: %+v", doc.Files)
+	}
+	if strings.Contains(js, `\u003c`) {
+		t.Errorf("repomap --format json escapes HTML")
+	}
+}
+
+func TestMarkdownFence(t *testing.T) {
+	r := &repomap.Result{Text: "\nREADME.md:\n````\n│```go\n", Tokens: 9, Budget: 10, Encoding: "o200k_base"}
+	got := markdownMap("Repo map of x", r)
+	if !strings.Contains(got, "\n`````text\nREADME.md:\n````\n│```go\n`````\n") {
+		t.Errorf("markdownMap with backquotes in the map:\n%s", got)
+	}
+}
+
+func TestSeveralRoots(t *testing.T) {
+	base := t.TempDir()
+	for _, d := range []string{"a/app", "b/app", "lib"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(base, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/app/main.go", "package main\n\nfunc main() { Helper() }\n")
+	write("b/app/other.go", "package main\n\nfunc Other() { Helper() }\n")
+	write("lib/lib.go", "package lib\n\nfunc Helper() {}\n")
+	code, out, errs := runCmd(t, "--no-cache", "--format", "json", filepath.Join(base, "a/app"), filepath.Join(base, "b/app"), filepath.Join(base, "lib"))
+	if code != 0 {
+		t.Fatalf("repomap with three roots: exit %d:\n%s", code, errs)
+	}
+	var doc repomap.JSONMap
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range doc.Roots {
+		names = append(names, r.Name)
+	}
+	if want := []string{"a-app", "b-app", "lib"}; !slices.Equal(names, want) {
+		t.Errorf("root names %q, want %q", names, want)
+	}
+	if !strings.Contains(doc.Text, "lib/lib.go:\n") || !strings.Contains(doc.Text, "│func Helper() {}") {
+		t.Errorf("the map of three roots lacks lib/lib.go's Helper:\n%s", doc.Text)
+	}
+
+	// A focus file on disk is found in its root.
+	code, out, errs = runCmd(t, "--no-cache", "--focus", filepath.Join(base, "lib/lib.go"), filepath.Join(base, "a/app"), filepath.Join(base, "lib"))
+	if code != 0 || strings.Contains(out, "lib/lib.go") || !strings.Contains(out, "a-app/main.go") && !strings.Contains(out, "app/main.go") {
+		t.Errorf("repomap --focus lib/lib.go: exit %d, map:\n%s\nstderr:\n%s", code, out, errs)
+	}
+
+	// The same directory twice cannot be named.
+	if code, _, errs := runCmd(t, "--no-cache", base, base); code != 1 || !strings.Contains(errs, "same directory") {
+		t.Errorf("repomap DIR DIR: exit %d, stderr %q; want 1 and an error", code, errs)
+	}
+}
+
+func TestSelectFiles(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	list := func(args ...string) []string {
+		t.Helper()
+		code, out, errs := runCmd(t, append([]string{"--no-cache", "--tokens", "100000", "--format", "json"}, append(args, dir)...)...)
+		if code != 0 {
+			t.Fatalf("repomap %q: exit %d:\n%s", args, code, errs)
+		}
+		var doc repomap.JSONMap
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var ps []string
+		for _, f := range doc.Files {
+			ps = append(ps, f.Path)
+		}
+		return ps
+	}
+	all := []string{"cart/cart.go", "gen/big.pb.go", "main.go", "tools/report.py"}
+	if got := list(); !slices.Equal(got, all) {
+		t.Fatalf("repomap: files %q, want %q", got, all)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--exclude", "**/*.pb.go"}, []string{"cart/cart.go", "main.go", "tools/report.py"}},
+		{[]string{"--exclude", "gen", "--exclude", "tools"}, []string{"cart/cart.go", "main.go"}},
+		{[]string{"--include", "cart", "--include", "*.go"}, []string{"cart/cart.go", "main.go"}},
+		{[]string{"--include", "**/*.go", "--exclude", "gen/**"}, []string{"cart/cart.go", "main.go"}},
+	} {
+		if got := list(tc.args...); !slices.Equal(got, tc.want) {
+			t.Errorf("repomap %q: files %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	// .repomapignore at the root.
+	if err := os.WriteFile(filepath.Join(dir, ".repomapignore"), []byte("tools/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := list("--include", "**/*.{go,py}"), []string{"cart/cart.go", "gen/big.pb.go", "main.go"}; !slices.Equal(got, want) {
+		t.Errorf("repomap with .repomapignore: files %q, want %q", got, want)
+	}
+}
+
+func TestMentionsFrom(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	request := filepath.Join(t.TempDir(), "request.txt")
+	if err := os.WriteFile(request, []byte("Why is Generated in big.pb.go so slow?"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// With a budget for one file, the mentioned one wins.
+	code, out, errs := runCmd(t, "--no-cache", "--tokens", "20", "--mentions-from", request, dir)
+	if code != 0 {
+		t.Fatalf("repomap --mentions-from: exit %d:\n%s", code, errs)
+	}
+	if !strings.Contains(out, "gen/big.pb.go:") {
+		t.Errorf("repomap --mentions-from (big.pb.go mentioned): map\n%s", out)
+	}
+	code, out, _ = runCmd(t, "--no-cache", "--tokens", "20", dir)
+	if code != 0 || strings.Contains(out, "gen/big.pb.go:") {
+		t.Errorf("repomap without mentions: exit %d, map\n%s\nwant no big.pb.go: the case shows nothing", code, out)
+	}
+	if code, _, errs := runCmd(t, "--no-cache", "--mentions-from", filepath.Join(dir, "nope"), dir); code != 1 {
+		t.Errorf("repomap --mentions-from a missing file: exit %d, stderr %q; want 1", code, errs)
+	}
+}
+
+func TestLookupCommands(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"defs", "Add", "Total"}, "cart/cart.go:9: method Add\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\ncart/cart.go:14: function Total\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
+		{[]string{"defs", "Nothing"}, ""},
+		{[]string{"refs", "Total"}, "main.go: 8\n"},
+		{[]string{"refs", "Cart", "Add"}, "Cart:\ncart/cart.go: 9 14\nmain.go: 6\nAdd:\nmain.go: 7\n"},
+		{[]string{"related", "--tokens", "200", "main.go"}, "\ncart/cart.go:\n⋮\n│type Cart struct {\n│\tItems []string\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
+		// Flags may follow the arguments.
+		{[]string{"refs", "Total", "--no-cache"}, "main.go: 8\n"},
+	} {
+		args := append([]string{tc.args[0], "--no-cache", "--root", dir}, tc.args[1:]...)
+		code, out, errs := runCmd(t, args...)
+		if code != 0 || out != tc.want {
+			t.Errorf("repomap %q: exit %d, output\n%s\nwant\n%s\nstderr:\n%s", tc.args, code, out, tc.want, errs)
+		}
+	}
+
+	// JSON.
+	code, out, errs := runCmd(t, "defs", "--no-cache", "--root", dir, "--format", "json", "Cart")
+	var defs repomap.JSONDefinitions
+	if err := json.Unmarshal([]byte(out), &defs); code != 0 || err != nil {
+		t.Fatalf("repomap defs --format json: exit %d, %v, stderr:\n%s", code, err, errs)
+	}
+	if len(defs.Definitions) != 1 || defs.Definitions[0].Path != "cart/cart.go" || defs.Definitions[0].Line != 4 || defs.Schema != repomap.SchemaVersion {
+		t.Errorf("repomap defs --format json Cart = %+v", defs)
+	}
+	code, out, errs = runCmd(t, "refs", "--no-cache", "--root", dir, "--format", "json", "Cart", "Nothing")
+	var refs repomap.JSONReferences
+	if err := json.Unmarshal([]byte(out), &refs); code != 0 || err != nil {
+		t.Fatalf("repomap refs --format json: exit %d, %v, stderr:\n%s", code, err, errs)
+	}
+	if len(refs.References) != 2 || refs.References[0].Name != "Cart" || !slices.Equal(refs.References[1].Lines, []int{6}) {
+		t.Errorf("repomap refs --format json Cart Nothing = %+v", refs)
+	}
+	code, out, errs = runCmd(t, "related", "--no-cache", "--root", dir, "--format", "json", filepath.Join(dir, "main.go"))
+	var rel repomap.JSONMap
+	if err := json.Unmarshal([]byte(out), &rel); code != 0 || err != nil {
+		t.Fatalf("repomap related --format json: exit %d, %v, stderr:\n%s", code, err, errs)
+	}
+	if len(rel.Files) != 1 || rel.Files[0].Path != "cart/cart.go" {
+		t.Errorf("repomap related --format json main.go = %+v", rel)
+	}
+	code, out, _ = runCmd(t, "related", "--no-cache", "--root", dir, "--format", "markdown", "main.go")
+	if code != 0 || !strings.HasPrefix(out, "# Files related to main.go in "+filepath.Base(dir)+"\n") {
+		t.Errorf("repomap related --format markdown: exit %d:\n%s", code, out)
+	}
+	if code, _, errs := runCmd(t, "related", "--no-cache", "--root", dir, "nope.go"); code != 1 || !strings.Contains(errs, "not a file of the map") {
+		t.Errorf("repomap related nope.go: exit %d, stderr %q; want 1", code, errs)
+	}
+}
+
+func TestLanguages(t *testing.T) {
+	code, out, errs := runCmd(t, "languages")
+	if code != 0 {
+		t.Fatalf("repomap languages: exit %d:\n%s", code, errs)
+	}
+	langs := tags.Languages()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(langs)+1 || !strings.HasPrefix(lines[0], "LANGUAGE") {
+		t.Fatalf("repomap languages: %d lines, want a header and %d languages:\n%s", len(lines), len(langs), out)
+	}
+	for i, l := range langs {
+		if f := strings.Fields(lines[i+1]); f[0] != l.Name {
+			t.Errorf("repomap languages: line %d is %q, want %s", i+2, lines[i+1], l.Name)
+		}
+	}
+	if !strings.Contains(out, "\ngo ") || !strings.Contains(out, ".go") {
+		t.Errorf("repomap languages lacks Go:\n%s", out)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
+		code, out, _ := runCmd(t, args...)
+		if code != 0 || out != "repomap "+version()+"\n" || version() == "" {
+			t.Errorf("repomap %q: exit %d, %q", args, code, out)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	for _, tc := range []struct {
+		args     []string
+		code     int
+		stdout   string // a part of it
+		stderr   string // a part of it
+		noStdout bool
+	}{
+		{args: []string{"-h"}, stdout: "Usage:\n\n\trepomap [flags] [ROOT...]\n"},
+		{args: []string{"--help"}, stdout: "Exit status:"},
+		{args: []string{"help"}, stdout: "Commands:\n"},
+		{args: []string{"help", "defs"}, stdout: "repomap defs [flags] NAME..."},
+		{args: []string{"defs", "-h"}, stdout: "Defs prints every definition"},
+		{args: []string{"mcp", "--help"}, stdout: `"mcpServers"`},
+		{args: []string{"help", "bench"}, stdout: "Run 'repomap bench -h' for its flags."},
+		{args: []string{"help", "nope"}, code: 2, stderr: `unknown command "nope"`, noStdout: true},
+		{args: []string{"--nope"}, code: 2, stderr: "flag provided but not defined: -nope", noStdout: true},
+		{args: []string{"--tokens", "-5", dir}, code: 2, stderr: "positive number", noStdout: true},
+		{args: []string{"--format", "yaml", dir}, code: 2, stderr: `unknown format "yaml"`, noStdout: true},
+		{args: []string{"--exclude", "a[", dir}, code: 2, stderr: `malformed glob "a["`, noStdout: true},
+		{args: []string{"--encoding", "gpt2", dir}, code: 2, stderr: "unknown encoding", noStdout: true},
+		{args: []string{"--refresh", "never", dir}, code: 2, stderr: "unknown refresh mode", noStdout: true},
+		{args: []string{"--no-cache", "defs"}, code: 2, stderr: "defs is a command: write it first", noStdout: true},
+		{args: []string{"nope"}, code: 2, stderr: "no command or directory nope", noStdout: true},
+		{args: []string{"defs"}, code: 2, stderr: "no NAME", noStdout: true},
+		{args: []string{"related", "a.go", "b.go"}, code: 2, stderr: "want one FILE, got 2", noStdout: true},
+		{args: []string{"defs", "--format", "markdown", "X"}, code: 2, stderr: "unknown format", noStdout: true},
+		{args: []string{"version", "x"}, code: 2, stderr: "no arguments wanted", noStdout: true},
+		{args: []string{"--no-cache", filepath.Join(dir, "missing/")}, code: 1, stderr: "no such file", noStdout: true},
+		{args: []string{"--no-cache", "--focus", "/elsewhere/x.go", dir}, code: 2, stderr: "outside the roots", noStdout: true},
+	} {
+		code, out, errs := runCmd(t, tc.args...)
+		if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errs, tc.stderr) || tc.noStdout && out != "" {
+			t.Errorf("repomap %q: exit %d, stdout\n%s\nstderr\n%s\nwant exit %d, stdout with %q, stderr with %q", tc.args, code, out, errs, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		pos  []string
+		v    bool
+	}{
+		{[]string{"a", "-v", "b"}, []string{"a", "b"}, true},
+		{[]string{"-v", "a"}, []string{"a"}, true},
+		{[]string{"a", "--", "-v", "b"}, []string{"a", "-v", "b"}, false},
+		{[]string{"--", "-v"}, []string{"-v"}, false},
+		{nil, nil, false},
+	} {
+		fl := flag.NewFlagSet("x", flag.ContinueOnError)
+		v := fl.Bool("v", false, "")
+		pos, err := parse(fl, tc.args)
+		if err != nil || !slices.Equal(pos, tc.pos) || *v != tc.v {
+			t.Errorf("parse(%q) = %q, -v %v, %v; want %q, -v %v", tc.args, pos, *v, err, tc.pos, tc.v)
+		}
+	}
+}

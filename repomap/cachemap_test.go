@@ -1,0 +1,246 @@
+package repomap
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/repomap-dev/repomap/cache"
+)
+
+// writeTree writes files under a new temporary directory and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+var smallTree = map[string]string{
+	"a.go":     "package p\n\nfunc Alpha() int { return Beta() }\n",
+	"b.go":     "package p\n\nfunc Beta() int { return 2 }\n",
+	"c/c.py":   "def gamma():\n    return 3\n",
+	"d/use.py": "from c import gamma\n\ngamma()\n",
+}
+
+func buildAt(t *testing.T, root string, opts Options) *Result {
+	t.Helper()
+	m, err := New(root, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	r, err := m.Build(context.Background(), Request{MaxTokens: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestCacheWarm(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	cold := buildAt(t, root, Options{CacheDir: dir})
+	if cold.Stats.Parsed != 4 {
+		t.Fatalf("cold map parsed %d files, want 4", cold.Stats.Parsed)
+	}
+	warm := buildAt(t, root, Options{CacheDir: dir})
+	if warm.Stats.Parsed != 0 || warm.Text != cold.Text {
+		t.Errorf("warm map parsed %d files (want 0); same text: %v", warm.Stats.Parsed, warm.Text == cold.Text)
+	}
+	// Nothing is written into the tree.
+	entries, _ := os.ReadDir(root)
+	if len(entries) != 4 {
+		t.Errorf("the tree has %d entries after mapping, want 4", len(entries))
+	}
+	// A changed file is parsed again, and only it.
+	later := time.Now().Add(time.Minute)
+	if err := os.WriteFile(filepath.Join(root, "b.go"), []byte("package p\n\nfunc Beta() int { return 3 }\n\nfunc Delta() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(filepath.Join(root, "b.go"), later, later)
+	touched := buildAt(t, root, Options{CacheDir: dir})
+	if touched.Stats.Parsed != 1 || !strings.Contains(touched.Text, "Delta") {
+		t.Errorf("after changing b.go: parsed %d, map:\n%s", touched.Stats.Parsed, touched.Text)
+	}
+	// A deleted file is pruned from the cache.
+	os.Remove(filepath.Join(root, "d", "use.py"))
+	buildAt(t, root, Options{CacheDir: dir})
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries2, err := c.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := entries2["d/use.py"]; ok || len(entries2) != 3 {
+		t.Errorf("cache holds %d entries after a delete, want 3 without d/use.py", len(entries2))
+	}
+	// NoCache writes nothing.
+	other := t.TempDir()
+	buildAt(t, root, Options{CacheDir: other, NoCache: true})
+	if es, _ := os.ReadDir(other); len(es) != 0 {
+		t.Errorf("NoCache wrote %d files into the cache dir", len(es))
+	}
+}
+
+// TestCacheFaults checks that the map comes out whatever state the cache
+// is in.
+func TestCacheFaults(t *testing.T) {
+	root := writeTree(t, smallTree)
+	want := buildAt(t, root, Options{NoCache: true}).Text
+
+	t.Run("locked", func(t *testing.T) {
+		dir := t.TempDir()
+		buildAt(t, root, Options{CacheDir: dir})
+		c, _ := cache.New(dir, root, nil)
+		holder, err := bolt.Open(c.Path(), 0o644, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer holder.Close()
+		var log bytes.Buffer
+		logger := slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		m, err := New(root, &Options{CacheDir: dir, CacheTimeout: 100 * time.Millisecond, Logger: logger})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		for range 3 {
+			r, err := m.Build(context.Background(), Request{MaxTokens: 1000, Mentions: []string{time.Now().String()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Text != want && !strings.Contains(r.Text, "Alpha") {
+				t.Errorf("map with a locked cache:\n%s", r.Text)
+			}
+		}
+		if n := strings.Count(log.String(), "tag cache not used"); n != 1 {
+			t.Errorf("a locked cache gave %d warnings, want 1:\n%s", n, log.String())
+		}
+	})
+	t.Run("garbage", func(t *testing.T) {
+		dir := t.TempDir()
+		c, _ := cache.New(dir, root, nil)
+		os.WriteFile(c.Path(), bytes.Repeat([]byte("not a database "), 1000), 0o644)
+		if got := buildAt(t, root, Options{CacheDir: dir}).Text; got != want {
+			t.Errorf("map with a garbage cache:\n%s\nwant:\n%s", got, want)
+		}
+		if r := buildAt(t, root, Options{CacheDir: dir}); r.Stats.Parsed != 0 {
+			t.Errorf("the rebuilt cache was not used: parsed %d", r.Stats.Parsed)
+		}
+	})
+	t.Run("unwritable", func(t *testing.T) {
+		f := filepath.Join(t.TempDir(), "file")
+		os.WriteFile(f, nil, 0o644)
+		// A cache dir below a regular file cannot be made, even by root.
+		if got := buildAt(t, root, Options{CacheDir: filepath.Join(f, "cache")}).Text; got != want {
+			t.Errorf("map with an unwritable cache dir:\n%s\nwant:\n%s", got, want)
+		}
+	})
+}
+
+// TestConcurrentMaps maps one tree from four Maps at once, each with its
+// own open of the same cache, as four processes would.
+func TestConcurrentMaps(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	want := buildAt(t, root, Options{NoCache: true}).Text
+	var wg sync.WaitGroup
+	texts := make([]string, 4)
+	for i := range texts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m, err := New(root, &Options{CacheDir: dir})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer m.Close()
+			for range 5 {
+				r, err := m.Build(context.Background(), Request{MaxTokens: 1000})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				texts[i] = r.Text
+			}
+		}()
+	}
+	wg.Wait()
+	for i, text := range texts {
+		if text != want {
+			t.Errorf("map %d differs:\n%s\nwant:\n%s", i, text, want)
+		}
+	}
+}
+
+func TestRefreshModes(t *testing.T) {
+	root := writeTree(t, smallTree)
+	edit := func(n int) {
+		p := filepath.Join(root, "b.go")
+		os.WriteFile(p, []byte("package p\n\nfunc Beta() int { return 2 }\n"+strings.Repeat("\nfunc Extra() {}\n", n)), 0o644)
+		when := time.Now().Add(time.Duration(n) * time.Minute)
+		os.Chtimes(p, when, when)
+	}
+	for _, tc := range []struct {
+		mode          Refresh
+		edit, newFile bool // what changes between the first and the second map
+		same          bool // whether the second map is the first one again
+	}{
+		{RefreshAuto, false, false, true},
+		{RefreshAuto, true, false, false},
+		{RefreshAlways, false, false, false},
+		{RefreshFiles, true, false, true},
+		{RefreshFiles, false, true, false},
+		{RefreshManual, true, true, true},
+	} {
+		edit(0)
+		m, err := New(root, &Options{NoCache: true, Refresh: tc.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := Request{MaxTokens: 1000}
+		first, err := m.Build(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.edit {
+			edit(1)
+		}
+		extra := filepath.Join(root, "e.go")
+		if tc.newFile {
+			os.WriteFile(extra, []byte("package p\n"), 0o644)
+		}
+		second, err := m.Build(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(extra)
+		m.Close()
+		if got := second == first; got != tc.same {
+			t.Errorf("%v with edit=%v new file=%v: map reused = %v, want %v", tc.mode, tc.edit, tc.newFile, got, tc.same)
+		}
+		if !tc.same && tc.edit && !strings.Contains(second.Text, "Extra") {
+			t.Errorf("%v: the new map does not show the edit:\n%s", tc.mode, second.Text)
+		}
+	}
+}

@@ -1,0 +1,280 @@
+package repomap
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// lookupTree has a name defined in two files and two languages, a
+// function used from files of different rank, and a chain of uses for
+// Related: cmd/main.go → server/server.go → store/store.go.
+var lookupTree = fstest.MapFS{
+	"store/store.go": {Data: []byte(`package store
+
+// Store keeps values.
+type Store struct {
+	m map[string]string
+}
+
+// Get returns the value of k.
+func (s *Store) Get(k string) string {
+	return s.m[k]
+}
+`)},
+	"server/server.go": {Data: []byte(`package server
+
+import "example.com/store"
+
+type Server struct {
+	st *store.Store
+}
+
+func (s *Server) Handle(k string) string {
+	v := s.st.Get(k)
+	return v + s.st.Get(k+"2")
+}
+
+func Start() *Server { return &Server{} }
+`)},
+	"cmd/main.go": {Data: []byte(`package main
+
+import "example.com/server"
+
+func main() {
+	s := server.Start()
+	s.Handle("a")
+}
+`)},
+	"cmd/tool.go": {Data: []byte(`package main
+
+func tool() { server.Start() }
+`)},
+	"py/handler.py": {Data: []byte(`import os
+
+class Handler:
+    """Handles requests."""
+
+    def Handle(self, req):
+        return req
+`)},
+}
+
+func openLookup(t *testing.T) *Map {
+	t.Helper()
+	m, err := NewFS(lookupTree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func TestDefinitions(t *testing.T) {
+	m := openLookup(t)
+	got, err := m.Definitions(context.Background(), "Handle", "Store", "nothing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Definition{
+		{Path: "py/handler.py", Name: "Handle", Kind: "method", Line: 6,
+			Text: "⋮\n│class Handler:\n│    \"\"\"Handles requests.\"\"\"\n│\n│    def Handle(self, req):\n⋮\n"},
+		{Path: "server/server.go", Name: "Handle", Kind: "method", Line: 9,
+			Text: "⋮\n│func (s *Server) Handle(k string) string {\n│\tv := s.st.Get(k)\n│\treturn v + s.st.Get(k+\"2\")\n⋮\n"},
+		{Path: "store/store.go", Name: "Store", Kind: "struct", Line: 4,
+			Text: "⋮\n│type Store struct {\n│\tm map[string]string\n⋮\n"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Definitions(Handle, Store, nothing) mismatch (-want +got):\n%s", diff)
+	}
+	// Every definition's text shows its own line.
+	for _, d := range got {
+		if !strings.Contains(d.Text, "│") {
+			t.Errorf("Definitions: %s:%d has no shown line: %q", d.Path, d.Line, d.Text)
+		}
+	}
+	none, err := m.Definitions(context.Background(), "nothing")
+	if err != nil || len(none) != 0 {
+		t.Errorf("Definitions(nothing) = %v, %v; want none", none, err)
+	}
+}
+
+func TestReferences(t *testing.T) {
+	m := openLookup(t)
+	got, err := m.References(context.Background(), "Start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, r := range got {
+		paths = append(paths, fmt.Sprintf("%s%v", r.Path, r.Lines))
+	}
+	// Both files of package main refer to Start; they are ranked by
+	// their PageRank, best first, ties by path.
+	if want := []string{"cmd/main.go[6]", "cmd/tool.go[3]"}; !slices.Equal(paths, want) {
+		t.Errorf("References(Start) = %v, want %v", paths, want)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Rank > got[i-1].Rank {
+			t.Errorf("References(Start): %s (rank %g) after %s (rank %g)", got[i].Path, got[i].Rank, got[i-1].Path, got[i-1].Rank)
+		}
+	}
+
+	// Lines are 1-based, in order, once each.
+	get, err := m.References(context.Background(), "Get")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(get) != 1 || get[0].Path != "server/server.go" || !slices.Equal(get[0].Lines, []int{10, 11}) {
+		t.Errorf("References(Get) = %+v, want server/server.go lines [10 11]", get)
+	}
+
+	// The ranking follows the graph: a file that more of the tree
+	// depends on ranks above one that nothing uses.
+	st, err := m.References(context.Background(), "store")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st) == 0 || st[0].Path != "server/server.go" {
+		t.Errorf("References(store) = %+v, want server/server.go first", st)
+	}
+
+	none, err := m.References(context.Background(), "nothing")
+	if err != nil || len(none) != 0 {
+		t.Errorf("References(nothing) = %v, %v; want none", none, err)
+	}
+}
+
+func TestRelated(t *testing.T) {
+	m := openLookup(t)
+	ctx := context.Background()
+	res, err := m.Related(ctx, "server/server.go", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := make(map[string]FileResult)
+	for _, f := range res.Files {
+		byPath[f.Path] = f
+	}
+	// What server.go uses: store.go's definitions.
+	store, ok := byPath["store/store.go"]
+	if !ok {
+		t.Fatalf("Related(server/server.go) has no store/store.go:\n%s", res.Text)
+	}
+	// (Related's FileResult.Defs have no Name yet: its items are whole
+	// files, so publish has no name to give.)
+	if !slices.ContainsFunc(store.Defs, func(d Def) bool { return d.Kind == "method" && d.Line == 9 }) {
+		t.Errorf("Related(server/server.go): store/store.go shows %+v, want the method Get at line 9", store.Defs)
+	}
+	// What uses server.go: cmd/main.go, with the lines that use it.
+	main, ok := byPath["cmd/main.go"]
+	if !ok {
+		t.Fatalf("Related(server/server.go) has no cmd/main.go:\n%s", res.Text)
+	}
+	var uses []int
+	for _, d := range main.Defs {
+		if d.Kind == "use" {
+			uses = append(uses, d.Line)
+		}
+	}
+	if !slices.Contains(uses, 6) || !slices.Contains(uses, 7) {
+		t.Errorf("Related(server/server.go): cmd/main.go shows uses on lines %v, want 6 and 7", uses)
+	}
+	if !strings.Contains(main.Text, "│\ts.Handle(\"a\")") {
+		t.Errorf("Related(server/server.go): cmd/main.go's text lacks the use of Handle:\n%s", main.Text)
+	}
+	// The file itself is not in its related map; unrelated files neither.
+	for _, p := range []string{"server/server.go", "py/handler.py"} {
+		if _, ok := byPath[p]; ok {
+			t.Errorf("Related(server/server.go) shows %s", p)
+		}
+	}
+	// The budget holds.
+	small, err := m.Related(ctx, "server/server.go", 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Tokens > 20 || small.Budget != 20 {
+		t.Errorf("Related(server/server.go, 20) has %d tokens of %d", small.Tokens, small.Budget)
+	}
+	// A path not in the map is an error.
+	if _, err := m.Related(ctx, "nope.go", 0); err == nil {
+		t.Errorf("Related(nope.go) succeeded")
+	}
+}
+
+func TestFindMentions(t *testing.T) {
+	paths := []string{
+		"pkg/server.go",
+		"pkg/util.go",
+		"lib/util.go",
+		"parse/parser.go",
+		"py/parser.py",
+		"tools/gen",
+		"Makefile",
+		"web/app-shell.ts",
+	}
+	for _, tc := range []struct {
+		text  string
+		files []string
+	}{
+		// An exact path, with quotes, backticks or punctuation around it.
+		{"look at pkg/server.go", []string{"pkg/server.go"}},
+		{"in `pkg/util.go`, and ./lib/util.go.", []string{"lib/util.go", "pkg/util.go"}},
+		{`see "tools/gen"!`, []string{"tools/gen"}},
+		// A base name with punctuation names the one file that has it.
+		{"server.go panics", []string{"pkg/server.go"}},
+		{"app-shell.ts is slow", []string{"web/app-shell.ts"}},
+		// …but not when two files share it.
+		{"util.go is a mess", nil},
+		// A base name without punctuation is only a word: "gen" is too
+		// short to be a stem.
+		{"gen is broken", nil},
+		// A stem of five characters or more names every file that has
+		// it, case aside.
+		{"the Parser is slow", []string{"parse/parser.go", "py/parser.py"}},
+		{"SERVER down", []string{"pkg/server.go"}},
+		{"makefile targets", []string{"Makefile"}},
+		// Shorter stems do not.
+		{"Util helpers", nil},
+		{"", nil},
+	} {
+		got := findMentions(tc.text, paths)
+		if !slices.Equal(got.Files, tc.files) {
+			t.Errorf("findMentions(%q).Files = %v, want %v", tc.text, got.Files, tc.files)
+		}
+	}
+
+	// Every identifier word is an identifier mention, once, in order.
+	got := findMentions("Fix parseArgs in cmd/main.go: parseArgs drops -v, café_2 too", paths)
+	want := []string{"Fix", "parseArgs", "in", "cmd", "main", "go", "drops", "v", "café_2", "too"}
+	if !slices.Equal(got.Idents, want) {
+		t.Errorf("findMentions(…).Idents = %q, want %q", got.Idents, want)
+	}
+	if all := (Mentions{Files: []string{"a.go"}, Idents: []string{"A"}}).All(); !slices.Equal(all, []string{"a.go", "A"}) {
+		t.Errorf("Mentions.All() = %v, want [a.go A]", all)
+	}
+}
+
+func TestFindMentionsMap(t *testing.T) {
+	m := openLookup(t)
+	ms, err := m.FindMentions(context.Background(), "Why does server.go call Get twice? See the Handler class.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"py/handler.py", "server/server.go"}; !slices.Equal(ms.Files, want) {
+		t.Errorf("FindMentions(…).Files = %v, want %v", ms.Files, want)
+	}
+	if !slices.Contains(ms.Idents, "Get") || !slices.Contains(ms.Idents, "Handler") {
+		t.Errorf("FindMentions(…).Idents = %v, want Get and Handler among them", ms.Idents)
+	}
+	m.Close()
+	if _, err := m.FindMentions(context.Background(), "x"); err != ErrClosed {
+		t.Errorf("FindMentions on a closed Map: %v, want ErrClosed", err)
+	}
+}

@@ -1,0 +1,83 @@
+package repomap
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// The rankings a Map can use.
+const (
+	// RankingDefault is repomap's ranking: Aider's, plus edges back from
+	// each definition to the files that use it (so that the files using a
+	// focus file rise with it), and without calls of builtin functions
+	// and uses of builtin types (a call of len is no use of a method len).
+	RankingDefault = "default"
+	// RankingAider is Aider's ranking, kept for comparison.
+	RankingAider = "aider"
+)
+
+// reverseWeight is the weight of an edge back from a definer to a file
+// that references it, relative to the forward edge.
+const reverseWeight = 0.3
+
+// checkRanking returns the ranking named s ("" is RankingDefault).
+func checkRanking(s string) (string, error) {
+	switch s {
+	case "", RankingDefault:
+		return RankingDefault, nil
+	case RankingAider:
+		return RankingAider, nil
+	}
+	return "", fmt.Errorf("repomap: unknown ranking %q (want %s or %s)", s, RankingDefault, RankingAider)
+}
+
+// builtins lists, per language, the names whose plain calls ("call"
+// references) and type uses ("type" references) mean the language's own
+// function or type, not a definition of the tree that shares the name.
+var builtins = map[string]map[string]bool{
+	"go": set(`append cap clear close complex copy delete imag len make max min new panic print println real recover
+		any bool byte comparable complex128 complex64 error float32 float64 int int16 int32 int64 int8 rune string
+		uint uint16 uint32 uint64 uint8 uintptr`),
+	"python": set(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile
+		complex delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash
+		help hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open
+		ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type
+		vars zip __import__`),
+	"javascript": jsBuiltins,
+	"typescript": jsBuiltins,
+	"tsx":        jsBuiltins,
+}
+
+var jsBuiltins = set(`setTimeout setInterval clearTimeout clearInterval queueMicrotask structuredClone parseInt
+	parseFloat isNaN isFinite encodeURIComponent decodeURIComponent encodeURI decodeURI require fetch String Number
+	Boolean Symbol BigInt Object Array`)
+
+func set(words string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// builtinsOf returns the builtins of the language of the file at path,
+// or nil.
+func builtinsOf(path string) map[string]bool { return builtins[tags.Detect(path, nil)] }
+
+// builtinUse reports whether a reference of kind sub to name is a use of
+// one of the builtins b.
+func builtinUse(b map[string]bool, sub, name string) bool {
+	return b != nil && (sub == "call" || sub == "type") && b[name]
+}
+
+// rankName is the name a definition goes by in the ranking. A heading of a
+// document goes by a name no identifier has, so that code that happens to
+// use the heading's words does not tie itself to the document.
+func rankName(sub, name string) string {
+	if sub == "heading" {
+		return "#" + name
+	}
+	return name
+}
