@@ -241,6 +241,7 @@ func (c *config) open(e *env, dirs []string, refresh repomap.Refresh) (*repomap.
 		Refresh:       refresh,
 		Exclude:       c.exclude,
 		Include:       c.include,
+		Progress:      progressTo(e.stderr),
 		Logger:        slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
 	})
 }

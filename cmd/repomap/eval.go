@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/repomap-dev/repomap/eval"
+	"github.com/repomap-dev/repomap/repomap"
 )
 
 // runEval is "repomap eval": it measures the maps of a git repository on
@@ -49,6 +50,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		rev     = fl.String("rev", "HEAD", "the commit whose history is read")
 		format  = fl.String("format", "text", "the report's format: text or json")
 		verbose = fl.Bool("v", false, "log each commit evaluated to standard error")
+		ranking = fl.String("ranking", repomap.RankingDefault+","+repomap.RankingAider, "the `rankings` to compare, comma-separated")
 	)
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: repomap eval [flags] [REPO]\n\nflags:\n")
@@ -86,12 +88,23 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *verbose {
 		level = slog.LevelInfo
 	}
+	var variants []eval.Variant
+	for _, name := range strings.Split(*ranking, ",") {
+		name = strings.TrimSpace(name)
+		if name != repomap.RankingDefault && name != repomap.RankingAider {
+			return usage("unknown ranking %q (want %s or %s)", name, repomap.RankingDefault, repomap.RankingAider)
+		}
+		variants = append(variants, eval.Variant{Name: name, Options: func() *repomap.Options {
+			return &repomap.Options{Ranking: name}
+		}})
+	}
 	rep, err := eval.Run(ctx, eval.Config{
-		Dir:     dir,
-		Rev:     *rev,
-		Commits: *commits,
-		Budgets: bs,
-		Seed:    *seed,
+		Dir:      dir,
+		Rev:      *rev,
+		Commits:  *commits,
+		Budgets:  bs,
+		Seed:     *seed,
+		Variants: variants,
 		Logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})
 	if err != nil {
