@@ -380,10 +380,8 @@ func (m *Map) rankItems(files []file, focus, mentions []string) ([]item, map[str
 		in.MentionedIdents = append(in.MentionedIdents, w)
 	}
 	var size graphSize
-	aider := m.opts.Ranking == RankingAider
-	if !aider {
-		in.Reverse = reverseWeight
-	}
+	rk, _ := parseRanking(m.opts.Ranking) // checked by New
+	in.Reverse = rk.reverse
 	// hidden holds the definitions that link files but are not shown.
 	hidden := make(map[[2]string]bool)
 	var count []int // per string of a file's Set: references to it
@@ -393,7 +391,7 @@ func (m *Map) rankItems(files []file, focus, mentions []string) ([]item, map[str
 		count = slices.Grow(count[:0], len(set.Strings))[:len(set.Strings)]
 		clear(count)
 		var bi map[string]bool
-		if !aider {
+		if rk.builtins {
 			bi = builtinsOf(f.path)
 		}
 		for j, t := range set.Tags {

@@ -119,11 +119,9 @@ func (o *Options) withDefaults() (Options, error) {
 	if c.Encoding == "" {
 		c.Encoding = O200kBase
 	}
-	ranking, err := checkRanking(c.Ranking)
-	if err != nil {
+	if _, err := parseRanking(c.Ranking); err != nil {
 		return c, err
 	}
-	c.Ranking = ranking
 	if c.Encoding != O200kBase && c.Encoding != Cl100kBase {
 		return c, fmt.Errorf("repomap: unknown encoding %q (want %s or %s)", c.Encoding, O200kBase, Cl100kBase)
 	}

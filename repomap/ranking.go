@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/repomap-dev/repomap/tags"
@@ -22,15 +23,46 @@ const (
 // that references it, relative to the forward edge.
 const reverseWeight = 0.3
 
-// checkRanking returns the ranking named s ("" is RankingDefault).
-func checkRanking(s string) (string, error) {
+// ranking is a ranking's set of changes to Aider's.
+type ranking struct {
+	builtins bool    // drop calls of builtin functions and uses of builtin types
+	reverse  float64 // weight of the reverse edges; 0 for none
+}
+
+// parseRanking returns the ranking named s: RankingDefault ("" too),
+// RankingAider, or for experiments "aider" followed by changes joined
+// with "+": "builtins", "reverse" or "reverse=W" (as in
+// "aider+reverse=0.1").
+func parseRanking(s string) (ranking, error) {
 	switch s {
 	case "", RankingDefault:
-		return RankingDefault, nil
+		return ranking{builtins: true, reverse: reverseWeight}, nil
 	case RankingAider:
-		return RankingAider, nil
+		return ranking{}, nil
 	}
-	return "", fmt.Errorf("repomap: unknown ranking %q (want %s or %s)", s, RankingDefault, RankingAider)
+	parts := strings.Split(s, "+")
+	var r ranking
+	if parts[0] != RankingAider {
+		return r, fmt.Errorf("repomap: unknown ranking %q (want %s, %s, or %s+CHANGE…)", s, RankingDefault, RankingAider, RankingAider)
+	}
+	for _, p := range parts[1:] {
+		name, val, hasVal := strings.Cut(p, "=")
+		switch {
+		case name == "builtins" && !hasVal:
+			r.builtins = true
+		case name == "reverse" && !hasVal:
+			r.reverse = reverseWeight
+		case name == "reverse":
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w <= 0 || w > 100 {
+				return r, fmt.Errorf("repomap: ranking %q: reverse takes a weight above 0", s)
+			}
+			r.reverse = w
+		default:
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, reverse or reverse=W)", s, p)
+		}
+	}
+	return r, nil
 }
 
 // builtins lists, per language, the names whose plain calls ("call"
@@ -80,4 +112,11 @@ func rankName(sub, name string) string {
 		return "#" + name
 	}
 	return name
+}
+
+// CheckRanking returns an error when name is not a ranking Options.Ranking
+// takes.
+func CheckRanking(name string) error {
+	_, err := parseRanking(name)
+	return err
 }

@@ -91,8 +91,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var variants []eval.Variant
 	for _, name := range strings.Split(*ranking, ",") {
 		name = strings.TrimSpace(name)
-		if name != repomap.RankingDefault && name != repomap.RankingAider {
-			return usage("unknown ranking %q (want %s or %s)", name, repomap.RankingDefault, repomap.RankingAider)
+		if err := repomap.CheckRanking(name); err != nil {
+			return usage("%v", err)
 		}
 		variants = append(variants, eval.Variant{Name: name, Options: func() *repomap.Options {
 			return &repomap.Options{Ranking: name}
