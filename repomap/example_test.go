@@ -202,7 +202,7 @@ func ExampleNewJSONMap() {
 	//   "files": [
 	//     {
 	//       "path": "shapes/shapes.go",
-	//       "rank": 0.466271,
+	//       "rank": 0.464086,
 	//       "defs": [
 	//         {
 	//           "name": "Area",

@@ -11,17 +11,21 @@ import (
 // The rankings a Map can use.
 const (
 	// RankingDefault is repomap's ranking: Aider's, plus edges back from
-	// each definition to the files that use it (so that the files using a
-	// focus file rise with it), and without calls of builtin functions
-	// and uses of builtin types (a call of len is no use of a method len).
+	// each definition to the files that use it, at half the weight of the
+	// forward edges, so that the files using a focus file (its tests, its
+	// callers) rise with it. Measured with repomap eval on the history of
+	// three repositories (Go, Python, TypeScript), it raised recall at
+	// 1,024 and 4,096 tokens on every one; see the README.
 	RankingDefault = "default"
 	// RankingAider is Aider's ranking, kept for comparison.
 	RankingAider = "aider"
 )
 
 // reverseWeight is the weight of an edge back from a definer to a file
-// that references it, relative to the forward edge.
-const reverseWeight = 0.3
+// that references it, relative to the forward edge. 0.1, 0.3, 0.5, 0.7
+// and 1 were measured; 0.5 was the only one that raised recall at both
+// budgets on all three repositories.
+const reverseWeight = 0.5
 
 // ranking is a ranking's set of changes to Aider's.
 type ranking struct {
@@ -36,7 +40,9 @@ type ranking struct {
 func parseRanking(s string) (ranking, error) {
 	switch s {
 	case "", RankingDefault:
-		return ranking{builtins: true, reverse: reverseWeight}, nil
+		// Dropping builtins (aider+builtins) left recall unchanged on two
+		// repositories and lowered it on the third: it is not in.
+		return ranking{reverse: reverseWeight}, nil
 	case RankingAider:
 		return ranking{}, nil
 	}
