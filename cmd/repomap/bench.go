@@ -30,8 +30,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fl.SetOutput(stderr)
 	runs := fl.Int("runs", 3, "measured runs of each kind")
 	tokens := fl.Int("tokens", 1024, "the map's budget in `tokens`")
+	var excludes list
+	fl.Var(&excludes, "exclude", "leave out paths matching `glob` (repeatable)")
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: repomap bench [-runs N] [-tokens N] [PATH]\n\n"+
+		fmt.Fprintf(stderr, "usage: repomap bench [-runs N] [-tokens N] [-exclude GLOB] [PATH]\n\n"+
 			"Maps PATH in fresh processes, cold (empty tag cache) and warm (cache filled),\n"+
 			"and prints files, bytes, median times, peak RSS and files per second.\n\nflags:\n")
 		fl.PrintDefaults()
@@ -60,7 +62,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer os.RemoveAll(dir)
 
 	measure := func(cacheDir string) (benchRun, error) {
-		cmd := exec.CommandContext(ctx, self, "-cache-dir", cacheDir, "-tokens", fmt.Sprint(*tokens), "-stats-json", root)
+		args := []string{"-cache-dir", cacheDir, "-tokens", fmt.Sprint(*tokens), "-stats-json"}
+		for _, g := range excludes {
+			args = append(args, "-exclude", g)
+		}
+		cmd := exec.CommandContext(ctx, self, append(args, root)...)
 		start := time.Now()
 		out, err := cmd.Output()
 		if err != nil {
