@@ -105,7 +105,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Budgets:  bs,
 		Seed:     *seed,
 		Variants: variants,
-		Logger:  slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
+		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "repomap %v\n", err)
