@@ -164,6 +164,7 @@ type config struct {
 	focus, mentions list
 	mentionsFrom    string
 	refresh         string
+	ranking         string
 	stats           bool
 	statsJSON       bool
 	cpuProfile      string
@@ -181,6 +182,7 @@ func (c *config) budgetFlags(fl *flag.FlagSet) {
 	fl.IntVar(&c.tokens, "tokens", 0, "the most `tokens` the output may have, a hard cap (default: from -context-window, else 1024)")
 	fl.IntVar(&c.window, "context-window", 0, "the model's context window in `tokens`: the budget is an eighth of it, between 1024 and 4096, doubled as far as the window allows when there is no focus file")
 	fl.StringVar(&c.encoding, "encoding", repomap.O200kBase, "the tokenizer that counts tokens: o200k_base or cl100k_base")
+	fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
 }
 
 // treeFlags registers the flags that say which files to read and how.
@@ -239,6 +241,7 @@ func (c *config) open(e *env, dirs []string, refresh repomap.Refresh) (*repomap.
 		CacheDir:      c.cacheDir,
 		NoCache:       c.noCache,
 		Refresh:       refresh,
+		Ranking:       c.ranking,
 		Exclude:       c.exclude,
 		Include:       c.include,
 		Progress:      progressTo(e.stderr),

@@ -78,6 +78,8 @@
 //	  	read free text, such as the user's request, from file ("-": standard input), and mention the files and identifiers it names
 //	-no-cache
 //	  	neither read nor write the tag cache
+//	-ranking string
+//	  	the ranking: default, or aider for Aider's (see repomap eval) (default "default")
 //	-refresh string
 //	  	when a map made before may be reused: auto, always, files or manual; matters to long-running uses (default "auto")
 //	-stats
@@ -214,6 +216,8 @@
 //	  	keep only the files that match glob, or lie under a directory that does ("services/api"); repeatable
 //	-no-cache
 //	  	neither read nor write the tag cache
+//	-ranking string
+//	  	the ranking: default, or aider for Aider's (see repomap eval) (default "default")
 //	-root dir
 //	  	the root of a tree to look in, a dir; repeatable (default: the current directory)
 //	-tokens tokens
@@ -279,6 +283,8 @@
 //	  	keep only the files that match glob, or lie under a directory that does ("services/api"); repeatable
 //	-no-cache
 //	  	neither read nor write the tag cache
+//	-ranking string
+//	  	the ranking: default, or aider for Aider's (see repomap eval) (default "default")
 //	-tokens tokens
 //	  	the most tokens the output may have, a hard cap (default: from -context-window, else 1024)
 //	-v	log skipped files and other diagnostics to standard error
