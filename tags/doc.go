@@ -3,7 +3,9 @@
 // package [github.com/repomap-dev/repomap/queries].
 //
 // It is the only package of repomap that uses tree-sitter; no tree-sitter
-// type appears in its API.
+// type appears in its API. Every tree-sitter object it makes is closed,
+// and captures are read with QueryCursor.Matches (go-tree-sitter's
+// Captures iterator leaks C memory per capture).
 //
 // # Tags
 //
@@ -26,6 +28,12 @@
 //
 // # Languages
 //
-// [Detect] names the language of a path by its extension. Languages lists
-// those supported.
+// [Detect] names the language of a file by its base name, its extension,
+// and for a file without extension its "#!" line (and a ".h" header is C or
+// C++ by its content). [Languages] lists those supported, in two tiers:
+// tier 1 has a tree-sitter grammar and one of our tags queries; tier 2,
+// for languages without a usable grammar, takes definitions and
+// references from the tokens of a chroma lexer, with a table of defining
+// words per language, and has no outline (its definitions are shown
+// without scope headers).
 package tags
