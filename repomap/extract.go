@@ -22,6 +22,7 @@ type fileState struct {
 	outline   *tags.Outline // nil until the file is rendered, or none
 	lines     []string      // the file's lines once rendered
 	dirty     bool          // not yet written to the disk cache
+	skip      string        // why it was left out of parsing, or ""
 }
 
 // loadCaches reads the disk cache of each root not read yet, keeping the
@@ -124,7 +125,9 @@ func (m *Map) warnCache(r *root, err error) {
 
 // extract brings the tags of every file up to date, parsing in parallel
 // the files whose size or modification time changed, and returns the
-// files left out with why and how many files were parsed.
+// files left out with why and how many files were parsed. When ctx is
+// done it stops, and keeps the tags of the files parsed in full till then,
+// so that builds cancelled one after the other still make progress.
 func (m *Map) extract(ctx context.Context, files []file) ([]skip, int) {
 	var todo []int
 	for i, f := range files {
@@ -133,10 +136,9 @@ func (m *Map) extract(ctx context.Context, files []file) ([]skip, int) {
 		}
 	}
 	if len(todo) == 0 {
-		return nil, 0
+		return m.skipsOf(files), 0
 	}
-	states := make([]*fileState, len(todo))
-	reasons := make([]string, len(todo))
+	states := make([]*fileState, len(todo)) // nil for a file not parsed in full
 	var next, done atomic.Int64
 	var progressMu sync.Mutex
 	reported := 0
@@ -169,26 +171,41 @@ func (m *Map) extract(ctx context.Context, files []file) ([]skip, int) {
 				}
 				f := files[todo[k]]
 				ts, reason := m.tagsOf(ctx, p, f)
-				states[k] = &fileState{size: f.size, mod: f.mod, tags: tags.Pack(ts), dirty: true}
-				reasons[k] = reason
+				if ctx.Err() != nil {
+					return // the parse may have been cut short
+				}
+				states[k] = &fileState{size: f.size, mod: f.mod, tags: tags.Pack(ts), dirty: true, skip: reason}
 				report()
 			}
 		}()
 	}
 	wg.Wait()
+	parsed := 0
+	for k, i := range todo {
+		if st := states[k]; st != nil {
+			f := files[i]
+			m.files[f.path] = st
+			m.dropBlocks(f.path)
+			parsed++
+		}
+	}
 	if ctx.Err() != nil {
 		return nil, 0
 	}
-	var skipped []skip
-	for k, i := range todo {
-		f := files[i]
-		m.files[f.path] = states[k]
-		m.dropBlocks(f.path)
-		if reasons[k] != "" {
-			skipped = append(skipped, skip{f.path, reasons[k]})
+	return m.skipsOf(files), parsed
+}
+
+// skipsOf returns the files left out of parsing, with why, as far as the
+// Map knows: the reasons of files whose tags came from the disk cache are
+// not kept there.
+func (m *Map) skipsOf(files []file) []skip {
+	var out []skip
+	for _, f := range files {
+		if st := m.files[f.path]; st != nil && st.skip != "" {
+			out = append(out, skip{f.path, st.skip})
 		}
 	}
-	return skipped, len(todo)
+	return out
 }
 
 // tagsOf returns the tags of f, or the reason it has none worth noting.
@@ -222,10 +239,29 @@ func (m *Map) tagsOf(ctx context.Context, p *tags.Parser, f file) ([]tags.Tag, s
 // readSource reads the file at name for parsing: at most limit bytes, not
 // binary, with a byte order mark dropped and line endings made "\n" so
 // that rows count as an editor counts lines.
+//
+// The walk lists no symbolic links, but a file or a directory above it
+// may have been replaced by one since: where fsys can tell, a file whose
+// path has a link once it is read is refused, so that what the link leads
+// to, perhaps outside the root, is not shown.
 func readSource(fsys fs.FS, name string, limit int64) ([]byte, string) {
 	src, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, "unreadable: " + errText(err)
+	}
+	if lfs, ok := fsys.(fs.ReadLinkFS); ok {
+		for i := range len(name) + 1 {
+			if i < len(name) && name[i] != '/' {
+				continue
+			}
+			info, err := lfs.Lstat(name[:i])
+			if err != nil {
+				return nil, "unreadable: " + errText(err)
+			}
+			if info.Mode()&fs.ModeSymlink != 0 {
+				return nil, "symbolic link"
+			}
+		}
 	}
 	if int64(len(src)) > limit {
 		return nil, fmt.Sprintf("larger than %d bytes", limit)

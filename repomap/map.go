@@ -219,8 +219,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	var st Stats
 	files, skipped, err := m.walk(ctx)
 	if err != nil {
-		<-encDone
-		return nil, err
+		return nil, err // encDone is buffered: the loader does not wait
 	}
 	st.Files = len(files)
 	for _, f := range files {
@@ -235,12 +234,10 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		switch m.opts.Refresh {
 		case RefreshFiles:
 			if samePaths(last.state, state) {
-				<-encDone
 				return last.res, nil
 			}
 		case RefreshAuto:
 			if maps2Equal(last.state, state) {
-				<-encDone
 				return last.res, nil
 			}
 		}
@@ -249,8 +246,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	t := time.Now()
 	more, parsed, err := m.refreshTags(ctx, files)
 	if err != nil {
-		<-encDone
-		return nil, err
+		return nil, err // encDone is buffered: the loader does not wait
 	}
 	st.Parsed, st.Cached = parsed, len(files)-parsed
 	st.Tags = time.Since(t)

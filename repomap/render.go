@@ -99,11 +99,15 @@ func writePath(b *strings.Builder, p, suffix string) {
 	b.WriteByte('\n')
 }
 
-// writeLine writes line to b, made valid UTF-8 and cut to maxLine runes,
-// and a newline.
+// writeLine writes line to b, made valid UTF-8 without NUL bytes (a file
+// with them past the part readSource looks at is still text) and cut to
+// maxLine runes, and a newline.
 func writeLine(b *strings.Builder, line string) {
 	if !utf8.ValidString(line) {
 		line = strings.ToValidUTF8(line, "\uFFFD")
+	}
+	if strings.IndexByte(line, 0) >= 0 {
+		line = strings.ReplaceAll(line, "\x00", "\uFFFD")
 	}
 	if len(line) > maxLine {
 		n := 0

@@ -1,5 +1,8 @@
 package tags
 
+// #include <stdlib.h>
+import "C"
+
 import (
 	"cmp"
 	"context"
@@ -7,7 +10,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
 
@@ -23,6 +28,11 @@ type Parser struct {
 	cursor  *ts.QueryCursor
 	queries map[string]*compiled
 	raw     []rawTag // reused between files
+
+	// cancel is the parser's cancellation flag: tree-sitter reads it
+	// while it parses, and a parse stops when it is not zero. It is in C
+	// memory, as C keeps its address.
+	cancel *uintptr
 }
 
 // ParserOptions configures a Parser. The zero value is ready to use.
@@ -61,10 +71,12 @@ func NewParser(opts *ParserOptions) *Parser {
 		parser:  ts.NewParser(),
 		cursor:  ts.NewQueryCursor(),
 		queries: make(map[string]*compiled),
+		cancel:  (*uintptr)(C.calloc(1, C.size_t(unsafe.Sizeof(uintptr(0))))),
 	}
 	if opts != nil {
 		p.timeout = opts.Timeout
 	}
+	p.parser.SetCancellationFlag(p.cancel)
 	return p
 }
 
@@ -78,8 +90,10 @@ func (p *Parser) Close() error {
 		c.query.Close()
 	}
 	p.cursor.Close()
+	p.parser.SetCancellationFlag(nil)
 	p.parser.Close()
-	p.parser, p.cursor, p.queries = nil, nil, nil
+	C.free(unsafe.Pointer(p.cancel))
+	p.parser, p.cursor, p.queries, p.cancel = nil, nil, nil, nil
 	return nil
 }
 
@@ -109,7 +123,7 @@ func (p *Parser) compile(name string) (*compiled, error) {
 func compileQuery(lang *ts.Language, file, src string) (*compiled, error) {
 	q, qerr := ts.NewQuery(lang, src)
 	if qerr != nil {
-		return nil, &QueryError{File: file, Row: int(qerr.Row), Column: int(qerr.Column), Message: qerr.Message}
+		return nil, &QueryError{File: file, Row: int(qerr.Row), Column: int(qerr.Column), Message: queryFault(qerr)}
 	}
 	names := q.CaptureNames()
 	c := &compiled{lang: lang, query: q, captures: make([]capture, len(names))}
@@ -126,57 +140,97 @@ func compileQuery(lang *ts.Language, file, src string) (*compiled, error) {
 	return c, nil
 }
 
+// queryFault returns what is wrong in a query as tree-sitter found it:
+// the kind of fault, and the name or the source line it is about.
+func queryFault(e *ts.QueryError) string {
+	switch e.Kind {
+	case ts.QueryErrorNodeType:
+		return "unknown node type " + e.Message
+	case ts.QueryErrorField:
+		return "unknown field " + e.Message
+	case ts.QueryErrorCapture:
+		return "unknown capture @" + e.Message
+	case ts.QueryErrorPredicate:
+		return "invalid predicate: " + e.Message
+	case ts.QueryErrorStructure:
+		return "impossible pattern:\n" + e.Message
+	case ts.QueryErrorSyntax:
+		return "syntax error:\n" + e.Message
+	}
+	return e.Message
+}
+
 // errClosed is returned by the methods of a closed Parser.
 var errClosed = errors.New("tags: parser is closed")
 
 // parse parses src as the named language. The caller closes the tree.
 func (p *Parser) parse(ctx context.Context, name string, src []byte) (*ts.Tree, *compiled, error) {
+	tree, c, _, err := p.parseTimed(ctx, name, src)
+	return tree, c, err
+}
+
+// parseTimed is parse that also returns the time by which the parse and
+// whatever follows on the tree must be done: zero without a timeout.
+//
+// The timeout and ctx reach tree-sitter as its timeout and cancellation
+// flag rather than as a progress callback: go-tree-sitter 0.25 never
+// releases the handle it makes for ParseOptions, so every parse with a
+// callback would leak the callback and all it holds, ctx included.
+func (p *Parser) parseTimed(ctx context.Context, name string, src []byte) (*ts.Tree, *compiled, time.Time, error) {
+	var deadline time.Time
 	if p.parser == nil {
-		return nil, nil, errClosed
+		return nil, nil, deadline, errClosed
 	}
 	c, err := p.compile(name)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, deadline, err
 	}
 	if err := p.parser.SetLanguage(c.lang); err != nil {
-		return nil, nil, fmt.Errorf("tags: set language %s: %w", name, err)
+		return nil, nil, deadline, fmt.Errorf("tags: set language %s: %w", name, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, deadline, err
 	}
-	var deadline time.Time
 	if p.timeout > 0 {
 		deadline = time.Now().Add(p.timeout)
 	}
-	timedOut := false
-	progress := func(ts.ParseState) bool {
-		if ctx.Err() != nil {
-			return true
-		}
-		if !deadline.IsZero() && time.Now().After(deadline) {
-			timedOut = true
-			return true
-		}
-		return false
-	}
+	p.parser.SetTimeoutMicros(micros(p.timeout))
+	atomic.StoreUintptr(p.cancel, 0)
+	flagged := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		atomic.StoreUintptr(p.cancel, 1)
+		close(flagged)
+	})
 	n := len(src)
 	tree := p.parser.ParseWithOptions(func(i int, _ ts.Point) []byte {
 		if i < n {
 			return src[i:]
 		}
 		return nil
-	}, nil, &ts.ParseOptions{ProgressCallback: progress})
+	}, nil, nil)
+	if !stop() {
+		<-flagged // the flag is set: the next parse may clear it
+	}
 	if tree == nil {
 		p.parser.Reset()
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, nil, deadline, err
 		}
-		if timedOut {
-			return nil, nil, ErrTimeout
+		if p.timeout > 0 {
+			return nil, nil, deadline, ErrTimeout
 		}
-		return nil, nil, fmt.Errorf("tags: parse failed")
+		return nil, nil, deadline, fmt.Errorf("tags: parse failed")
 	}
-	return tree, c, nil
+	return tree, c, deadline, nil
+}
+
+// micros returns d in microseconds, at least one for a positive d; zero
+// means no limit to tree-sitter.
+func micros(d time.Duration) uint64 {
+	if d <= 0 {
+		return 0
+	}
+	return uint64(max(d.Microseconds(), 1))
 }
 
 // Parse returns the tags of the file at path, whose content is src, sorted
@@ -198,16 +252,31 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) ([]Tag, err
 	if l.grammar == nil {
 		return p.lex(ctx, l, path, src)
 	}
-	tree, c, err := p.parse(ctx, name, src)
+	tree, c, deadline, err := p.parseTimed(ctx, name, src)
 	if err != nil {
 		return nil, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
 	defer tree.Close()
 
+	// The query can take far longer than the parse (time quadratic in the
+	// nesting of some trees): the parse's deadline bounds it too. It is
+	// the cursor's timeout, as the progress callback of
+	// MatchesWithOptions lives in memory that go-tree-sitter 0.25 leaves
+	// to the garbage collector while C still points to it.
+	var limit time.Duration
+	if !deadline.IsZero() {
+		if limit = time.Until(deadline); limit <= 0 {
+			return nil, fmt.Errorf("tags: parse %s: %w", path, ErrTimeout)
+		}
+	}
+	p.cursor.SetTimeoutMicros(micros(limit))
 	raw := p.raw[:0]
 	root := tree.RootNode()
 	matches := p.cursor.Matches(c.query, root, src)
-	for m := matches.Next(); m != nil; m = matches.Next() {
+	for k, m := 0, matches.Next(); m != nil; k, m = k+1, matches.Next() {
+		if k%256 == 255 && ctx.Err() != nil {
+			break
+		}
 		for _, cp := range m.Captures {
 			if cc := c.captures[cp.Index]; cc.kind == 0 && !cc.ignore {
 				continue
@@ -224,6 +293,10 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) ([]Tag, err
 	p.raw = raw
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("tags: parse %s: %w", path, err)
+	}
+	if !deadline.IsZero() && time.Now().After(deadline) {
+		// The query stopped at the deadline, or finished too late to tell.
+		return nil, fmt.Errorf("tags: parse %s: %w", path, ErrTimeout)
 	}
 
 	// One node is one tag: where several patterns captured it, the first

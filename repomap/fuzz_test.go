@@ -1,0 +1,143 @@
+package repomap
+
+import (
+	"context"
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+	"unicode/utf8"
+
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// FuzzRender renders any text with any rows of interest, as a file at any
+// path, and checks the block against the map's text format: a path line
+// that gives back the path exactly; then only "│" lines, each the start of
+// a real line of the source (valid UTF-8, at most maxLine runes), in the
+// order of the rows shownRows picks, which hold every row of interest
+// within the source; a "⋮" line for each run of hidden lines, never two
+// in a row; and the same bytes every time. mode picks the outline: none,
+// or that of the text parsed as Go, Python or JavaScript.
+//
+// rows holds the rows of interest, two bytes each, little-endian and
+// signed, so that rows before and past the source are tried too.
+func FuzzRender(f *testing.F) {
+	f.Add("a.go", []byte("package p\n\nfunc A() {\n\treturn\n}\n"), []byte{2, 0}, uint8(1))
+	var mu sync.Mutex
+	p := tags.NewParser(&tags.ParserOptions{Timeout: time.Second})
+	defer p.Close()
+	exts := []string{"", ".go", ".py", ".js"}
+	f.Fuzz(func(t *testing.T, path string, raw, rows []byte, mode uint8) {
+		// The text as the map reads it; binary files are never rendered.
+		text, reason := readSource(fstest.MapFS{"f": {Data: raw}}, "f", 1<<20)
+		if reason != "" {
+			return
+		}
+		var outline *tags.Outline
+		if ext := exts[int(mode)%len(exts)]; ext != "" {
+			mu.Lock()
+			o, err := p.Outline(context.Background(), "f"+ext, text)
+			mu.Unlock()
+			if err == nil {
+				outline = o
+			}
+		}
+		var lois []int
+		for i := 0; i+1 < len(rows); i += 2 {
+			lois = append(lois, int(int16(binary.LittleEndian.Uint16(rows[i:]))))
+		}
+		src := newSource(string(text), outline)
+		var b strings.Builder
+		src.render(&b, path, lois)
+		out := b.String()
+		var again strings.Builder
+		src.render(&again, path, lois)
+		if again.String() != out {
+			t.Fatalf("render twice differs:\n%q\n%q", out, again.String())
+		}
+		checkBlock(t, src, path, lois, out)
+	})
+}
+
+// checkBlock checks the block out that src.render wrote for the file at
+// path and the rows of interest lois.
+func checkBlock(t *testing.T, src *source, path string, lois []int, out string) {
+	t.Helper()
+	if !utf8.ValidString(out) || !strings.HasSuffix(out, "\n") || strings.IndexByte(out, 0) >= 0 {
+		t.Fatalf("block is not valid UTF-8 without NUL ending in a newline: %q", out)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	head, ok := strings.CutSuffix(lines[0], ":")
+	if !ok {
+		t.Fatalf("path line %q does not end in a colon", lines[0])
+	}
+	if strings.HasPrefix(head, `"`) {
+		var err error
+		if head, err = strconv.Unquote(head); err != nil {
+			t.Fatalf("quoted path line %q does not unquote: %v", lines[0], err)
+		}
+	}
+	if head != path {
+		t.Fatalf("path line %q names %q, want %q", lines[0], head, path)
+	}
+
+	n := len(src.lines)
+	shown := src.shownRows(lois)
+	for i, r := range shown {
+		if r < 0 || r >= n || (i > 0 && r <= shown[i-1]) {
+			t.Fatalf("shownRows(%v) = %v: not increasing rows of the %d-line source", lois, shown, n)
+		}
+	}
+	isShown := make(map[int]bool, len(shown))
+	for _, r := range shown {
+		isShown[r] = true
+	}
+	for _, r := range lois {
+		if r >= 0 && r < n && !isShown[r] {
+			t.Fatalf("shownRows(%v) = %v lacks row of interest %d", lois, shown, r)
+		}
+	}
+
+	k := 0    // the shown row next expected
+	next := 0 // the source row after the last one shown
+	hidden := false
+	for _, line := range lines[1:] {
+		if line == hiddenMark {
+			if hidden {
+				t.Fatalf("two %s lines in a row:\n%s", hiddenMark, out)
+			}
+			hidden = true
+			continue
+		}
+		if !strings.HasPrefix(line, shownMark) {
+			t.Fatalf("line %q is neither %s nor after %s", line, hiddenMark, shownMark)
+		}
+		if utf8.RuneCountInString(line) > maxLine {
+			t.Fatalf("line %q is longer than %d runes", line, maxLine)
+		}
+		if k == len(shown) {
+			t.Fatalf("more shown lines than the %d rows %v:\n%s", len(shown), shown, out)
+		}
+		r := shown[k]
+		if hidden != (r > next) {
+			t.Fatalf("row %d follows row %d, with %s before it: %v:\n%s", r, next-1, hiddenMark, hidden, out)
+		}
+		real := strings.ReplaceAll(strings.ToValidUTF8(shownMark+src.lines[r], "\uFFFD"), "\x00", "\uFFFD")
+		if !strings.HasPrefix(real, line) || (line != real && utf8.RuneCountInString(line) != maxLine) {
+			t.Fatalf("shown line %q is not row %d, %q, or its first %d runes", line, r, src.lines[r], maxLine)
+		}
+		hidden = false
+		k++
+		next = r + 1
+	}
+	if k != len(shown) {
+		t.Fatalf("%d rows shown, want the %d of %v:\n%s", k, len(shown), shown, out)
+	}
+	if hidden != (next < n) {
+		t.Fatalf("block ends with %s: %v, with %d of %d rows after the last shown:\n%s", hiddenMark, hidden, n-next, n, out)
+	}
+}
