@@ -1,6 +1,5 @@
 ; Tags for TypeScript: what a module defines and what it refers to.
-; queries/tsx-tags.scm is this query plus JSX component references; keep
-; the two in step.
+; TSX uses this query followed by jsx-tags.scm.
 ;
 ; Capture names follow the convention @name.definition.<kind> and
 ; @name.reference.<kind>. When several patterns capture the same node,

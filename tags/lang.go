@@ -57,13 +57,23 @@ type language struct {
 	// references then come from the lexer's name tokens.
 	lexer string
 
+	// query, when set, lists the query files that make up the language's
+	// tags query, in order; see queryFiles.
+	query []string
+
 	// rename, when set, turns the text of a captured node into the tag's
 	// name; "" drops the tag.
 	rename func(sub, text string) string
 }
 
-// queryFile is the name of the language's tags query in queries.FS.
-func (l *language) queryFile() string { return l.name + "-tags.scm" }
+// queryFiles names the files of queries.FS whose concatenation is the
+// language's tags query: by default the one named after the language.
+func (l *language) queryFiles() []string {
+	if l.query != nil {
+		return l.query
+	}
+	return []string{l.name + "-tags.scm"}
+}
 
 // grammarLanguages are the tier-1 languages, parsed with tree-sitter.
 var grammarLanguages = []*language{
@@ -95,7 +105,7 @@ var grammarLanguages = []*language{
 	{name: "scala", exts: []string{".scala", ".sc", ".sbt"}, shebang: []string{"scala"}, grammar: tsscala.Language},
 	{name: "svelte", exts: []string{".svelte"}, grammar: tssvelte.Language},
 	{name: "toml", exts: []string{".toml"}, grammar: tstoml.Language},
-	{name: "tsx", exts: []string{".tsx"}, grammar: tsts.LanguageTSX},
+	{name: "tsx", exts: []string{".tsx"}, grammar: tsts.LanguageTSX, query: []string{"typescript-tags.scm", "jsx-tags.scm"}},
 	{name: "typescript", exts: []string{".ts", ".mts", ".cts"}, grammar: tsts.LanguageTypescript},
 	{name: "xml", exts: []string{".xml", ".xsd", ".xsl", ".xslt", ".svg", ".plist", ".csproj", ".fsproj", ".vbproj"}, grammar: tsxml.LanguageXML},
 	{name: "yaml", exts: []string{".yaml", ".yml"}, grammar: tsyaml.Language},

@@ -107,11 +107,33 @@ func (p *Parser) compile(name string) (*compiled, error) {
 	if l == nil || l.grammar == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnsupportedLanguage, name)
 	}
-	src, err := queries.FS.ReadFile(l.queryFile())
-	if err != nil {
-		return nil, fmt.Errorf("tags: read query for %s: %w", name, err)
+	// The query is the concatenation of its files; an error is reported
+	// against the file and row it falls in.
+	var src strings.Builder
+	var starts []int // first row of each file in src
+	rows := 0
+	for _, f := range l.queryFiles() {
+		data, err := queries.FS.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("tags: read query for %s: %w", name, err)
+		}
+		text := string(data)
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		starts = append(starts, rows)
+		rows += strings.Count(text, "\n")
+		src.WriteString(text)
 	}
-	c, err := compileQuery(ts.NewLanguage(l.grammar()), l.queryFile(), string(src))
+	files := l.queryFiles()
+	c, err := compileQuery(ts.NewLanguage(l.grammar()), files[0], src.String())
+	if qe, ok := err.(*QueryError); ok {
+		i := len(starts) - 1
+		for i > 0 && starts[i] > qe.Row {
+			i--
+		}
+		qe.File, qe.Row = files[i], qe.Row-starts[i]
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // tag is a Tag without its path, written "line kind sub name".
@@ -39,147 +38,19 @@ func parse(t *testing.T, path, src string) []Tag {
 	return got
 }
 
-const goSource = `package shop
-
-import (
-	"fmt"
-	"net/http"
-)
-
-type Cart struct {
-	Items []Item
-	Owner http.Header
-}
-
-type Pricer interface {
-	Price(id string) int
-}
-
-type ID = string
-type Count int
-
-const MaxItems, MinItems = 10, 1
-
+// The Go and Python fixtures of testdata/lang, whose tags TestLanguageFixtures
+// checks line by line, serve the tests below as ordinary source.
 var (
-	Default = Cart{}
-	_       = 3
+	goSource = mustRead("testdata/lang/go/shop.go")
+	pySource = mustRead("testdata/lang/python/account.py")
 )
 
-var Registry, Other = New[int](), 2
-
-func New[T any]() *Cart {
-	fmt.Println(helper(&Cart{}))
-	c := &http.Client{}
-	return c.Do()
-}
-
-func (c *Cart) Total(p Pricer) int {
-	x := func() {
-		type local struct{}
+func mustRead(name string) string {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		panic(err)
 	}
-	return p.Price("a")
-}
-`
-
-func TestParseGo(t *testing.T) {
-	got := short(parse(t, "shop/cart.go", goSource))
-	want := []string{
-		"0 def package shop",
-		"3 ref package fmt",
-		"4 ref package http",
-		"7 def struct Cart",
-		"8 def field Items",
-		"8 ref type Item",
-		"9 def field Owner",
-		"9 ref package http",
-		"9 ref type Header",
-		"12 def interface Pricer",
-		"13 def method Price",
-		"13 ref type string",
-		"13 ref type int",
-		"16 def type ID",
-		"16 ref type string",
-		"17 def type Count",
-		"17 ref type int",
-		"19 def constant MaxItems",
-		"19 def constant MinItems",
-		"22 def variable Default",
-		"22 ref literal Cart",
-		"26 def variable Registry",
-		"26 def variable Other",
-		"26 ref call New",
-		"28 def function New",
-		"28 ref type any",
-		"28 ref type Cart",
-		"29 ref member Println",
-		"29 ref call helper",
-		"29 ref literal Cart",
-		"30 ref package http",
-		"30 ref literal Client",
-		"31 ref member Do",
-		"34 ref type Cart",
-		"34 def method Total",
-		"34 ref type Pricer",
-		"34 ref type int",
-		"38 ref member Price",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Parse(cart.go) mismatch (-want +got):\n%s", diff)
-	}
-}
-
-const pySource = `from .models import User, Group as G
-import json
-
-LIMIT = 10
-a, b = 1, 2
-type Vector = list[float]
-
-@dataclass
-class Account(Base, models.Mixin):
-    kind = "x"
-
-    def __init__(self, user):
-        self.user = user
-
-    @property
-    def name(self):
-        return format_name(self.user).strip()
-
-@app.route("/")
-def index():
-    def inner():
-        pass
-    return Account(User())
-`
-
-func TestParsePython(t *testing.T) {
-	got := short(parse(t, "app/account.py", pySource))
-	want := []string{
-		"0 ref import User",
-		"0 ref import Group",
-		"3 def variable LIMIT",
-		"4 def variable a",
-		"4 def variable b",
-		"5 def type Vector",
-		"7 ref decorator dataclass",
-		"8 def class Account",
-		"8 ref class Base",
-		"8 ref class Mixin",
-		"11 def method __init__",
-		"14 ref decorator property",
-		"15 def method name",
-		"16 ref call format_name",
-		"16 ref member strip",
-		"18 ref decorator route",
-		"19 def function index",
-		"20 def function inner",
-		"22 ref call Account",
-		"22 ref call User",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Parse(account.py) mismatch (-want +got):\n%s", diff)
-	}
+	return string(data)
 }
 
 func TestParseSyntaxError(t *testing.T) {
