@@ -129,28 +129,36 @@ func Rank(in Input) *Result {
 	// Definition entries.
 	listed := make([]bool, nf)
 	res.Entries = make([]Entry, 0, len(s.defFile)+nf)
-	var order []int32
+	// Sort by score, then path, then name: slots are numbered by name,
+	// then file (path order), so the ties compare numbers, not strings.
+	// The keys sit side by side, which makes the sort of a few hundred
+	// thousand definitions several times faster than through indexes.
+	type key struct {
+		score      float64 // never NaN
+		file, slot int32
+	}
+	keys := make([]key, 0, len(scored))
 	for slot, ok := range scored {
 		f := s.defFile[slot]
 		if !ok || s.focus[f] {
 			continue
 		}
 		listed[f] = true
-		order = append(order, int32(slot))
+		keys = append(keys, key{score[slot], f, int32(slot)})
 	}
-	// Sort by score, then path, then name: slots are numbered by name,
-	// then file (path order), so the ties compare numbers, not strings.
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmp.Compare(score[b], score[a]); c != 0 {
-			return c
+	slices.SortFunc(keys, func(a, b key) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		case a.file != b.file:
+			return int(a.file - b.file)
 		}
-		if c := cmp.Compare(s.defFile[a], s.defFile[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
+		return int(a.slot - b.slot)
 	})
-	for _, slot := range order {
-		res.Entries = append(res.Entries, Entry{Path: s.paths[s.defFile[slot]], Name: s.names[s.slotIdent[slot]], Score: score[slot]})
+	for _, k := range keys {
+		res.Entries = append(res.Entries, Entry{Path: s.paths[k.file], Name: s.names[s.slotIdent[k.slot]], Score: k.score})
 	}
 
 	// File-only entries for the remaining graph nodes, by rank.
