@@ -14,4 +14,6 @@ import "sync"
 // every allocation; its Go-side default behind those hooks is the same
 // malloc and free, so memory allocated either way may be freed the other
 // way. Skipping the round trip makes parsing markedly faster.
-var useLibcAllocator = sync.OnceFunc(func() { C.repomap_use_libc_allocator() })
+var useLibcAllocator = sync.OnceFunc(libcAllocator)
+
+func libcAllocator() { C.repomap_use_libc_allocator() }
