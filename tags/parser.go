@@ -234,7 +234,7 @@ func (p *Parser) parseTimed(ctx context.Context, name string, src []byte) (*ts.T
 		<-flagged // the flag is set: the next parse may clear it
 	}
 	if tree == nil {
-		p.parser.Reset()
+		p.renewParser()
 		if err := ctx.Err(); err != nil {
 			return nil, nil, deadline, err
 		}
@@ -244,6 +244,18 @@ func (p *Parser) parseTimed(ctx context.Context, name string, src []byte) (*ts.T
 		return nil, nil, deadline, fmt.Errorf("tags: parse failed")
 	}
 	return tree, c, deadline, nil
+}
+
+// renewParser replaces the tree-sitter parser after a parse that was cut
+// short. Resetting is not enough: when the cut came while tree-sitter was
+// balancing the finished tree, ts_parser_reset leaves its "balancing was
+// cancelled" mark set but drops the tree, and the next parse aborts the
+// process on an assertion.
+func (p *Parser) renewParser() {
+	p.parser.SetCancellationFlag(nil)
+	p.parser.Close()
+	p.parser = ts.NewParser()
+	p.parser.SetCancellationFlag(p.cancel)
 }
 
 // micros returns d in microseconds, at least one for a positive d; zero

@@ -228,3 +228,31 @@ func TestQueryErrorPosition(t *testing.T) {
 		})
 	}
 }
+
+// TestParseAfterTimeouts cuts parses short at many points, balancing of
+// the finished tree included, and parses another file with the same
+// Parser after each: tree-sitter must not be left in a state that aborts
+// the next parse.
+func TestParseAfterTimeouts(t *testing.T) {
+	// Unclosed brackets make a deep, lopsided tree whose balancing takes
+	// long enough for the cut to land in it.
+	big := []byte("package p\nvar x = " + strings.Repeat("(", deepDepth))
+	small := []byte("package p\n\nfunc Small() {}\n")
+	p := NewParser(nil)
+	defer p.Close()
+	n := 0
+	for d := time.Millisecond; d < 400*time.Millisecond; d = d * 9 / 8 {
+		p.timeout = d
+		if _, err := p.Parse(context.Background(), "big.go", big); err != nil {
+			n++
+		}
+		p.timeout = 0
+		tags, err := p.Parse(context.Background(), "small.go", small)
+		if err != nil || len(tags) == 0 {
+			t.Fatalf("after a parse cut at %v: Parse(small.go) = %v, %v", d, tags, err)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no parse was cut short: the test shows nothing")
+	}
+}
