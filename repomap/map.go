@@ -429,6 +429,9 @@ func (m *Map) rankItems(files []file, focus, mentions []string) ([]item, map[str
 		listed[e.Path] = true
 		items = append(items, item{path: e.Path, name: e.Name, score: e.Score})
 	}
+	if rk.docs > 0 {
+		demoteDocs(items, rk.docs)
+	}
 	// A file whose only definitions are never shown still belongs in the
 	// list, by its rank, among the files by name alone.
 	var extra []item

@@ -395,3 +395,30 @@ func TestHeadingsDoNotCaptureCode(t *testing.T) {
 		t.Errorf("the heading is not in the map:\n%s", r.text)
 	}
 }
+
+func TestDemoteDocs(t *testing.T) {
+	items := []item{
+		{path: "config.yaml", name: "server", score: 0.5},
+		{path: "README.md", name: "#Install", score: 0.4},
+		{path: "main.go", name: "Serve", score: 0.3},
+		{path: "util.go", name: "helper", score: 0.001},
+		{path: "notes.txt", score: 0.2}, // a file entry stays in place
+	}
+	demoteDocs(items, 0.1)
+	var got []string
+	for _, it := range items {
+		got = append(got, it.path)
+	}
+	want := []string{"main.go", "config.yaml", "README.md", "util.go", "notes.txt"}
+	if !slices.Equal(got, want) {
+		t.Errorf("demoteDocs order = %v, want %v", got, want)
+	}
+	if err := CheckRanking("aider+reverse=0.5+docs=0.2"); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []string{"aider+docs=0", "aider+docs=2", "aider+nope", "best"} {
+		if CheckRanking(bad) == nil {
+			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
+		}
+	}
+}

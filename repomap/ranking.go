@@ -1,7 +1,9 @@
 package repomap
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,6 +33,7 @@ const reverseWeight = 0.5
 type ranking struct {
 	builtins bool    // drop calls of builtin functions and uses of builtin types
 	reverse  float64 // weight of the reverse edges; 0 for none
+	docs     float64 // scales the definitions of documents and data; 0: no change
 }
 
 // parseRanking returns the ranking named s: RankingDefault ("" too),
@@ -56,6 +59,14 @@ func parseRanking(s string) (ranking, error) {
 		switch {
 		case name == "builtins" && !hasVal:
 			r.builtins = true
+		case name == "docs" && !hasVal:
+			r.docs = docFactor
+		case name == "docs":
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w <= 0 || w > 1 {
+				return r, fmt.Errorf("repomap: ranking %q: docs takes a factor in (0, 1]", s)
+			}
+			r.docs = w
 		case name == "reverse" && !hasVal:
 			r.reverse = reverseWeight
 		case name == "reverse":
@@ -65,7 +76,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, reverse or reverse=W)", s, p)
 		}
 	}
 	return r, nil
@@ -125,4 +136,39 @@ func rankName(sub, name string) string {
 func CheckRanking(name string) error {
 	_, err := parseRanking(name)
 	return err
+}
+
+// docLanguages are the languages of documents and data rather than code:
+// their definitions (headings, keys, selectors, ids) are worth a line in
+// a map when nothing better fits.
+var docLanguages = map[string]bool{
+	"css": true, "html": true, "json": true, "markdown": true, "properties": true,
+	"scss": true, "toml": true, "xml": true, "yaml": true,
+}
+
+// docFactor scales the scores of definitions in docLanguages files.
+const docFactor = 0.01
+
+// demoteDocs scales down the definitions of document and data files in
+// the ranked list and sorts it again; file entries stay where they are.
+func demoteDocs(items []item, factor float64) {
+	end := slices.IndexFunc(items, func(it item) bool { return it.name == "" })
+	if end < 0 {
+		end = len(items)
+	}
+	defs := items[:end]
+	lang := make(map[string]bool)
+	for i := range defs {
+		doc, ok := lang[defs[i].path]
+		if !ok {
+			doc = docLanguages[tags.Detect(defs[i].path, nil)]
+			lang[defs[i].path] = doc
+		}
+		if doc {
+			defs[i].score *= factor
+		}
+	}
+	slices.SortStableFunc(defs, func(a, b item) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.path, b.path), strings.Compare(a.name, b.name))
+	})
 }
