@@ -105,18 +105,6 @@ func NewGraph(n int, edges []Edge) *Graph {
 	return g
 }
 
-// newGraphCSR builds a Graph directly from CSR arrays whose rows are already
-// sorted by destination with parallel edges merged and weights positive and
-// finite. The slices are owned by the returned graph.
-func newGraphCSR(start, to []int32, w []float64) *Graph {
-	if len(start) <= 1 {
-		return &Graph{}
-	}
-	g := &Graph{start: start, to: to, w: w, out: make([]float64, len(start)-1)}
-	g.computeOut()
-	return g
-}
-
 // computeOut fills g.out with the per-node out-weight sums, summed in
 // destination order.
 func (g *Graph) computeOut() {

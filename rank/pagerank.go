@@ -93,18 +93,27 @@ func PageRank(g *Graph, personalization []float64, opts *PageRankOptions) []floa
 				next[g.to[e]] += xi * a[e]
 			}
 		}
-		var diff float64
-		for j := range next {
-			v := alpha*(next[j]+dsum*p[j]) + (1-alpha)*p[j]
-			next[j] = v
-			diff += math.Abs(v - x[j])
-		}
+		diff := teleport(next, x, p, dsum, alpha)
 		x, next = next, x
 		if diff < limit {
 			break
 		}
 	}
 	return x
+}
+
+// teleport finishes one power iteration: next holds the rank that came
+// along edges; it becomes α·(next + dsum·p) + (1−α)·p, the rank of
+// dangling nodes (dsum) and the teleport following the personalization
+// p. It returns the L1 distance from the previous iterate x.
+func teleport(next, x, p []float64, dsum, alpha float64) float64 {
+	var diff float64
+	for j := range next {
+		v := alpha*(next[j]+dsum*p[j]) + (1-alpha)*p[j]
+		next[j] = v
+		diff += math.Abs(v - x[j])
+	}
+	return diff
 }
 
 // normalizePersonalization returns personalization scaled to sum 1, or the

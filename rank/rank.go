@@ -212,12 +212,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 	for f := range int32(nf) {
 		for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
 			k := s.refIdent[r]
-			wr := s.mul[k]
-			if s.focus[f] {
-				wr *= focusMul
-			}
-			wr *= math.Sqrt(float64(s.refCount[r]))
-			w[r] = clampWeight(wr)
+			w[r] = clampWeight(s.refWeight(f, r))
 			nd := s.defStart[k+1] - s.defStart[k]
 			out[f] += w[r] * float64(nd)
 			isNode[f] = true
@@ -341,12 +336,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 				next[nodeOf[s.defFile[slot]]] += send[k]
 			}
 		}
-		var diff float64
-		for j := range next {
-			v := defaultAlpha*(next[j]+dsum*p[j]) + (1-defaultAlpha)*p[j]
-			next[j] = v
-			diff += math.Abs(v - x[j])
-		}
+		diff := teleport(next, x, p, dsum, defaultAlpha)
 		x, next = next, x
 		if diff < limit {
 			break
@@ -394,78 +384,6 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 	return x, nodeFile, score, scored
 }
 
-// fileGraph builds the file graph: its nodes are the files with at least one
-// edge, numbered in path order (node i is file nodeFile[i]), and the edge
-// between two files is the sum of their (edge, ident) pairs.
-func (s *state) fileGraph() (g *Graph, nodeFile []int32) {
-	nf := len(s.paths)
-	// For each source file, sum its (edge, ident) contributions per
-	// destination in a dense accumulator.
-	eStart := make([]int32, nf+1)
-	nPairs := s.countPairs()
-	eTo := make([]int32, 0, nPairs)
-	eW := make([]float64, 0, nPairs)
-	isNode := make([]bool, nf)
-	acc := make([]float64, nf)
-	mark := make([]int32, nf) // mark[d] == f+1 when d was reached from f
-	var buf []contrib
-	for f := range int32(nf) {
-		buf = s.edgesFrom(f, buf)
-		first := int32(len(eTo))
-		for _, c := range buf {
-			d := s.defFile[c.slot]
-			if mark[d] != f+1 {
-				mark[d] = f + 1
-				acc[d] = 0
-				eTo = append(eTo, d)
-			}
-			acc[d] += c.w
-		}
-		for _, d := range eTo[first:] {
-			eW = append(eW, acc[d])
-			isNode[d] = true
-		}
-		if int32(len(eTo)) > first {
-			isNode[f] = true
-		}
-		eStart[f+1] = int32(len(eTo))
-	}
-	// Order each row by destination.
-	perm := sortRowsPerm(eStart, eTo, nf)
-	sortedTo := make([]int32, len(eTo))
-	sortedW := make([]float64, len(eW))
-	for p, e := range perm {
-		sortedTo[p], sortedW[p] = eTo[e], eW[e]
-	}
-	eTo, eW = sortedTo, sortedW
-
-	// Keep only the files with at least one edge as nodes. The renumbering
-	// is monotonic, so the rows stay sorted.
-	nodeOf := make([]int32, nf)
-	for f := range nf {
-		nodeOf[f] = -1
-		if isNode[f] {
-			nodeOf[f] = int32(len(nodeFile))
-			nodeFile = append(nodeFile, int32(f))
-		}
-	}
-	start := make([]int32, len(nodeFile)+1)
-	for i, f := range nodeFile {
-		start[i+1] = start[i] + eStart[f+1] - eStart[f]
-	}
-	for e := range eTo {
-		eTo[e] = nodeOf[eTo[e]]
-	}
-	return newGraphCSR(start, eTo, eW), nodeFile
-}
-
-// contrib is one (edge, ident) pair leaving a file: the edge goes to the
-// file defining slot, for the identifier of slot.
-type contrib struct {
-	slot int32 // index into state.defFile / state.slotIdent
-	w    float64
-}
-
 // state is the interned, indexed form of an Input.
 //
 // Files are numbered 0..F-1 in path order and identifiers 0..I-1 in name
@@ -496,32 +414,19 @@ type state struct {
 	reverse         float64
 }
 
-// edgesFrom appends to buf[:0] the (edge, ident) pairs leaving file f, in a
-// fixed order (references by identifier, each to its definers by file; then
-// the self-edges for unreferenced definitions), and returns it.
-func (s *state) edgesFrom(f int32, buf []contrib) []contrib {
-	buf = buf[:0]
-	for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
-		k := s.refIdent[r]
-		w := s.mul[k]
-		if s.focus[f] {
-			w *= focusMul
-		}
-		w *= math.Sqrt(float64(s.refCount[r]))
-		for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
-			buf = append(buf, contrib{slot: slot, w: w})
-		}
+// refWeight returns the weight of each edge of reference r of file f:
+// the identifier's multiplier, 50 times more from a focus file, times the
+// square root of the number of occurrences.
+func (s *state) refWeight(f, r int32) float64 {
+	w := s.mul[s.refIdent[r]]
+	if s.focus[f] {
+		w *= focusMul
 	}
-	for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
-		if !s.referenced[s.slotIdent[slot]] {
-			buf = append(buf, contrib{slot: slot, w: unreferencedWeight})
-		}
-	}
-	return buf
+	return w * math.Sqrt(float64(s.refCount[r]))
 }
 
-// countPairs returns the number of (edge, ident) pairs edgesFrom yields
-// over all files.
+// countPairs returns the number of (edge, identifier) pairs of the file
+// graph: one per reference and definer, one per unreferenced definition.
 func (s *state) countPairs() int {
 	n := 0
 	for _, k := range s.refIdent {
