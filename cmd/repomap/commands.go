@@ -271,23 +271,8 @@ Examples:
 
 	repomap defs Render Build
 	repomap defs --root ~/src/app --format json NewServer`,
-		flags: func(fl *flag.FlagSet, c *config) {
-			c.rootFlag(fl)
-			c.treeFlags(fl)
-			c.formatFlag(fl, formatText, formatJSON)
-		},
-		run: func(ctx context.Context, e *env, c *config, args []string) int {
-			if msg := c.check(formatText, formatJSON); msg != "" {
-				return e.usage(msg)
-			}
-			if len(args) == 0 {
-				return e.usage("no NAME")
-			}
-			m, err := c.open(e, c.rootDirs(), repomap.RefreshAuto)
-			if err != nil {
-				return fail(e, err)
-			}
-			defer m.Close()
+		flags: nameLookupFlags,
+		run: nameLookup(func(ctx context.Context, e *env, c *config, m *repomap.Map, args []string) int {
 			defs, err := m.Definitions(ctx, args...)
 			if err != nil {
 				return fail(e, err)
@@ -296,7 +281,7 @@ Examples:
 				return writeJSON(e, repomap.NewJSONDefinitions(m.Roots(), defs))
 			}
 			return write(e, repomap.FormatDefinitions(defs))
-		},
+		}),
 	}
 }
 
@@ -315,23 +300,8 @@ Examples:
 
 	repomap refs Render
 	repomap refs --format json Render Build`,
-		flags: func(fl *flag.FlagSet, c *config) {
-			c.rootFlag(fl)
-			c.treeFlags(fl)
-			c.formatFlag(fl, formatText, formatJSON)
-		},
-		run: func(ctx context.Context, e *env, c *config, args []string) int {
-			if msg := c.check(formatText, formatJSON); msg != "" {
-				return e.usage(msg)
-			}
-			if len(args) == 0 {
-				return e.usage("no NAME")
-			}
-			m, err := c.open(e, c.rootDirs(), repomap.RefreshAuto)
-			if err != nil {
-				return fail(e, err)
-			}
-			defer m.Close()
+		flags: nameLookupFlags,
+		run: nameLookup(func(ctx context.Context, e *env, c *config, m *repomap.Map, args []string) int {
 			doc := repomap.NewJSONReferences(m.Roots())
 			var b strings.Builder
 			for _, name := range args {
@@ -349,7 +319,33 @@ Examples:
 				return writeJSON(e, doc)
 			}
 			return write(e, b.String())
-		},
+		}),
+	}
+}
+
+// nameLookupFlags are the flags of the commands that look names up.
+func nameLookupFlags(fl *flag.FlagSet, c *config) {
+	c.rootFlag(fl)
+	c.treeFlags(fl)
+	c.formatFlag(fl, formatText, formatJSON)
+}
+
+// nameLookup wraps the run of a command that looks NAMEs up: it checks
+// the format and the arguments, and opens the Map.
+func nameLookup(run func(ctx context.Context, e *env, c *config, m *repomap.Map, names []string) int) func(context.Context, *env, *config, []string) int {
+	return func(ctx context.Context, e *env, c *config, args []string) int {
+		if msg := c.check(formatText, formatJSON); msg != "" {
+			return e.usage(msg)
+		}
+		if len(args) == 0 {
+			return e.usage("no NAME")
+		}
+		m, err := c.open(e, c.rootDirs(), repomap.RefreshAuto)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer m.Close()
+		return run(ctx, e, c, m, args)
 	}
 }
 
