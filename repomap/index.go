@@ -11,50 +11,161 @@ import (
 	"sync/atomic"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/tags"
 )
 
-// fileState is what a Map knows of one file, valid while its size and
-// modification time are unchanged.
-type fileState struct {
+// The index is the stage of a map that touches the file system: it walks
+// the roots, reads and parses the files that changed, and keeps their
+// tags and outlines in memory and in the roots' disk caches. Each request
+// takes a snapshot of it; the stages after it work on the snapshot alone.
+
+// index is what a Map knows of its trees.
+type index struct {
+	roots   []*root
+	opts    *Options
+	queries *tags.Queries     // compiled once for the Map's life, shared by its parsers
+	files   map[string]*entry // by path in the map
+	warned  map[string]bool   // cache warnings given, once each
+}
+
+func newIndex(roots []*root, opts *Options) *index {
+	return &index{roots: roots, opts: opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool)}
+}
+
+func (x *index) close() error {
+	x.files = nil
+	return x.queries.Close()
+}
+
+// entry is what the index knows of one file, valid while its size and
+// modification time are unchanged. An entry is replaced, never changed,
+// when its file changes, but for lines, which are read on first use.
+type entry struct {
 	size, mod int64
 	tags      tags.Set
-	outline   *tags.Outline // nil until the file is rendered, or none
-	lines     []string      // the file's lines once rendered
+	outline   *tags.Outline // nil for a file without one
+	lines     []string      // the file's lines, once a map shows it
 	dirty     bool          // not yet written to the disk cache
 	skip      string        // why it was left out of parsing, or ""
 }
 
+// snapshot is the tree as one request sees it: the files walked, each
+// with its entry.
+type snapshot struct {
+	idx     *index
+	files   []file   // in map order: by root, then path
+	entries []*entry // entries[i] is that of files[i]; never nil
+	byPath  map[string]int
+	skipped []skip // files left out, with why
+	parsed  int    // files parsed for this snapshot
+}
+
+// entry returns the entry of the file at p, or nil.
+func (s *snapshot) entry(p string) *entry {
+	if i, ok := s.byPath[p]; ok {
+		return s.entries[i]
+	}
+	return nil
+}
+
+// source returns the file at p ready to render, or nil when it is not in
+// the snapshot or cannot be read. Its lines are read once and kept while
+// the file is unchanged.
+func (s *snapshot) source(p string) *render.Source {
+	i, ok := s.byPath[p]
+	if !ok {
+		return nil
+	}
+	e, f := s.entries[i], s.files[i]
+	if e.lines == nil {
+		text, reason := readSource(s.idx.roots[f.root].FS, f.rel, s.idx.opts.MaxFileSize)
+		if reason != "" {
+			s.idx.opts.Logger.Debug("repomap: render: skipped", "path", p, "reason", reason)
+			return nil
+		}
+		e.lines = render.Lines(string(text))
+	}
+	return &render.Source{Lines: e.lines, Outline: e.outline}
+}
+
+// walk lists the files of every root, with their paths in the map.
+func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
+	var files []file
+	var skipped []skip
+	for i, r := range x.roots {
+		fs, sk, err := walkGlobs(ctx, r.FS, x.opts.Exclude, x.opts.Include)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range fs {
+			f.root, f.rel, f.path = i, f.path, r.mapPath(f.path)
+			files = append(files, f)
+		}
+		for _, s := range sk {
+			s.path = r.mapPath(s.path)
+			skipped = append(skipped, s)
+		}
+	}
+	return files, skipped, nil
+}
+
+// update brings the index up to date for the files walked, from the disk
+// caches or by parsing, writes what changed to the disk caches, and
+// returns the snapshot. When ctx is done it keeps, and writes to the disk
+// caches, the tags of the files parsed in full till then, so that maps
+// cancelled one after the other still make progress, and returns ctx's
+// error.
+func (x *index) update(ctx context.Context, files []file, skipped []skip) (*snapshot, error) {
+	x.loadCaches(ctx)
+	parsed := x.extract(ctx, files)
+	x.persist(files)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("repomap: %w", err)
+	}
+	s := &snapshot{idx: x, files: files, entries: make([]*entry, len(files)), byPath: make(map[string]int, len(files)), parsed: parsed}
+	s.skipped = skipped
+	for i, f := range files {
+		e := x.files[f.path]
+		if e == nil {
+			e = &entry{size: f.size, mod: f.mod}
+		}
+		s.entries[i] = e
+		s.byPath[f.path] = i
+		if e.skip != "" {
+			s.skipped = append(s.skipped, skip{f.path, e.skip})
+		}
+	}
+	return s, nil
+}
+
 // loadCaches reads the disk cache of each root not read yet, keeping the
-// entries of files this Map does not know.
-func (m *Map) loadCaches(ctx context.Context) {
-	for _, r := range m.roots {
+// entries of files the index does not know.
+func (x *index) loadCaches(ctx context.Context) {
+	for _, r := range x.roots {
 		if r.cache == nil || r.loaded {
 			continue
 		}
 		r.loaded = true
 		entries, err := r.cache.Load(ctx)
 		if err != nil {
-			m.warnCache(r, err)
+			x.warnCache(r, err)
 			continue
 		}
 		for rel, e := range entries {
-			p := rel
-			if r.Name != "" {
-				p = r.Name + "/" + rel
-			}
-			if _, ok := m.files[p]; ok {
+			p := r.mapPath(rel)
+			if _, ok := x.files[p]; ok {
 				continue
 			}
-			m.files[p] = &fileState{size: e.Size, mod: e.ModTime, tags: e.Tags, outline: e.Outline}
+			x.files[p] = &entry{size: e.Size, mod: e.ModTime, tags: e.Tags, outline: e.Outline}
 		}
 	}
 }
 
-// storeCaches writes what changed to each root's disk cache, and drops
-// the entries of files that are gone.
-func (m *Map) storeCaches(ctx context.Context, files []file) {
-	for i, r := range m.roots {
+// persist writes what changed to each root's disk cache in one batch,
+// drops the entries of files that are gone from it, and forgets them.
+func (x *index) persist(files []file) {
+	for i, r := range x.roots {
 		if r.cache == nil {
 			continue
 		}
@@ -65,32 +176,33 @@ func (m *Map) storeCaches(ctx context.Context, files []file) {
 				continue
 			}
 			live[f.rel] = true
-			if st := m.files[f.path]; st != nil && st.dirty {
-				put[f.rel] = cache.Entry{Size: st.size, ModTime: st.mod, Tags: st.tags, Outline: st.outline}
+			if e := x.files[f.path]; e != nil && e.dirty {
+				put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Outline: e.outline}
 			}
 		}
 		if len(put) == 0 && !r.hasGone(live) {
 			continue
 		}
-		if err := r.cache.Store(ctx, put, func(p string) bool { return live[p] }); err != nil {
-			m.warnCache(r, err)
+		// The write must happen even when the map was cancelled: it is
+		// what keeps the work done.
+		if err := r.cache.Store(context.Background(), put, func(p string) bool { return live[p] }); err != nil {
+			x.warnCache(r, err)
 			continue
 		}
 		r.known = live
 		for _, f := range files {
-			if st := m.files[f.path]; f.root == i && st != nil {
-				st.dirty = false
+			if e := x.files[f.path]; f.root == i && e != nil {
+				e.dirty = false
 			}
 		}
 	}
-	// Forget files that are gone.
 	live := make(map[string]bool, len(files))
 	for _, f := range files {
 		live[f.path] = true
 	}
-	for p := range m.files {
+	for p := range x.files {
 		if !live[p] {
-			delete(m.files, p)
+			delete(x.files, p)
 		}
 	}
 }
@@ -111,39 +223,38 @@ func (r *root) hasGone(live map[string]bool) bool {
 
 // warnCache logs a cache problem once per root and kind of problem: the
 // map goes on without the disk cache.
-func (m *Map) warnCache(r *root, err error) {
+func (x *index) warnCache(r *root, err error) {
 	key := r.Dir + "\x00" + err.Error()
 	if errors.Is(err, cache.ErrLocked) {
 		key = r.Dir + "\x00locked"
 	}
-	if m.warned[key] {
+	if x.warned[key] {
 		return
 	}
-	m.warned[key] = true
-	m.opts.Logger.Warn("repomap: tag cache not used", "root", r.Dir, "err", err)
+	x.warned[key] = true
+	x.opts.Logger.Warn("repomap: tag cache not used", "root", r.Dir, "err", err)
 }
 
 // extract brings the tags of every file up to date, parsing in parallel
-// the files whose size or modification time changed, and returns the
-// files left out with why and how many files were parsed. When ctx is
-// done it stops, and keeps the tags of the files parsed in full till then,
-// so that builds cancelled one after the other still make progress.
-func (m *Map) extract(ctx context.Context, files []file) ([]skip, int) {
+// the files whose size or modification time changed, and returns how many
+// files were parsed. When ctx is done it stops, and keeps the tags of the
+// files parsed in full till then.
+func (x *index) extract(ctx context.Context, files []file) int {
 	var todo []int
 	for i, f := range files {
-		if st := m.files[f.path]; st == nil || st.size != f.size || st.mod != f.mod {
+		if e := x.files[f.path]; e == nil || e.size != f.size || e.mod != f.mod {
 			todo = append(todo, i)
 		}
 	}
 	if len(todo) == 0 {
-		return m.skipsOf(files), 0
+		return 0
 	}
-	states := make([]*fileState, len(todo)) // nil for a file not parsed in full
+	entries := make([]*entry, len(todo)) // nil for a file not parsed in full
 	var next, done atomic.Int64
 	var progressMu sync.Mutex
 	reported := 0
 	report := func() {
-		if m.opts.Progress == nil {
+		if x.opts.Progress == nil {
 			return
 		}
 		n := int(done.Add(1))
@@ -154,15 +265,13 @@ func (m *Map) extract(ctx context.Context, files []file) ([]skip, int) {
 		defer progressMu.Unlock()
 		if n > reported { // in order, whichever worker gets here first
 			reported = n
-			m.opts.Progress(n, len(todo))
+			x.opts.Progress(n, len(todo))
 		}
 	}
 	var wg sync.WaitGroup
-	for range min(m.opts.Parallelism, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := tags.NewParser(&tags.ParserOptions{Timeout: m.opts.ParseTimeout})
+	for range min(x.opts.Parallelism, len(todo)) {
+		wg.Go(func() {
+			p := tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
 			defer p.Close()
 			for {
 				k := int(next.Add(1) - 1)
@@ -170,70 +279,56 @@ func (m *Map) extract(ctx context.Context, files []file) ([]skip, int) {
 					return
 				}
 				f := files[todo[k]]
-				ts, reason := m.tagsOf(ctx, p, f)
+				e := x.parse(ctx, p, f)
 				if ctx.Err() != nil {
 					return // the parse may have been cut short
 				}
-				states[k] = &fileState{size: f.size, mod: f.mod, tags: tags.Pack(ts), dirty: true, skip: reason}
+				entries[k] = e
 				report()
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	parsed := 0
 	for k, i := range todo {
-		if st := states[k]; st != nil {
-			f := files[i]
-			m.files[f.path] = st
-			m.dropBlocks(f.path)
+		if e := entries[k]; e != nil {
+			x.files[files[i].path] = e
 			parsed++
 		}
 	}
-	if ctx.Err() != nil {
-		return nil, 0
-	}
-	return m.skipsOf(files), parsed
+	return parsed
 }
 
-// skipsOf returns the files left out of parsing, with why, as far as the
-// Map knows: the reasons of files whose tags came from the disk cache are
-// not kept there.
-func (m *Map) skipsOf(files []file) []skip {
-	var out []skip
-	for _, f := range files {
-		if st := m.files[f.path]; st != nil && st.skip != "" {
-			out = append(out, skip{f.path, st.skip})
-		}
-	}
-	return out
-}
-
-// tagsOf returns the tags of f, or the reason it has none worth noting.
-func (m *Map) tagsOf(ctx context.Context, p *tags.Parser, f file) ([]tags.Tag, string) {
+// parse returns the entry of f, parsed with p, with the reason it has no
+// tags when that is worth noting.
+func (x *index) parse(ctx context.Context, p *tags.Parser, f file) *entry {
+	e := &entry{size: f.size, mod: f.mod, dirty: true}
 	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" {
-		return nil, "" // neither its name nor its content can make it a language
+		return e // neither its name nor its content can make it a language
 	}
-	if f.size > m.opts.MaxFileSize {
-		return nil, fmt.Sprintf("larger than %d bytes", m.opts.MaxFileSize)
+	if f.size > x.opts.MaxFileSize {
+		e.skip = fmt.Sprintf("larger than %d bytes", x.opts.MaxFileSize)
+		return e
 	}
-	src, reason := readSource(m.roots[f.root].FS, f.rel, m.opts.MaxFileSize)
+	src, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize)
 	if reason != "" {
-		return nil, reason
+		e.skip = reason
+		return e
 	}
 	if tags.Detect(f.rel, src) == "" {
-		return nil, ""
+		return e
 	}
-	ts, err := p.Parse(ctx, f.path, src)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ""
-		}
-		if errors.Is(err, tags.ErrTimeout) {
-			return nil, fmt.Sprintf("parse took longer than %v", m.opts.ParseTimeout)
-		}
-		return nil, "parse: " + err.Error()
+	pf, err := p.File(ctx, f.path, src)
+	switch {
+	case err == nil:
+		e.tags, e.outline = tags.Pack(pf.Tags), pf.Outline
+	case ctx.Err() != nil:
+	case errors.Is(err, tags.ErrTimeout):
+		e.skip = fmt.Sprintf("parse took longer than %v", x.opts.ParseTimeout)
+	default:
+		e.skip = "parse: " + err.Error()
 	}
-	return ts, ""
+	return e
 }
 
 // readSource reads the file at name for parsing: at most limit bytes, not

@@ -3,12 +3,251 @@ package repomap
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/fit"
+	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
 )
+
+// The rank stage turns a snapshot and a request into the ranked list of
+// items the fit takes: it links references to definitions by name, ranks
+// with package rank, and applies the map's own rules, which all live in
+// this file: which definitions link files without being shown, the names
+// headings go by, builtins, the weight of reverse edges, and the
+// demotion of documents and data.
+
+// ranked is the rank stage's result.
+type ranked struct {
+	items []fit.Item         // definitions best first, then files by name alone
+	ranks map[string]float64 // the PageRank of each file of the graph
+	size  graphSize
+}
+
+// graphSize tells how large the ranking's input was.
+type graphSize struct{ nodes, links, defs, refs int }
+
+// graphOnly reports whether definitions of this kind link files in the
+// ranking without being shown: every Go file of a package defines the
+// package's name, which ties the files that use the package to it, but a
+// package clause says nothing the path does not.
+func graphOnly(sub string) bool { return sub == "package" }
+
+// shownDef is one definition a map can show, as the rank stage indexes
+// it: by the name it goes by in the ranking.
+type shownDef struct {
+	rankName string
+	row      fit.Row
+}
+
+// rankSnapshot ranks the definitions of the files of s for the focus files
+// and mentions, with the ranking rk.
+func rankSnapshot(s *snapshot, rk ranking, focus, mentions []string) ranked {
+	in := rank.Input{Files: make([]rank.File, len(s.files)), Focus: focus, Reverse: rk.reverse}
+	for _, w := range mentions {
+		if p := path.Clean(strings.TrimPrefix(w, "./")); s.entry(p) != nil {
+			in.MentionedFiles = append(in.MentionedFiles, p)
+		}
+		in.MentionedIdents = append(in.MentionedIdents, w)
+	}
+	var size graphSize
+	// shown holds each file's definitions that a map can show, sorted by
+	// rank name then line, so that an item finds its rows by a search.
+	shown := make(map[string][]shownDef, len(s.files))
+	var count []int // per string of a file's Set: references to it
+	for i, f := range s.files {
+		rf := rank.File{Path: f.path}
+		set := s.entries[i].tags
+		count = slices.Grow(count[:0], len(set.Strings))[:len(set.Strings)]
+		clear(count)
+		var bi map[string]bool
+		if rk.builtins {
+			bi = builtinsOf(f.path)
+		}
+		var defs []shownDef
+		for j, t := range set.Tags {
+			name := set.Strings[t.Name]
+			sub := set.Sub(j)
+			if t.Kind == tags.Reference {
+				if !builtinUse(bi, sub, name) {
+					count[t.Name]++
+				}
+				size.refs++
+				continue
+			}
+			rn := rankName(sub, name)
+			rf.Defs = append(rf.Defs, rn)
+			if !graphOnly(sub) {
+				defs = append(defs, shownDef{rn, fit.Row{Line: int(t.Line), Kind: sub, Name: name}})
+			}
+		}
+		slices.SortStableFunc(defs, func(a, b shownDef) int {
+			return cmp.Or(strings.Compare(a.rankName, b.rankName), cmp.Compare(a.row.Line, b.row.Line))
+		})
+		shown[f.path] = defs
+		// Each referenced name once, with its count.
+		for k, n := range count {
+			if n > 0 {
+				rf.Refs = append(rf.Refs, set.Strings[k])
+				rf.RefCounts = append(rf.RefCounts, n)
+			}
+		}
+		size.defs += len(rf.Defs)
+		in.Files[i] = rf
+	}
+	res := rank.Rank(in)
+	size.nodes = len(res.Files)
+	size.links = res.Links
+	items := make([]fit.Item, 0, len(res.Entries))
+	listed := make(map[string]bool, len(s.files))
+	var dropped []string
+	for _, e := range res.Entries {
+		it := fit.Item{Path: e.Path, Name: e.Name, Score: e.Score}
+		if e.Name != "" {
+			defs := shown[e.Path]
+			lo, _ := slices.BinarySearchFunc(defs, e.Name, func(d shownDef, name string) int { return strings.Compare(d.rankName, name) })
+			for _, d := range defs[lo:] {
+				if d.rankName != e.Name {
+					break
+				}
+				it.Rows = append(it.Rows, d.row)
+			}
+			if it.Rows == nil {
+				dropped = append(dropped, e.Path)
+				continue // a definition that is never shown
+			}
+		}
+		listed[e.Path] = true
+		items = append(items, it)
+	}
+	if rk.docs > 0 {
+		demoteDocs(items, rk.docs)
+	}
+	// A file whose only definitions are never shown still belongs in the
+	// list, by its rank, among the files by name alone.
+	var extra []fit.Item
+	for _, p := range dropped {
+		if !listed[p] {
+			listed[p] = true
+			extra = append(extra, fit.Item{Path: p, Score: res.Files[p]})
+		}
+	}
+	if len(extra) > 0 {
+		first := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
+		if first < 0 {
+			first = len(items)
+		}
+		tail := append(slices.Clone(items[first:]), extra...)
+		slices.SortStableFunc(tail, func(a, b fit.Item) int {
+			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
+		})
+		items = append(items[:first], tail...)
+	}
+	return ranked{items: items, ranks: res.Files, size: size}
+}
+
+// relatedItems returns the items of the map of the files related to the
+// file at p, and the weight of each file's links with it: one item per
+// definition p uses, in the file that defines it, and one per name of p
+// that a file uses, with the rows that use it; files by the weight of
+// their links with p, as the ranking weighs references, so that a small
+// budget shows the best part of each.
+func relatedItems(s *snapshot, p string) ([]fit.Item, map[string]float64) {
+	// What p defines and references, by the names they go by in the
+	// ranking.
+	self := s.entry(p).tags
+	defines := make(map[string]bool)
+	refCount := make(map[string]int)
+	for j, t := range self.Tags {
+		name := self.Strings[t.Name]
+		if t.Kind == tags.Definition {
+			defines[rankName(self.Sub(j), name)] = true
+		} else {
+			refCount[name]++
+		}
+	}
+	definers := make(map[string]int) // how many files define a name
+	for _, e := range s.entries {
+		seen := make(map[string]bool)
+		for j, t := range e.tags.Tags {
+			if n := rankName(e.tags.Sub(j), e.tags.Strings[t.Name]); t.Kind == tags.Definition && !seen[n] {
+				seen[n] = true
+				definers[n]++
+			}
+		}
+	}
+	type link struct {
+		weight float64
+		defs   map[string][]fit.Row // what p uses that the file defines
+		uses   map[string][]fit.Row // where the file uses what p defines
+	}
+	links := make(map[string]*link)
+	for i, f := range s.files {
+		if f.path == p {
+			continue
+		}
+		set := s.entries[i].tags
+		l := &link{defs: make(map[string][]fit.Row), uses: make(map[string][]fit.Row)}
+		for j, t := range set.Tags {
+			name, sub := set.Strings[t.Name], set.Sub(j)
+			switch {
+			case t.Kind == tags.Definition && refCount[rankName(sub, name)] > 0 && !graphOnly(sub):
+				rn := rankName(sub, name)
+				l.defs[rn] = append(l.defs[rn], fit.Row{Line: int(t.Line), Kind: sub, Name: name})
+			case t.Kind == tags.Reference && defines[name]:
+				l.uses[name] = append(l.uses[name], fit.Row{Line: int(t.Line), Kind: "use", Name: name})
+			}
+		}
+		if len(l.defs) == 0 && len(l.uses) == 0 {
+			continue
+		}
+		for name := range l.defs {
+			l.weight += linkWeight(name, refCount[name], definers[name])
+		}
+		for name, rows := range l.uses {
+			l.weight += linkWeight(name, len(rows), definers[name])
+		}
+		links[f.path] = l
+	}
+	paths := slices.SortedFunc(maps.Keys(links), func(a, b string) int {
+		return cmp.Or(cmp.Compare(links[b].weight, links[a].weight), strings.Compare(a, b))
+	})
+	var items []fit.Item
+	ranks := make(map[string]float64, len(links))
+	for _, q := range paths {
+		l := links[q]
+		ranks[q] = l.weight
+		for _, name := range slices.Sorted(maps.Keys(l.defs)) {
+			items = append(items, fit.Item{Path: q, Name: name, Rows: l.defs[name], Score: l.weight})
+		}
+		for _, name := range slices.Sorted(maps.Keys(l.uses)) {
+			items = append(items, fit.Item{Path: q, Rows: l.uses[name], Score: l.weight})
+		}
+	}
+	return items, ranks
+}
+
+// linkWeight weighs n references to name, defined in definers files, as
+// the ranking does.
+func linkWeight(name string, n, definers int) float64 {
+	return rank.Weight(name, definers, false) * math.Sqrt(float64(n))
+}
+
+// shownDefs returns the definitions of set that a map shows, in tag order.
+func shownDefs(set tags.Set) []fit.Row {
+	var out []fit.Row
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && !graphOnly(set.Sub(j)) {
+			out = append(out, fit.Row{Line: int(t.Line), Kind: set.Sub(j), Name: set.Strings[t.Name]})
+		}
+	}
+	return out
+}
 
 // The rankings a Map can use.
 const (
@@ -151,24 +390,24 @@ const docFactor = 0.01
 
 // demoteDocs scales down the definitions of document and data files in
 // the ranked list and sorts it again; file entries stay where they are.
-func demoteDocs(items []item, factor float64) {
-	end := slices.IndexFunc(items, func(it item) bool { return it.name == "" })
+func demoteDocs(items []fit.Item, factor float64) {
+	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
 	if end < 0 {
 		end = len(items)
 	}
 	defs := items[:end]
 	lang := make(map[string]bool)
 	for i := range defs {
-		doc, ok := lang[defs[i].path]
+		doc, ok := lang[defs[i].Path]
 		if !ok {
-			doc = docLanguages[tags.Detect(defs[i].path, nil)]
-			lang[defs[i].path] = doc
+			doc = docLanguages[tags.Detect(defs[i].Path, nil)]
+			lang[defs[i].Path] = doc
 		}
 		if doc {
-			defs[i].score *= factor
+			defs[i].Score *= factor
 		}
 	}
-	slices.SortStableFunc(defs, func(a, b item) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.path, b.path), strings.Compare(a.name, b.name))
+	slices.SortStableFunc(defs, func(a, b fit.Item) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name))
 	})
 }
