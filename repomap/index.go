@@ -61,6 +61,15 @@ type snapshot struct {
 	parsed  int    // files parsed for this snapshot
 }
 
+// paths returns the paths of the files, in map order.
+func (s *snapshot) paths() []string {
+	out := make([]string, len(s.files))
+	for i, f := range s.files {
+		out[i] = f.path
+	}
+	return out
+}
+
 // entry returns the entry of the file at p, or nil.
 func (s *snapshot) entry(p string) *entry {
 	if i, ok := s.byPath[p]; ok {

@@ -278,3 +278,39 @@ func TestFindMentionsMap(t *testing.T) {
 		t.Errorf("FindMentions on a closed Map: %v, want ErrClosed", err)
 	}
 }
+
+// TestRequestText: the user's words as Request.Text give the map that
+// their mentions, found by FindMentions, give as Request.Mentions, and a
+// different map than no words.
+func TestRequestText(t *testing.T) {
+	m := openLookup(t)
+	defer m.Close()
+	text := "Why does server.go call Get twice? See the Handler class."
+	ms, err := m.FindMentions(context.Background(), text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byText, err := m.Build(context.Background(), Request{Text: text, MaxTokens: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byMentions, err := m.Build(context.Background(), Request{Mentions: ms.All(), MaxTokens: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if byText.Text != byMentions.Text || !slices.Equal(byText.Ranked, byMentions.Ranked) {
+		t.Errorf("Request.Text gave\n%s\nwant the map of its mentions:\n%s", byText.Text, byMentions.Text)
+	}
+	// The words mention server.go: it ranks higher than with none.
+	plain, err := m.build(context.Background(), Request{MaxTokens: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worded, err := m.build(context.Background(), Request{Text: text, MaxTokens: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := "server/server.go"; worded.ranks[p] <= plain.ranks[p] {
+		t.Errorf("rank of %s with the words %q: %g, not above %g without", p, text, worded.ranks[p], plain.ranks[p])
+	}
+}

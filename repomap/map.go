@@ -83,13 +83,17 @@ type Request struct {
 	// higher.
 	Mentions []string
 
+	// Text is the user's words, free text such as a task or an issue:
+	// what it mentions (see Map.FindMentions) counts as Mentions do.
+	Text string
+
 	// MaxTokens, when positive, overrides the Map's budget for this request.
 	MaxTokens int
 }
 
 // key identifies a request for the refresh modes.
 func (r Request) key() string {
-	return fmt.Sprintf("%q|%q|%d", cleanPaths(r.Focus), r.Mentions, r.MaxTokens)
+	return fmt.Sprintf("%q|%q|%q|%d", cleanPaths(r.Focus), r.Mentions, r.Text, r.MaxTokens)
 }
 
 // New returns a Map of the tree at dir. It is cheap: the work happens in
@@ -261,7 +265,11 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	t = time.Now()
 	focus := cleanPaths(req.Focus)
 	rk, _ := parseRanking(m.opts.Ranking) // checked by New
-	r := rankSnapshot(snap, rk, focus, req.Mentions)
+	mentions := req.Mentions
+	if req.Text != "" {
+		mentions = slices.Concat(mentions, findMentions(req.Text, snap.paths()).All())
+	}
+	r := rankSnapshot(snap, rk, focus, mentions)
 	st.Nodes, st.Links = r.size.nodes, r.size.links
 	st.Defs, st.Refs = r.size.defs, r.size.refs
 	st.Rank = time.Since(t)

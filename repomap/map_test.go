@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/repomap-dev/repomap/internal/fit"
 )
@@ -425,5 +426,46 @@ func TestDemoteDocs(t *testing.T) {
 		if CheckRanking(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}
+	}
+}
+
+// polyglotTree is a small tree in Scala, C++ and Go, the first two of
+// which have tags queries that take seconds to compile.
+func polyglotTree() fstest.MapFS {
+	return fstest.MapFS{
+		"a.scala": {Data: []byte("object A { def run(x: Int): Int = B.helper(x) }\n")},
+		"b.scala": {Data: []byte("object B { def helper(x: Int): Int = x }\n")},
+		"c.cpp":   {Data: []byte("int helper(int x) { return x; }\nint run() { return helper(1); }\n")},
+		"d.hpp":   {Data: []byte("namespace d { int helper(int x); }\n")},
+		"e.go":    {Data: []byte("package e\n\nfunc Run() int { return helper() }\n")},
+	}
+}
+
+// TestQueriesCompiledOncePerMap: a Map compiles each language's tags query
+// once for its whole life, however many files of it its parsers meet and
+// however often they change.
+func TestQueriesCompiledOncePerMap(t *testing.T) {
+	tree := polyglotTree()
+	m, err := NewFS(tree, &Options{Parallelism: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i := range 3 {
+		if i > 0 {
+			f := tree["b.scala"]
+			f.Data = fmt.Appendf(nil, "object B { def helper(x: Int): Int = x + %d }\n", i)
+			f.ModTime = f.ModTime.Add(time.Second)
+		}
+		r, err := m.Build(context.Background(), Request{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{5, 1, 1}[i]; r.Stats.Parsed != want {
+			t.Fatalf("build %d parsed %d files, want %d", i, r.Stats.Parsed, want)
+		}
+	}
+	if n := m.idx.queries.Compiles(); n != 3 {
+		t.Errorf("the Map compiled %d tags queries for Scala, C++ and Go over three builds, want 3", n)
 	}
 }

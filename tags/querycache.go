@@ -16,9 +16,10 @@ import (
 // Queries: each language's query is then compiled once between them, the
 // first time a parser needs it. It is safe for concurrent use.
 type Queries struct {
-	mu     sync.Mutex
-	langs  map[string]*queryOnce
-	closed bool
+	mu       sync.Mutex
+	langs    map[string]*queryOnce
+	compiles int // queries compiled, or tried
+	closed   bool
 }
 
 // queryOnce is one language's query, compiled at most once.
@@ -49,18 +50,12 @@ func (q *Queries) Close() error {
 	return nil
 }
 
-// Compiled returns the number of queries compiled so far: one per
-// language at most.
-func (q *Queries) Compiled() int {
+// Compiles returns how many times a query was compiled: once for each
+// language the parsers using q have met.
+func (q *Queries) Compiles() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	n := 0
-	for _, e := range q.langs {
-		if e.c != nil {
-			n++
-		}
-	}
-	return n
+	return q.compiles
 }
 
 // get returns the compiled query of the named language, compiling it on
@@ -77,7 +72,12 @@ func (q *Queries) get(name string) (*compiled, error) {
 		q.langs[name] = e
 	}
 	q.mu.Unlock()
-	e.once.Do(func() { e.c, e.err = compileLanguage(name) })
+	e.once.Do(func() {
+		e.c, e.err = compileLanguage(name)
+		q.mu.Lock()
+		q.compiles++
+		q.mu.Unlock()
+	})
 	return e.c, e.err
 }
 
