@@ -45,16 +45,19 @@ type shownDef struct {
 	row      fit.Row
 }
 
-// rankSnapshot ranks the definitions of the files of s for the focus files
-// and mentions, with the ranking rk.
-func rankSnapshot(s *snapshot, rk ranking, focus, mentions []string) ranked {
-	in := rank.Input{Files: make([]rank.File, len(s.files)), Focus: focus, Reverse: rk.reverse}
-	for _, w := range mentions {
-		if p := path.Clean(strings.TrimPrefix(w, "./")); s.entry(p) != nil {
-			in.MentionedFiles = append(in.MentionedFiles, p)
-		}
-		in.MentionedIdents = append(in.MentionedIdents, w)
-	}
+// linked is the link stage's result: the graph's input, as rank takes it,
+// and each file's definitions that a map can show.
+type linked struct {
+	files []rank.File
+	shown map[string][]shownDef // by path, sorted by rank name, then line
+	size  graphSize
+}
+
+// link ties the references of the files of s to definitions: today by
+// name, a reference to every definition of its name, as package rank
+// links the names it is given.
+func link(s *snapshot, rk ranking) linked {
+	files := make([]rank.File, len(s.files))
 	var size graphSize
 	// shown holds each file's definitions that a map can show, sorted by
 	// rank name then line, so that an item finds its rows by a search.
@@ -98,8 +101,23 @@ func rankSnapshot(s *snapshot, rk ranking, focus, mentions []string) ranked {
 			}
 		}
 		size.defs += len(rf.Defs)
-		in.Files[i] = rf
+		files[i] = rf
 	}
+	return linked{files: files, shown: shown, size: size}
+}
+
+// rankSnapshot ranks the definitions of the files of s for the focus files
+// and mentions, with the ranking rk.
+func rankSnapshot(s *snapshot, rk ranking, focus, mentions []string) ranked {
+	l := link(s, rk)
+	in := rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse}
+	for _, w := range mentions {
+		if p := path.Clean(strings.TrimPrefix(w, "./")); s.entry(p) != nil {
+			in.MentionedFiles = append(in.MentionedFiles, p)
+		}
+		in.MentionedIdents = append(in.MentionedIdents, w)
+	}
+	shown, size := l.shown, l.size
 	res := rank.Rank(in)
 	size.nodes = len(res.Files)
 	size.links = res.Links
