@@ -45,6 +45,7 @@ type entry struct {
 	size, mod int64
 	tags      tags.Set
 	outline   *tags.Outline // nil for a file without one
+	generated bool          // the head of its text says it was generated
 	lines     []string      // the file's lines, once a map shows it
 	dirty     bool          // not yet written to the disk cache
 	skip      string        // why it was left out of parsing, or ""
@@ -56,6 +57,7 @@ type snapshot struct {
 	idx     *index
 	files   []file   // in map order: by root, then path
 	entries []*entry // entries[i] is that of files[i]; never nil
+	roles   []Role   // roles[i] is that of files[i]
 	byPath  map[string]int
 	skipped []skip // files left out, with why
 	parsed  int    // files parsed for this snapshot
@@ -132,20 +134,53 @@ func (x *index) update(ctx context.Context, files []file, skipped []skip) (*snap
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("repomap: %w", err)
 	}
-	s := &snapshot{idx: x, files: files, entries: make([]*entry, len(files)), byPath: make(map[string]int, len(files)), parsed: parsed}
+	s := &snapshot{idx: x, files: files, entries: make([]*entry, len(files)), roles: make([]Role, len(files)), byPath: make(map[string]int, len(files)), parsed: parsed}
 	s.skipped = skipped
+	rules := x.roleRules()
 	for i, f := range files {
 		e := x.files[f.path]
 		if e == nil {
 			e = &entry{size: f.size, mod: f.mod}
 		}
 		s.entries[i] = e
+		s.roles[i] = fileRole(rules[f.root], f.rel, e.generated)
 		s.byPath[f.path] = i
 		if e.skip != "" {
 			s.skipped = append(s.skipped, skip{f.path, e.skip})
 		}
 	}
 	return s, nil
+}
+
+// roleRules returns, for each root, the rules that give its files roles:
+// those of its RolesFile, then Options.Roles. A RolesFile that cannot be
+// read as rules is left out, with a warning.
+func (x *index) roleRules() []roleRules {
+	out := make([]roleRules, len(x.roots))
+	for i, r := range x.roots {
+		if data, err := fs.ReadFile(r.FS, RolesFile); err == nil {
+			rs, err := parseRoles(RolesFile, string(data))
+			if err != nil {
+				x.opts.Logger.Warn("repomap: roles file left out", "root", r.Dir, "err", err)
+			}
+			out[i] = rs
+		}
+		out[i] = append(out[i], x.opts.Roles...)
+	}
+	return out
+}
+
+// fileRole returns the role of the file at rel: the one the rules give
+// it, or the one its path gives, or generated when its head says so.
+func fileRole(rules roleRules, rel string, generated bool) Role {
+	if r, ok := rules.match(rel); ok {
+		return r
+	}
+	r := pathRole(rel)
+	if generated && r != RoleVendored {
+		return RoleGenerated
+	}
+	return r
 }
 
 // loadCaches reads the disk cache of each root not read yet, keeping the
@@ -166,7 +201,7 @@ func (x *index) loadCaches(ctx context.Context) {
 			if _, ok := x.files[p]; ok {
 				continue
 			}
-			x.files[p] = &entry{size: e.Size, mod: e.ModTime, tags: e.Tags, outline: e.Outline}
+			x.files[p] = &entry{size: e.Size, mod: e.ModTime, tags: e.Tags, outline: e.Outline, generated: e.Generated}
 		}
 	}
 }
@@ -186,7 +221,7 @@ func (x *index) persist(files []file) {
 			}
 			live[f.rel] = true
 			if e := x.files[f.path]; e != nil && e.dirty {
-				put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Outline: e.outline}
+				put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Outline: e.outline, Generated: e.generated}
 			}
 		}
 		if len(put) == 0 && !r.hasGone(live) {
@@ -312,8 +347,8 @@ func (x *index) extract(ctx context.Context, files []file) int {
 // tags when that is worth noting.
 func (x *index) parse(ctx context.Context, p *tags.Parser, f file) *entry {
 	e := &entry{size: f.size, mod: f.mod, dirty: true}
-	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" {
-		return e // neither its name nor its content can make it a language
+	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" || pathRole(f.rel) == RoleAsset {
+		return e // neither its name nor its content can make it a language, or it is an image
 	}
 	if f.size > x.opts.MaxFileSize {
 		e.skip = fmt.Sprintf("larger than %d bytes", x.opts.MaxFileSize)
@@ -324,6 +359,7 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file) *entry {
 		e.skip = reason
 		return e
 	}
+	e.generated = generatedHead(src)
 	if tags.Detect(f.rel, src) == "" {
 		return e
 	}

@@ -146,6 +146,9 @@ func rankSnapshot(s *snapshot, rk ranking, focus, mentions []string) ranked {
 	if rk.docs > 0 {
 		demoteDocs(items, rk.docs)
 	}
+	if rk.roles {
+		byRole(items, s, rk.tests, focus, in.MentionedFiles)
+	}
 	// A file whose only definitions are never shown still belongs in the
 	// list, by its rank, among the files by name alone.
 	var extra []fit.Item
@@ -250,6 +253,76 @@ func relatedItems(s *snapshot, p string) ([]fit.Item, map[string]float64) {
 	return items, ranks
 }
 
+// The tiers of roles in the ranked list: the code of the tree (its tests
+// and examples with it, scaled), then fixtures, generated and vendored
+// code, then documents, configuration, CI and community files.
+var roleTier = [numRoles]int{
+	RoleSource: 0, RoleTest: 0, RoleExample: 0,
+	RoleFixture: 1, RoleGenerated: 1, RoleVendored: 1,
+	RoleDocs: 2, RoleConfig: 2, RoleCommunity: 2, RoleAsset: 2,
+}
+
+// byRole orders the ranked items by the roles of their files: the
+// definitions of tier 0 first, the tests' and examples' scaled by tests,
+// then those of tier 1, then tier 2, each tier by score; then the files
+// by name alone, by tier too. A role of a focus file, and a mentioned
+// file, are never moved down: the request points at them.
+func byRole(items []fit.Item, s *snapshot, tests float64, focus, mentioned []string) {
+	pointed := make(map[Role]bool)
+	for _, p := range focus {
+		if i, ok := s.byPath[p]; ok {
+			pointed[s.roles[i]] = true
+		}
+	}
+	isMentioned := make(map[string]bool, len(mentioned))
+	for _, p := range mentioned {
+		isMentioned[p] = true
+	}
+	tier := func(it *fit.Item) int {
+		i, ok := s.byPath[it.Path]
+		if !ok || isMentioned[it.Path] {
+			return 0
+		}
+		r := s.roles[i]
+		if pointed[r] {
+			return 0
+		}
+		if (r == RoleTest || r == RoleExample) && it.Name != "" {
+			it.Score *= tests
+		}
+		return roleTier[r]
+	}
+	tiers := make([]int, len(items))
+	for i := range items {
+		tiers[i] = tier(&items[i])
+	}
+	// Definitions, then files by name alone: sort each part apart, by
+	// tier then score, keeping the order of equals.
+	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
+	if end < 0 {
+		end = len(items)
+	}
+	sortPart := func(lo, hi int, byScore bool) {
+		idx := make([]int, hi-lo)
+		for i := range idx {
+			idx[i] = lo + i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int {
+			if c := cmp.Compare(tiers[a], tiers[b]); c != 0 || !byScore {
+				return c
+			}
+			return cmp.Compare(items[b].Score, items[a].Score)
+		})
+		sorted := make([]fit.Item, len(idx))
+		for i, k := range idx {
+			sorted[i] = items[k]
+		}
+		copy(items[lo:hi], sorted)
+	}
+	sortPart(0, end, true)
+	sortPart(end, len(items), false)
+}
+
 // linkWeight weighs n references to name, defined in definers files, as
 // the ranking does.
 func linkWeight(name string, n, definers int) float64 {
@@ -280,6 +353,11 @@ const (
 	RankingAider = "aider"
 )
 
+// testFactor scales the definitions of tests and examples in the ranked
+// list, so that they come below the code they use unless the request
+// points at them.
+const testFactor = 0.3
+
 // reverseWeight is the weight of an edge back from a definer to a file
 // that references it, relative to the forward edge. 0.1, 0.3, 0.5, 0.7
 // and 1 were measured; 0.5 was the only one that raised recall at both
@@ -291,6 +369,8 @@ type ranking struct {
 	builtins bool    // drop calls of builtin functions and uses of builtin types
 	reverse  float64 // weight of the reverse edges; 0 for none
 	docs     float64 // scales the definitions of documents and data; 0: no change
+	roles    bool    // order the list by the files' roles (see byRole)
+	tests    float64 // with roles, scales the definitions of tests and examples
 }
 
 // parseRanking returns the ranking named s: RankingDefault ("" too),
@@ -302,7 +382,7 @@ func parseRanking(s string) (ranking, error) {
 	case "", RankingDefault:
 		// Dropping builtins (aider+builtins) left recall unchanged on two
 		// repositories and lowered it on the third: it is not in.
-		return ranking{reverse: reverseWeight}, nil
+		return ranking{reverse: reverseWeight, roles: true, tests: testFactor}, nil
 	case RankingAider:
 		return ranking{}, nil
 	}
@@ -324,6 +404,14 @@ func parseRanking(s string) (ranking, error) {
 				return r, fmt.Errorf("repomap: ranking %q: docs takes a factor in (0, 1]", s)
 			}
 			r.docs = w
+		case name == "roles" && !hasVal:
+			r.roles, r.tests = true, testFactor
+		case name == "roles":
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w <= 0 || w > 1 {
+				return r, fmt.Errorf("repomap: ranking %q: roles takes a factor for tests in (0, 1]", s)
+			}
+			r.roles, r.tests = true, w
 		case name == "reverse" && !hasVal:
 			r.reverse = reverseWeight
 		case name == "reverse":
@@ -333,7 +421,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	return r, nil
