@@ -261,6 +261,10 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		m.opts.Logger.Debug("repomap: skipped", "path", s.path, "reason", s.reason)
 	}
 	st.Skipped = len(snap.skipped)
+	st.Roles = make(map[string]int)
+	for _, r := range snap.roles {
+		st.Roles[r.String()]++
+	}
 
 	t = time.Now()
 	focus := cleanPaths(req.Focus)

@@ -226,5 +226,8 @@ type Stats struct {
 	Links   int   // links between them: (referencing file, defining file, identifier)
 	Tokens  int   // tokens of the map
 
+	// Roles counts the files of each role (see Role), by the role's name.
+	Roles map[string]int
+
 	Walk, Tags, Rank, Fit, Store, Total time.Duration
 }
