@@ -72,6 +72,10 @@ type Input struct {
 	// of them as a path element, base name, or base name without extension
 	// get personalization.
 	MentionedIdents []string
+	// Personal gives files a personalization of their own, by path, on top
+	// of what Focus and the mentions give: a file's weight of the teleport
+	// is the sum. Weights that are not positive and finite are ignored.
+	Personal map[string]float64
 	// Reverse, when positive, adds an edge back from each definer to each
 	// file that references its identifier, weighing Reverse times the
 	// forward edge. The rank that flows back is credited to the
@@ -411,6 +415,7 @@ type state struct {
 
 	mentionedFiles  map[string]bool
 	mentionedIdents map[string]bool
+	personal        map[string]float64 // Input.Personal
 	reverse         float64
 }
 
@@ -452,6 +457,9 @@ func (s *state) personalization(f int32) float64 {
 	}
 	if len(s.mentionedIdents) > 0 && pathMentioned(p, s.mentionedIdents) {
 		v++
+	}
+	if w := s.personal[p]; w > 0 && !math.IsInf(w, 1) {
+		v += w
 	}
 	return v
 }
@@ -528,6 +536,7 @@ func isLongStyled(ident string) bool {
 func prepare(in Input) *state {
 	s := &state{
 		reverse:         in.Reverse,
+		personal:        in.Personal,
 		mentionedFiles:  make(map[string]bool, len(in.MentionedFiles)),
 		mentionedIdents: make(map[string]bool, len(in.MentionedIdents)),
 	}

@@ -47,6 +47,7 @@ type entry struct {
 	outline   *tags.Outline // nil for a file without one
 	generated bool          // the head of its text says it was generated
 	lines     []string      // the file's lines, once a map shows it
+	bag       *bag          // the words of its names and path, once a request has words
 	dirty     bool          // not yet written to the disk cache
 	skip      string        // why it was left out of parsing, or ""
 }

@@ -94,7 +94,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 		}
 		if ranks == nil {
 			rk, _ := parseRanking(m.opts.Ranking)
-			ranks = rankSnapshot(snap, rk, nil, nil).ranks
+			ranks = rankSnapshot(snap, rk, query{}).ranks
 		}
 		refs := out[start:]
 		for i := range refs {
@@ -171,10 +171,12 @@ func (m *Map) FindMentions(ctx context.Context, text string) (Mentions, error) {
 	for i, f := range files {
 		paths[i] = f.path
 	}
-	return findMentions(text, paths), nil
+	return findMentions(text, paths, true), nil
 }
 
-func findMentions(text string, paths []string) Mentions {
+// findMentions returns what text mentions among paths, as FindMentions
+// says; without stems, files are mentioned only by path or base name.
+func findMentions(text string, paths []string, stems bool) Mentions {
 	isPath := make(map[string]bool, len(paths))
 	byBase := make(map[string][]string)
 	byStem := make(map[string][]string)
@@ -206,7 +208,7 @@ func findMentions(text string, paths []string) Mentions {
 		}
 		seen[w] = true
 		ms.Idents = append(ms.Idents, w)
-		if len(w) >= 5 {
+		if stems && len(w) >= 5 {
 			for _, p := range byStem[strings.ToLower(w)] {
 				files[p] = true
 			}

@@ -269,11 +269,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	t = time.Now()
 	focus := cleanPaths(req.Focus)
 	rk, _ := parseRanking(m.opts.Ranking) // checked by New
-	mentions := req.Mentions
-	if req.Text != "" {
-		mentions = slices.Concat(mentions, findMentions(req.Text, snap.paths()).All())
-	}
-	r := rankSnapshot(snap, rk, focus, mentions)
+	r := rankSnapshot(snap, rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
 	st.Nodes, st.Links = r.size.nodes, r.size.links
 	st.Defs, st.Refs = r.size.defs, r.size.refs
 	st.Rank = time.Since(t)

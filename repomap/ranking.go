@@ -106,11 +106,34 @@ func link(s *snapshot, rk ranking) linked {
 	return linked{files: files, shown: shown, size: size}
 }
 
-// rankSnapshot ranks the definitions of the files of s for the focus files
-// and mentions, with the ranking rk.
-func rankSnapshot(s *snapshot, rk ranking, focus, mentions []string) ranked {
+// rankSnapshot ranks the definitions of the files of s for the query q,
+// with the ranking rk.
+func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 	l := link(s, rk)
+	focus, mentions := q.focus, q.mentions
 	in := rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse}
+	var rel map[string]float64 // relevance to the user's words, the best 1
+	switch {
+	case q.text == "":
+	case !rk.relevance:
+		mentions = slices.Concat(mentions, findMentions(q.text, s.paths(), true).All())
+	default:
+		// The paths the words name, the names written as code, and the
+		// files whose words the words are.
+		mentions = slices.Concat(mentions, findMentions(q.text, s.paths(), false).Files, codeWords(q.text))
+		rel = relevance(s, q.text)
+		best := 0.0
+		for _, v := range rel {
+			best = max(best, v)
+		}
+		for p := range rel {
+			rel[p] /= best
+		}
+		in.Personal = make(map[string]float64)
+		for _, p := range topRelevant(rel, rk.relTop) {
+			in.Personal[p] = rk.relPersonal * rel[p]
+		}
+	}
 	for _, w := range mentions {
 		if p := path.Clean(strings.TrimPrefix(w, "./")); s.entry(p) != nil {
 			in.MentionedFiles = append(in.MentionedFiles, p)
@@ -142,6 +165,9 @@ func rankSnapshot(s *snapshot, rk ranking, focus, mentions []string) ranked {
 		}
 		listed[e.Path] = true
 		items = append(items, it)
+	}
+	if rel != nil && rk.relBoost > 0 {
+		boost(items, rel, rk.relBoost)
 	}
 	if rk.docs > 0 {
 		demoteDocs(items, rk.docs)
@@ -253,6 +279,21 @@ func relatedItems(s *snapshot, p string) ([]fit.Item, map[string]float64) {
 	return items, ranks
 }
 
+// boost raises the score of each definition of items by factor times its
+// file's relevance, and sorts them again; file entries stay where they
+// are.
+func boost(items []fit.Item, rel map[string]float64, factor float64) {
+	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
+	if end < 0 {
+		end = len(items)
+	}
+	defs := items[:end]
+	for i := range defs {
+		defs[i].Score *= 1 + factor*rel[defs[i].Path]
+	}
+	slices.SortStableFunc(defs, func(a, b fit.Item) int { return cmp.Compare(b.Score, a.Score) })
+}
+
 // The tiers of roles in the ranked list: the code of the tree (its tests
 // and examples with it, scaled), then fixtures, generated and vendored
 // code, then documents, configuration, CI and community files.
@@ -353,6 +394,13 @@ const (
 	RankingAider = "aider"
 )
 
+// The relevance of files to the user's words, by default: see ranking.
+const (
+	relTop      = 10
+	relPersonal = 1
+	relBoost    = 1
+)
+
 // testFactor scales the definitions of tests and examples in the ranked
 // list, so that they come below the code they use unless the request
 // points at them.
@@ -371,6 +419,22 @@ type ranking struct {
 	docs     float64 // scales the definitions of documents and data; 0: no change
 	roles    bool    // order the list by the files' roles (see byRole)
 	tests    float64 // with roles, scales the definitions of tests and examples
+
+	// How the relevance of files to the user's words (Request.Text)
+	// steers the ranking: the relTop most relevant files get a teleport
+	// weight of relPersonal times their relevance (the best file's is 1),
+	// and every definition's score grows by relBoost times its file's.
+	relevance   bool
+	relTop      int
+	relPersonal float64
+	relBoost    float64
+}
+
+// query is what the rank stage takes of a request.
+type query struct {
+	focus    []string // clean paths
+	mentions []string // identifiers and paths
+	text     string   // the user's words
 }
 
 // parseRanking returns the ranking named s: RankingDefault ("" too),
@@ -382,7 +446,8 @@ func parseRanking(s string) (ranking, error) {
 	case "", RankingDefault:
 		// Dropping builtins (aider+builtins) left recall unchanged on two
 		// repositories and lowered it on the third: it is not in.
-		return ranking{reverse: reverseWeight, roles: true, tests: testFactor}, nil
+		return ranking{reverse: reverseWeight, roles: true, tests: testFactor,
+			relevance: true, relTop: relTop, relPersonal: relPersonal, relBoost: relBoost}, nil
 	case RankingAider:
 		return ranking{}, nil
 	}
@@ -412,6 +477,16 @@ func parseRanking(s string) (ranking, error) {
 				return r, fmt.Errorf("repomap: ranking %q: roles takes a factor for tests in (0, 1]", s)
 			}
 			r.roles, r.tests = true, w
+		case name == "rel" && !hasVal:
+			r.relevance, r.relTop, r.relPersonal, r.relBoost = true, relTop, relPersonal, relBoost
+		case name == "rel":
+			// rel=TOP/PERSONAL/BOOST
+			var top int
+			var pers, bst float64
+			if n, err := fmt.Sscanf(val, "%d/%g/%g", &top, &pers, &bst); n != 3 || err != nil || top < 0 || pers < 0 || bst < 0 {
+				return r, fmt.Errorf("repomap: ranking %q: rel takes TOP/PERSONAL/BOOST, as rel=10/1/1", s)
+			}
+			r.relevance, r.relTop, r.relPersonal, r.relBoost = true, top, pers, bst
 		case name == "reverse" && !hasVal:
 			r.reverse = reverseWeight
 		case name == "reverse":
@@ -421,7 +496,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, rel, rel=TOP/PERSONAL/BOOST, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	return r, nil
