@@ -173,7 +173,19 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		demoteDocs(items, rk.docs)
 	}
 	if rk.roles {
-		byRole(items, s, rk.tests, focus, in.MentionedFiles)
+		// Tests and examples go below the code only in a map for no
+		// request: a request's files draw their tests with them, which
+		// the history of changes says matters. A file the request names,
+		// or one of the most relevant to its words, is never moved down.
+		tests := 1.0
+		if len(focus) == 0 && len(mentions) == 0 && q.text == "" {
+			tests = rk.tests
+		}
+		pointed := slices.Clone(in.MentionedFiles)
+		if rel != nil {
+			pointed = append(pointed, topRelevant(rel, rk.relTop)...)
+		}
+		byRole(items, s, tests, focus, pointed)
 	}
 	// A file whose only definitions are never shown still belongs in the
 	// list, by its rank, among the files by name alone.
@@ -306,17 +318,17 @@ var roleTier = [numRoles]int{
 // byRole orders the ranked items by the roles of their files: the
 // definitions of tier 0 first, the tests' and examples' scaled by tests,
 // then those of tier 1, then tier 2, each tier by score; then the files
-// by name alone, by tier too. A role of a focus file, and a mentioned
-// file, are never moved down: the request points at them.
-func byRole(items []fit.Item, s *snapshot, tests float64, focus, mentioned []string) {
-	pointed := make(map[Role]bool)
+// by name alone, by tier too. A role of a focus file, and a pointed file,
+// are never moved down: the request points at them.
+func byRole(items []fit.Item, s *snapshot, tests float64, focus, pointed []string) {
+	liftedRoles := make(map[Role]bool)
 	for _, p := range focus {
 		if i, ok := s.byPath[p]; ok {
-			pointed[s.roles[i]] = true
+			liftedRoles[s.roles[i]] = true
 		}
 	}
-	isMentioned := make(map[string]bool, len(mentioned))
-	for _, p := range mentioned {
+	isMentioned := make(map[string]bool, len(pointed))
+	for _, p := range pointed {
 		isMentioned[p] = true
 	}
 	tier := func(it *fit.Item) int {
@@ -325,7 +337,7 @@ func byRole(items []fit.Item, s *snapshot, tests float64, focus, mentioned []str
 			return 0
 		}
 		r := s.roles[i]
-		if pointed[r] {
+		if liftedRoles[r] {
 			return 0
 		}
 		if (r == RoleTest || r == RoleExample) && it.Name != "" {
