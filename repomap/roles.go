@@ -112,16 +112,17 @@ func pathRole(p string) Role {
 		return RoleGenerated
 	case has(fixtureDirs) || ext == ".golden" || ext == ".snap":
 		return RoleFixture
+	case docExts[ext] && !configFiles[base] && base != "requirements.txt" && !strings.HasPrefix(base, "requirements-"):
+		return RoleDocs
+	case configFiles[base] || base == "requirements.txt" || strings.HasPrefix(base, "requirements-") && ext == ".txt",
+		configExts[ext] || strings.HasSuffix(base, ".config.js") || strings.HasSuffix(base, ".config.ts") || strings.HasSuffix(base, ".config.mjs") || strings.HasPrefix(base, ".eslintrc") || strings.HasPrefix(base, ".prettierrc") || strings.HasPrefix(base, ".babelrc"):
+		return RoleConfig
 	case testName(path.Base(p), ext) || has(testDirs):
 		return RoleTest
 	case has(exampleDirs):
 		return RoleExample
-	case configFiles[base] || base == "requirements.txt" || strings.HasPrefix(base, "requirements-") && ext == ".txt":
-		return RoleConfig
-	case has(docDirs) || docExts[ext]:
+	case has(docDirs):
 		return RoleDocs
-	case configExts[ext] || strings.HasSuffix(base, ".config.js") || strings.HasSuffix(base, ".config.ts") || strings.HasSuffix(base, ".config.mjs") || strings.HasPrefix(base, ".eslintrc") || strings.HasPrefix(base, ".prettierrc") || strings.HasPrefix(base, ".babelrc"):
-		return RoleConfig
 	}
 	return RoleSource
 }
