@@ -183,6 +183,11 @@ func (p *Parser) tokens(ctx context.Context, spec *lexSpec, l *language, file st
 		if significance(t.Type) == 1 && len(toks) > 0 && significance(toks[len(toks)-1].typ) == 1 {
 			continue // one string token stands for a run of them
 		}
+		if k := len(toks) - 1; k >= 0 && t.Type == chroma.Name && toks[k].typ == chroma.Name && toks[k].text == "_" &&
+			toks[k].line == startLine && toks[k].col+1 == startCol {
+			toks[k].text += text // Pony's lexer splits "_items" in two
+			continue
+		}
 		toks = append(toks, tok{typ: t.Type, text: text, line: startLine, col: startCol, lineStart: first})
 	}
 	return toks, nil
@@ -313,7 +318,8 @@ func (s *lexState) run(refsOnly bool) {
 			}
 			continue
 		}
-		if sp.noRefs || kind != "ref" && !s.isRefType(t.typ) || sp.keys && s.is(i+1, "=") ||
+		member := t.typ == chroma.NameBuiltin && s.is(i-1, ".") // "Math.min": a member, not the builtin
+		if sp.noRefs || kind != "ref" && !member && !s.isRefType(t.typ) || sp.keys && s.is(i+1, "=") ||
 			sp.noRefLines != nil && sp.noRefLines[s.word(s.lineHead(i))] {
 			continue
 		}
@@ -329,7 +335,9 @@ func (s *lexState) run(refsOnly bool) {
 }
 
 // call tells whether token i is called: "f(" or, in Lisp, "(f" where
-// the "(" is not a list of parameters or bindings.
+// the "(" is not a list of parameters or bindings: it follows no
+// defining word, and no defined name but a variable's, whose value it
+// computes ("(defvar table (make-hash-table))").
 func (s *lexState) call(i int) bool {
 	if s.spec.noCalls {
 		return false
@@ -341,7 +349,7 @@ func (s *lexState) call(i int) bool {
 		return false
 	}
 	p := s.toks[i-2]
-	return !s.is(i-2, "(") && !s.is(i-2, "[") && p.def == "" && !p.used
+	return !s.is(i-2, "(") && !s.is(i-2, "[") && (p.def == "" || variableKinds[p.def]) && !p.used
 }
 
 // punct follows the nesting of braces and parentheses.

@@ -12,6 +12,18 @@ import (
 
 // Hooks of the languages whose definitions the tables cannot say.
 
+// erlangHook drops the atoms that name nothing: an atom is a reference
+// when it is called ("min(") or given an arity ("add_value/3"), not as a
+// value ("ok", "{restock, Sku}") or a record's field; so is the module of
+// "-behaviour(gen_server)".
+func erlangHook(s *lexState, i int) string {
+	if s.toks[i].typ == chroma.Name && !s.startsWith(i+1, "(") && !s.is(i+1, "/") &&
+		!(i >= 2 && s.is(i-1, "(") && (s.word(i-2) == "behaviour" || s.word(i-2) == "behavior")) {
+		return "-"
+	}
+	return ""
+}
+
 // fortranHook takes the name after "::" of "type, extends(base) :: name"
 // and "integer, parameter, public :: n".
 func fortranHook(s *lexState, i int) string {
@@ -42,7 +54,9 @@ func graphqlHook(s *lexState, i int) string {
 	return ""
 }
 
-// markdownHook names a heading by its text.
+// markdownHook names a heading by its text: an ATX heading ("## Name")
+// by the lexer's token, a setext one (a line underlined by a line of "="
+// or "-") by the text of its line.
 func markdownHook(s *lexState, i int) string {
 	t := &s.toks[i]
 	if t.typ == chroma.GenericHeading || t.typ == chroma.GenericSubheading {
@@ -54,7 +68,41 @@ func markdownHook(s *lexState, i int) string {
 		t.text = h
 		return "heading"
 	}
+	if t.lineStart && t.typ == chroma.Text && !strings.Contains("-*+>|", t.text) {
+		if h := setextHeading(s, i); h != "" {
+			t.text = h
+			return "heading"
+		}
+	}
 	return "-"
+}
+
+// setextHeading returns the text of the line that token i starts when
+// the next line underlines it, or "". The line is rebuilt from its
+// tokens, one space where there was white space.
+func setextHeading(s *lexState, i int) string {
+	line := s.toks[i].line
+	end := i
+	for end < len(s.toks) && s.toks[end].line == line {
+		end++
+	}
+	under := end
+	for under < len(s.toks) && s.toks[under].line == line+1 && s.toks[under].typ == chroma.Text &&
+		strings.Trim(s.toks[under].text, "=") == "" == (strings.Trim(s.toks[end].text, "=") == "") &&
+		strings.Trim(s.toks[under].text, "=-") == "" {
+		under++
+	}
+	if under == end || under < len(s.toks) && s.toks[under].line == line+1 {
+		return ""
+	}
+	var b strings.Builder
+	for k := i; k < end; k++ {
+		if k > i && s.toks[k-1].col+len(s.toks[k-1].text) < s.toks[k].col {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s.toks[k].text)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // objcHook takes the methods after their return type ("- (int)count"),
@@ -86,12 +134,45 @@ func objcHook(s *lexState, i int) string {
 	return ""
 }
 
+// perlHook makes the variables of "our" definitions, and drops the
+// bare words that are hash keys: "{items}" and "items => 1" quote the
+// word, they name nothing.
+func perlHook(s *lexState, i int) string {
+	t := s.toks[i]
+	switch {
+	case t.typ == chroma.NameVariable && i >= 2 && strings.Contains("$@%", s.toks[i-1].text) &&
+		s.toks[i-1].typ == chroma.NameVariable && s.word(i-2) == "our":
+		return "variable"
+	case t.typ != chroma.Name:
+		return ""
+	case s.is(i+1, "=>") || s.is(i+1, "=") && s.is(i+2, ">") && s.toks[i+2].col == s.toks[i+1].col+1,
+		s.is(i-1, "{") && s.is(i+1, "}"):
+		return "-"
+	}
+	return ""
+}
+
 // powershellHook takes the methods of a class.
 func powershellHook(s *lexState, i int) string {
 	t := s.toks[i]
 	n := len(s.scope)
 	if t.typ == chroma.Name && n > 0 && s.scope[n-1] && s.funcs == 0 && s.paren == 0 && s.startsWith(i+1, "(") {
 		return "method"
+	}
+	return ""
+}
+
+// solidityHook makes fields of the variables declared in the body of a
+// contract or struct: "uint256 count;", "mapping(…) private items;".
+func solidityHook(s *lexState, i int) string {
+	t := s.toks[i]
+	n := len(s.scope)
+	if t.typ != chroma.Name || n == 0 || !s.scope[n-1] || s.funcs > 0 || s.paren > 0 || i == 0 ||
+		!s.is(i+1, ";") && !s.is(i+1, "=") {
+		return ""
+	}
+	if p := s.toks[i-1]; p.typ.InCategory(chroma.Keyword) || p.typ == chroma.Name || s.is(i-1, ")") {
+		return "field"
 	}
 	return ""
 }
@@ -108,10 +189,59 @@ var (
 )
 
 // sqlHook takes the name of CREATE TABLE, VIEW, FUNCTION…: the last part
-// of a qualified name.
+// of a qualified name, and the columns of CREATE TABLE. A keyword after
+// "." is a column ("i.count"), and a name after AS is an alias: no tag.
 func sqlHook(s *lexState, i int) string {
 	t := s.toks[i]
-	if !s.isName(t.typ) || s.is(i+1, ".") {
+	if s.is(i, "(") && i > 0 && sqlCreated(s, i-1) == "table" {
+		sqlColumns(s, i)
+		return ""
+	}
+	if t.typ.InCategory(chroma.Keyword) && s.is(i-1, ".") {
+		return "ref"
+	}
+	if !s.isName(t.typ) {
+		return ""
+	}
+	if i > 0 && s.word(i-1) == "as" {
+		return "-"
+	}
+	return sqlCreated(s, i)
+}
+
+// sqlColumnWords start the entries of CREATE TABLE's list that are
+// constraints, not columns.
+var sqlColumnWords = set("constraint", "primary", "foreign", "unique", "check", "key", "index", "exclude", "like", "period")
+
+// sqlColumns marks the first word of each entry of the list that opens
+// at token i as a column definition, whether the lexer takes it for a
+// name or a keyword ("count").
+func sqlColumns(s *lexState, i int) {
+	depth, first := 0, true
+	for j := i; j < len(s.toks); j++ {
+		switch {
+		case s.is(j, "("):
+			depth++
+		case s.is(j, ")"):
+			if depth--; depth == 0 {
+				return
+			}
+		case s.is(j, ",") && depth == 1:
+			first = true
+		case first && depth == 1:
+			first = false
+			t := &s.toks[j]
+			if s.isName(t.typ) || t.typ.InCategory(chroma.Keyword) && !sqlColumnWords[s.word(j)] {
+				t.def = "column"
+			}
+		}
+	}
+}
+
+// sqlCreated returns the kind of object that token i names when it is
+// the name of CREATE TABLE, VIEW…, or "".
+func sqlCreated(s *lexState, i int) string {
+	if !s.isName(s.toks[i].typ) || s.is(i+1, ".") {
 		return ""
 	}
 	j := i - 1
@@ -158,6 +288,49 @@ func scssHook(s *lexState, i int) string {
 		case s.toks[max(i-1, 0)].text == "." && s.toks[max(i-1, 0)].typ == chroma.NameClass || s.is(i-1, "."):
 			return "class"
 		}
+	}
+	return ""
+}
+
+// swiftHook makes constants of the cases of an enum, and drops the
+// argument labels of a parameter list: "of" in "price(of sku: String)".
+func swiftHook(s *lexState, i int) string {
+	t := s.toks[i]
+	if t.typ != chroma.Name || i == 0 {
+		return ""
+	}
+	n := len(s.scope)
+	switch {
+	case s.word(i-1) == "case" && n > 0 && s.scope[n-1] && s.funcs == 0:
+		return "constant"
+	case s.paren > 0 && i+2 < len(s.toks) && s.toks[i+1].typ == chroma.Name && s.is(i+2, ":") &&
+		(s.is(i-1, "(") || s.is(i-1, ",")):
+		return "-"
+	}
+	return ""
+}
+
+// vimHook takes the name of a user command: "command! -nargs=+ Name".
+func vimHook(s *lexState, i int) string {
+	if s.toks[i].typ != chroma.NameOther {
+		return ""
+	}
+	h := s.lineHead(i)
+	if w := s.word(h); w != "command" && w != "com" {
+		return ""
+	}
+	j := h + 1
+	if s.is(j, "!") {
+		j++
+	}
+	for j < i && strings.HasPrefix(s.toks[j].text, "-") { // an option: "-nargs=+", "-bang"
+		j++
+		for j < i && s.toks[j].col == s.toks[j-1].col+len(s.toks[j-1].text) {
+			j++
+		}
+	}
+	if j == i {
+		return "command"
 	}
 	return ""
 }

@@ -226,6 +226,7 @@ var lexSpecs = map[string]*lexSpec{
 		nameTypes:  types(chroma.NameLabel),
 		refTypes:   types(chroma.NameLabel),
 		noRefTypes: types(chroma.NameConstant),
+		hook:       erlangHook,
 	},
 	"fortran": {
 		defs: words("program", "program", "module", "module", "submodule", "module", "subroutine", "subroutine",
@@ -315,6 +316,7 @@ var lexSpecs = map[string]*lexSpec{
 		noRefTypes: types(chroma.NameVariable),
 		stop: set("SUPER", "__PACKAGE__", "strict", "warnings", "utf8", "lib", "constant", "parent", "base",
 			"vars", "feature", "integer", "overload"),
+		hook: perlHook,
 	},
 	"pony": {
 		defs: words("class", "class", "actor", "actor", "primitive", "primitive", "trait", "trait",
@@ -370,6 +372,7 @@ var lexSpecs = map[string]*lexSpec{
 		skip:   set("abstract"),
 		braces: true,
 		stop:   set("emit", "this", "super", "msg"),
+		hook:   solidityHook,
 	},
 	"sql": {
 		fold:    true,
@@ -383,6 +386,7 @@ var lexSpecs = map[string]*lexSpec{
 		impls:   set("extension"),
 		braces:  true,
 		stop:    set("self", "Self", "super"),
+		hook:    swiftHook,
 	},
 	"vbnet": {
 		defs: words("sub", "function", "function", "function", "class", "class", "structure", "struct",
@@ -408,6 +412,7 @@ var lexSpecs = map[string]*lexSpec{
 			"map", "noremap", "nnoremap", "vnoremap", "xnoremap", "inoremap", "onoremap", "cnoremap",
 			"nmap", "vmap", "xmap", "imap", "omap", "buffer", "expr", "unique", "Plug", "SID", "CR",
 			"Esc", "Leader", "LocalLeader", "f", "args", "q", "unlet", "return", "syntax", "highlight"),
+		hook: vimHook,
 	},
 	"vue": {
 		defs:    words("function", "function", "class", "class", "interface", "interface", "type", "type", "enum", "enum"),
