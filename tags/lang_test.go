@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -103,6 +104,11 @@ func TestLanguageFixtures(t *testing.T) {
 				t.Fatalf("no fixture in testdata/lang/%s", name)
 			}
 			if l.grammar == nil {
+				for _, k := range specKinds(lexSpecs[name]) {
+					if !seen[k] {
+						t.Errorf("no fixture of %s has a tag %q that its lexer spec names", name, k)
+					}
+				}
 				return
 			}
 			p := NewParser(nil)
@@ -121,6 +127,48 @@ func TestLanguageFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// specKinds returns the tags, as "kind sub", that the tables of a lexer
+// spec name: the kinds of its defining words, sections, token types and
+// file, and "ref implementation" for its impls. "binding" stands for the
+// function and variable it becomes, and "-" for no tag; the kinds a hook
+// returns are the hook's to test.
+func specKinds(sp *lexSpec) []string {
+	var kinds []string
+	var add func(k string)
+	add = func(k string) {
+		switch k {
+		case "-", "":
+		case "binding":
+			if sp.assign == nil { // "let" and "define" become these
+				add("function")
+				add("variable")
+				return
+			}
+			fallthrough
+		default:
+			if k := "def " + k; !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+	}
+	for _, m := range []map[string]string{sp.defs, sp.topDefs, sp.sections} {
+		for _, k := range m {
+			add(k)
+		}
+	}
+	for _, m := range []map[chroma.TokenType]string{sp.defTypes, sp.col0Types, sp.assign} {
+		for _, k := range m {
+			add(k)
+		}
+	}
+	add(sp.fileKind)
+	slices.Sort(kinds)
+	if len(sp.impls) > 0 {
+		kinds = append(kinds, "ref implementation")
+	}
+	return kinds
 }
 
 // golden is a .tags file of testdata/lang. It starts with a header of

@@ -413,8 +413,12 @@ func (s *lexState) defining(i int) {
 	}
 	// "end function foo" ends a definition: foo is no tag.
 	if i > 0 && s.toks[i-1].line == t.line && strings.EqualFold(s.toks[i-1].text, "end") {
-		if i+1 < len(s.toks) && s.toks[i+1].line == t.line && s.isName(s.toks[i+1].typ) {
-			s.toks[i+1].used = true
+		j := i + 1
+		for j < len(s.toks) && sp.skip[s.word(j)] { // "end block data foo"
+			j++
+		}
+		if j < len(s.toks) && s.toks[j].line == t.line && s.isName(s.toks[j].typ) {
+			s.toks[j].used = true
 		}
 		return
 	}

@@ -42,9 +42,18 @@ func fortranHook(s *lexState, i int) string {
 	return ""
 }
 
-// graphqlHook makes the fields of a type's body definitions.
+// graphqlHook makes the fields of a type's body definitions, and names a
+// directive without its "@": defined after "directive", referred to
+// elsewhere.
 func graphqlHook(s *lexState, i int) string {
-	t := s.toks[i]
+	t := &s.toks[i]
+	if t.typ == chroma.NameDecorator {
+		t.text = strings.TrimPrefix(t.text, "@")
+		if i > 0 && s.word(i-1) == "directive" {
+			return "directive"
+		}
+		return "ref"
+	}
 	if t.typ != chroma.NameProperty || s.paren > 0 || len(s.scope) != 1 || !s.scope[0] {
 		return ""
 	}
@@ -335,9 +344,16 @@ func vimHook(s *lexState, i int) string {
 	return ""
 }
 
-// vueHook keeps the components among the tags of a template.
+// vueHook keeps the components among the tags of a template, and takes
+// the type aliases of a script ("type Row = …"), whose "type" the lexer
+// knows as no keyword.
 func vueHook(s *lexState, i int) string {
 	t := s.toks[i]
+	if t.typ == chroma.NameOther && t.text == "type" && s.funcs == 0 && i+2 < len(s.toks) &&
+		s.toks[i+1].typ == chroma.NameOther && s.is(i+2, "=") {
+		s.toks[i+1].def = "type"
+		return "-"
+	}
 	if t.typ != chroma.NameTag {
 		return ""
 	}

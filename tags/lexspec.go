@@ -193,7 +193,7 @@ var lexSpecs = map[string]*lexSpec{
 	"elixir": {
 		defs: words("defmodule", "module", "defprotocol", "protocol", "def", "function", "defp", "function",
 			"defmacro", "macro", "defmacrop", "macro", "defguard", "guard", "defguardp", "guard",
-			"defdelegate", "function", "defexception", "exception", "@type", "type", "@typep", "type",
+			"defdelegate", "function", "@type", "type", "@typep", "type",
 			"@opaque", "type", "@callback", "callback", "@macrocallback", "callback"),
 		impls: set("defimpl"),
 		sep:   ".",
@@ -232,7 +232,7 @@ var lexSpecs = map[string]*lexSpec{
 		defs: words("program", "program", "module", "module", "submodule", "module", "subroutine", "subroutine",
 			"function", "function", "interface", "interface", "type", "type", "parameter", "constant",
 			"block", "block", "common", "block"),
-		skip:     set("::"),
+		skip:     set("::", "data", "/"), // "block data name", "common /name/"
 		fold:     true,
 		stop:     set("in", "out", "inout"),
 		hook:     fortranHook,
@@ -279,6 +279,7 @@ var lexSpecs = map[string]*lexSpec{
 		defs:     words("function", "function", "classdef", "class"),
 		sections: words("properties", "property", "events", "event", "enumeration", "constant"),
 		defTypes: typeKinds(chroma.NameFunction, "function"),
+		stop:     set("properties", "methods", "events", "enumeration"), // the words of a classdef's blocks
 	},
 	"nim": {
 		defs: words("proc", "procedure", "func", "function", "method", "method", "iterator", "iterator",
