@@ -12,6 +12,71 @@ import (
 
 // Hooks of the languages whose definitions the tables cannot say.
 
+// col0Head returns the index of the last token before i, or i, that
+// starts a line at column 0: the head of the declaration token i is in,
+// in languages where declarations start at column 0. It is -1 when
+// there is none.
+func (s *lexState) col0Head(i int) int {
+	for i >= 0 && !(s.toks[i].lineStart && s.toks[i].col == 0) {
+		i--
+	}
+	return i
+}
+
+// caseOf tells whether token i names a case of the union type whose
+// declaration starts at column 0 with "type": it follows
+// one of seps, and every line of the declaration up to it starts with
+// one of them ("type Msg\n    = Added Item\n    | Removed String").
+func (s *lexState) caseOf(i int, seps ...string) bool {
+	if i == 0 || !slices.ContainsFunc(seps, func(p string) bool { return s.is(i-1, p) }) {
+		return false
+	}
+	h := s.col0Head(i)
+	if h < 0 || s.word(h) != "type" {
+		return false
+	}
+	for j := h + 1; j < i; j++ {
+		if s.toks[j].lineStart && !slices.ContainsFunc(seps, func(p string) bool { return s.is(j, p) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// elmHook makes constructors of the cases of a custom type.
+func elmHook(s *lexState, i int) string {
+	if s.toks[i].typ == chroma.KeywordType && s.caseOf(i, "=", "|") && s.word(s.col0Head(i)+1) != "alias" {
+		return "constructor"
+	}
+	return ""
+}
+
+// fsharpHook makes constructors of the cases of a union type, one a line
+// after "|".
+func fsharpHook(s *lexState, i int) string {
+	if t := s.toks[i]; (t.typ == chroma.Name || t.typ == chroma.NameClass) && s.caseOf(i, "|") && s.toks[i-1].lineStart {
+		return "constructor"
+	}
+	return ""
+}
+
+// gleamHook makes constructors of the variants in the braces of a custom
+// type: "pub type Item {\n  Item(sku: String)\n}".
+func gleamHook(s *lexState, i int) string {
+	t := s.toks[i]
+	if t.typ != chroma.NameClass || !t.lineStart || len(s.scope) != 1 || s.paren > 0 {
+		return ""
+	}
+	h := s.col0Head(i)
+	if h >= 0 && s.word(h) == "pub" {
+		h++
+	}
+	if h >= 0 && h < i && s.word(h) == "type" {
+		return "constructor"
+	}
+	return ""
+}
+
 // erlangHook drops the atoms that name nothing: an atom is a reference
 // when it is called ("min(") or given an arity ("add_value/3"), not as a
 // value ("ok", "{restock, Sku}") or a record's field; so is the module of

@@ -207,6 +207,7 @@ var lexSpecs = map[string]*lexSpec{
 		refTypes:   types(chroma.NameVariable, chroma.KeywordType),
 		noRefTypes: types(chroma.NameFunction), // operators
 		stop:       set("exposing", "as"),
+		hook:       elmHook,
 	},
 	"emacslisp": {
 		defs: words("defun", "function", "defsubst", "function", "defmacro", "macro", "cl-defun", "function",
@@ -247,6 +248,7 @@ var lexSpecs = map[string]*lexSpec{
 		refTypes: types(chroma.NameVariable),
 		stop: set("this", "_", "int", "int64", "uint", "float", "double", "decimal", "bool", "char", "byte",
 			"string", "unit", "obj"),
+		hook: fsharpHook,
 	},
 	"gdscript": {
 		defs: words("func", "function", "class", "class", "class_name", "class", "signal", "signal",
@@ -259,6 +261,7 @@ var lexSpecs = map[string]*lexSpec{
 		defs:      words("fn", "function", "type", "type", "const", "constant"),
 		skip:      set("pub", "opaque"),
 		lineStart: true,
+		hook:      gleamHook,
 	},
 	"graphql": {
 		defs: words("type", "type", "interface", "interface", "enum", "enum", "input", "input",
