@@ -111,6 +111,13 @@ func TestLexDefiningWords(t *testing.T) {
 		}},
 		// Erlang's clauses of one function are one definition.
 		{"a.erl", "f(0) -> 1;\nf(N) -> g(N).\n", []string{"0 def function f", "1 ref call g"}},
+		// A var of an inner class is a variable, one in its function a local.
+		{"a.gd", "class Item:\n\tvar sku\n\tfunc f():\n\t\tvar local = sku\n", []string{
+			"0 def class Item",
+			"1 def variable sku",
+			"2 def function f",
+			"3 ref name local", "3 ref name sku",
+		}},
 		// The cases of a match in a type's member, or a record update, are
 		// no union cases.
 		{"a.fs", "type T() =\n    member this.F x =\n        match x with\n        | Some y -> y\n        | None -> 0\n", []string{

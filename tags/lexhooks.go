@@ -107,6 +107,25 @@ func fortranHook(s *lexState, i int) string {
 	return ""
 }
 
+// gdscriptHook makes variables of the vars of an inner class's body: a
+// "var" that starts its line below "class Name:" at column 0, before any
+// function of the class.
+func gdscriptHook(s *lexState, i int) string {
+	if s.toks[i].typ != chroma.Name || i == 0 || s.word(i-1) != "var" || !s.toks[i-1].lineStart {
+		return ""
+	}
+	h := s.col0Head(i)
+	if h < 0 || s.word(h) != "class" {
+		return ""
+	}
+	for j := h + 1; j < i; j++ {
+		if w := s.word(j); s.toks[j].lineStart && (w == "func" || w == "static") {
+			return ""
+		}
+	}
+	return "variable"
+}
+
 // graphqlHook makes the fields of a type's body definitions, and names a
 // directive without its "@": defined after "directive", referred to
 // elsewhere.

@@ -256,6 +256,7 @@ var lexSpecs = map[string]*lexSpec{
 		topDefs: words("var", "variable"),
 		skip:    set("static"),
 		stop:    set("self", "super"),
+		hook:    gdscriptHook,
 	},
 	"gleam": {
 		defs:      words("fn", "function", "type", "type", "const", "constant"),
