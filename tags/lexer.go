@@ -66,6 +66,7 @@ type lexState struct {
 		keywordAt int // column of the section's word
 	}
 	lastDef string // name of the last col0Types definition
+	col0    int    // the last token up to the current one that starts a line at column 0, or -1
 }
 
 // lex returns the tags of a tier-2 file from its lexer's tokens, sorted
@@ -284,7 +285,7 @@ func (s *lexState) top(i int) bool {
 // refsOnly the references alone.
 func (s *lexState) run(refsOnly bool) {
 	sp := s.spec
-	s.sect.col = -1
+	s.sect.col, s.col0 = -1, -1
 	if sp.fileKind != "" && !refsOnly {
 		if n := componentName(s.path); validName(n) {
 			s.tags = append(s.tags, Tag{Path: s.path, Name: n, Kind: Definition, Sub: sp.fileKind, Line: 0})
@@ -292,6 +293,9 @@ func (s *lexState) run(refsOnly bool) {
 	}
 	for i := range s.toks {
 		t := &s.toks[i]
+		if t.lineStart && t.col == 0 {
+			s.col0 = i
+		}
 		if t.typ.InCategory(chroma.Punctuation) || t.typ.InCategory(chroma.Operator) || t.typ.InCategory(chroma.Text) {
 			s.punct(t.text)
 		}

@@ -12,40 +12,36 @@ import (
 
 // Hooks of the languages whose definitions the tables cannot say.
 
-// col0Head returns the index of the last token before i, or i, that
-// starts a line at column 0: the head of the declaration token i is in,
-// in languages where declarations start at column 0. It is -1 when
-// there is none.
-func (s *lexState) col0Head(i int) int {
-	for i >= 0 && !(s.toks[i].lineStart && s.toks[i].col == 0) {
-		i--
+// caseOf returns the index of "type" when token i names a case of the
+// union type whose declaration starts with it at column 0, or -1. The
+// case follows one of seps, and every line of the declaration up to it
+// starts with one of them ("type Msg\n    = Added Item\n    | Removed").
+func (s *lexState) caseOf(i int, seps ...string) int {
+	isSep := func(j int) bool { return slices.ContainsFunc(seps, func(p string) bool { return s.is(j, p) }) }
+	if i == 0 || !isSep(i-1) {
+		return -1
 	}
-	return i
-}
-
-// caseOf tells whether token i names a case of the union type whose
-// declaration starts at column 0 with "type": it follows
-// one of seps, and every line of the declaration up to it starts with
-// one of them ("type Msg\n    = Added Item\n    | Removed String").
-func (s *lexState) caseOf(i int, seps ...string) bool {
-	if i == 0 || !slices.ContainsFunc(seps, func(p string) bool { return s.is(i-1, p) }) {
-		return false
-	}
-	h := s.col0Head(i)
-	if h < 0 || s.word(h) != "type" {
-		return false
-	}
-	for j := h + 1; j < i; j++ {
-		if s.toks[j].lineStart && !slices.ContainsFunc(seps, func(p string) bool { return s.is(j, p) }) {
-			return false
+	for j := i - 1; j >= 0; j-- {
+		switch t := s.toks[j]; {
+		case !t.lineStart:
+		case t.col == 0:
+			if s.word(j) == "type" {
+				return j
+			}
+			return -1
+		case !isSep(j):
+			return -1
 		}
 	}
-	return true
+	return -1
 }
 
 // elmHook makes constructors of the cases of a custom type.
 func elmHook(s *lexState, i int) string {
-	if s.toks[i].typ == chroma.KeywordType && s.caseOf(i, "=", "|") && s.word(s.col0Head(i)+1) != "alias" {
+	if s.toks[i].typ != chroma.KeywordType {
+		return ""
+	}
+	if h := s.caseOf(i, "=", "|"); h >= 0 && s.word(h+1) != "alias" {
 		return "constructor"
 	}
 	return ""
@@ -54,7 +50,7 @@ func elmHook(s *lexState, i int) string {
 // fsharpHook makes constructors of the cases of a union type, one a line
 // after "|".
 func fsharpHook(s *lexState, i int) string {
-	if t := s.toks[i]; (t.typ == chroma.Name || t.typ == chroma.NameClass) && s.caseOf(i, "|") && s.toks[i-1].lineStart {
+	if t := s.toks[i]; (t.typ == chroma.Name || t.typ == chroma.NameClass) && s.caseOf(i, "|") >= 0 && s.toks[i-1].lineStart {
 		return "constructor"
 	}
 	return ""
@@ -67,7 +63,7 @@ func gleamHook(s *lexState, i int) string {
 	if t.typ != chroma.NameClass || !t.lineStart || len(s.scope) != 1 || s.paren > 0 {
 		return ""
 	}
-	h := s.col0Head(i)
+	h := s.col0
 	if h >= 0 && s.word(h) == "pub" {
 		h++
 	}
@@ -108,22 +104,25 @@ func fortranHook(s *lexState, i int) string {
 }
 
 // gdscriptHook makes variables of the vars of an inner class's body: a
-// "var" that starts its line below "class Name:" at column 0, before any
-// function of the class.
+// "var" that starts its line below "class Name:" at column 0, as far
+// indented as the first line of the class's body, not deeper in a
+// function.
 func gdscriptHook(s *lexState, i int) string {
 	if s.toks[i].typ != chroma.Name || i == 0 || s.word(i-1) != "var" || !s.toks[i-1].lineStart {
 		return ""
 	}
-	h := s.col0Head(i)
+	h := s.col0
 	if h < 0 || s.word(h) != "class" {
 		return ""
 	}
-	for j := h + 1; j < i; j++ {
-		if w := s.word(j); s.toks[j].lineStart && (w == "func" || w == "static") {
-			return ""
-		}
+	body := h + 1
+	for body < i && !s.toks[body].lineStart {
+		body++
 	}
-	return "variable"
+	if s.toks[i-1].col == s.toks[body].col {
+		return "variable"
+	}
+	return ""
 }
 
 // graphqlHook makes the fields of a type's body definitions, and names a
