@@ -181,6 +181,10 @@ type CanonOutcome struct {
 	Language string `json:"language"`
 	Names    int    `json:"names"` // the names of the canon
 	Files    int    `json:"files"` // the files of the tree the map found
+	// Undefined are the canon's names that no file it counts defines
+	// (as Map.Definitions finds them), in the canon's order: no map can
+	// show them, at any budget.
+	Undefined []string `json:"undefined"`
 	// Maps has one entry per variant and budget, variant by variant.
 	Maps []CanonMap `json:"maps"`
 }
@@ -279,39 +283,57 @@ func measureCanon(ctx context.Context, cn *Canon, dir string, c Config) (_ *Cano
 	fsys.set(newTree(files))
 
 	out := &CanonOutcome{Repo: cn.Repo, Commit: hash, Language: cn.Language, Names: len(cn.Names)}
-	for _, v := range c.Variants {
-		maps, files, err := canonMaps(ctx, fsys, cn, v, c)
-		if err != nil {
+	for i, v := range c.Variants {
+		if err := canonMaps(ctx, fsys, cn, v, c, out, i == 0); err != nil {
 			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
-		out.Files = files
-		out.Maps = append(out.Maps, maps...)
 	}
 	return out, nil
 }
 
-// canonMaps makes the maps of variant v at every budget and returns what
-// they show of cn, and the number of files of the tree.
-func canonMaps(ctx context.Context, fsys *treeFS, cn *Canon, v Variant, c Config) ([]CanonMap, int, error) {
+// canonMaps makes the maps of variant v at every budget and adds what
+// they show of cn to out; with first, it sets out's Files and Undefined
+// as well.
+func canonMaps(ctx context.Context, fsys *treeFS, cn *Canon, v Variant, c Config, out *CanonOutcome, first bool) error {
 	o := variantOptions(v, c.Logger)
 	m, err := repomap.NewFS(fsys, &o)
 	if err != nil {
-		return nil, 0, err
+		return err
 	}
 	defer m.Close()
-	var maps []CanonMap
-	files := 0
 	for _, b := range c.Budgets {
 		res, err := m.Build(ctx, repomap.Request{MaxTokens: b})
 		if err != nil {
-			return nil, 0, err
+			return err
 		}
-		files = res.Stats.Files
+		out.Files = res.Stats.Files
 		cm := matchCanon(cn, res)
 		cm.Variant, cm.Budget = v.Name, b
-		maps = append(maps, cm)
+		out.Maps = append(out.Maps, cm)
 	}
-	return maps, files, nil
+	if !first {
+		return nil
+	}
+	names := make([]string, len(cn.Names))
+	for i, n := range cn.Names {
+		names[i] = n.Name
+	}
+	defs, err := m.Definitions(ctx, names...)
+	if err != nil {
+		return err
+	}
+	defined := make(map[string]bool)
+	for _, d := range defs {
+		if cn.counts(d.Path) {
+			defined[d.Name] = true
+		}
+	}
+	for _, n := range names {
+		if !defined[n] {
+			out.Undefined = append(out.Undefined, n)
+		}
+	}
+	return nil
 }
 
 // variantOptions returns the options of v's maps: its own, without a
@@ -357,19 +379,21 @@ func matchCanon(cn *Canon, res *repomap.Result) CanonMap {
 }
 
 // WriteText writes the report as text: a table with a row per repository
-// and variant and the names shown at each budget, then, per repository,
-// the names missing and the first files of each map.
+// and variant, with the canon's names defined in the tree and those shown
+// at each budget, then, per repository, the names no file defines, and
+// for each map the names missing, the first five files of the map and
+// the five best-ranked files.
 func (r *CanonReport) WriteText(w io.Writer) error {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "repository\tlanguage\tcommit\tfiles\tvariant")
+	fmt.Fprint(tw, "repository\tlanguage\tcommit\tfiles\tdefined\tvariant")
 	for _, bud := range r.Budgets {
 		fmt.Fprintf(tw, "\t@%d", bud)
 	}
 	fmt.Fprint(tw, "\n")
 	for _, o := range r.Repos {
 		for _, v := range r.Variants {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s", o.Repo, o.Language, short(o.Commit), o.Files, v)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d/%d\t%s", o.Repo, o.Language, short(o.Commit), o.Files, o.Names-len(o.Undefined), o.Names, v)
 			for _, m := range o.Maps {
 				if m.Variant == v {
 					fmt.Fprintf(tw, "\t%d/%d", len(m.Shown), o.Names)
@@ -381,6 +405,9 @@ func (r *CanonReport) WriteText(w io.Writer) error {
 	tw.Flush()
 	for _, o := range r.Repos {
 		fmt.Fprintf(&b, "\n%s\n", o.Repo)
+		if len(o.Undefined) > 0 {
+			fmt.Fprintf(&b, "  defined by no file counted: %s\n", orNone(o.Undefined))
+		}
 		for _, m := range o.Maps {
 			fmt.Fprintf(&b, "  %s @%d (%d tokens, %d files): missing %s\n", m.Variant, m.Budget, m.Tokens, len(m.Files), orNone(m.Missing))
 			fmt.Fprintf(&b, "    opens with %s\n", orNone(m.Files[:min(5, len(m.Files))]))

@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/repomap-dev/repomap/repomap"
 )
 
 // The tiny library of the canon tests: a package at the top, a second
@@ -87,6 +89,7 @@ func TestRunCanons(t *testing.T) {
 	all := []string{"README.md", "example/main.go", "lib.go", "lib2.go"}
 	want := []CanonOutcome{{
 		Repo: "acme/lib", Commit: hash, Language: "Go", Names: 6, Files: 4,
+		Undefined: []string{"Run", "client", "Missing"},
 		Maps: []CanonMap{
 			{Variant: "default", Budget: 1, Missing: []string{"Client", "New", "Get", "Run", "client", "Missing"}, Where: map[string]string{}},
 			{Variant: "default", Budget: 10000, Shown: []string{"Client", "New", "Get"}, Missing: []string{"Run", "client", "Missing"},
@@ -110,6 +113,9 @@ func TestRunCanons(t *testing.T) {
 	if want := []string{"Client", "New", "Get", "Run"}; !slices.Equal(got.Shown, want) || got.Where["Run"] != "example/main.go" {
 		t.Errorf("RunCanons(anywhere) shows %q, Run in %q; want %q, Run in example/main.go", got.Shown, got.Where["Run"], want)
 	}
+	if got, want := rep.Repos[0].Undefined, []string{"client", "Missing"}; !slices.Equal(got, want) {
+		t.Errorf("RunCanons(anywhere) undefined = %q, want %q", got, want)
+	}
 }
 
 func TestRunCanonsText(t *testing.T) {
@@ -130,10 +136,10 @@ func TestRunCanonsText(t *testing.T) {
 	}
 	got := b.String()
 	for _, want := range []string{
-		"repository  language  commit        files  variant  @1   @10000\n" +
-			"acme/lib    Go        " + hash[:12] + "  4      one      0/2  1/2\n" +
-			"acme/lib    Go        " + hash[:12] + "  4      two      0/2  1/2\n",
-		"\nacme/lib\n  one @1 (0 tokens, 0 files): missing Client, Run\n    opens with none\n",
+		"repository  language  commit        files  defined  variant  @1   @10000\n" +
+			"acme/lib    Go        " + hash[:12] + "  4      1/2      one      0/2  1/2\n" +
+			"acme/lib    Go        " + hash[:12] + "  4      1/2      two      0/2  1/2\n",
+		"\nacme/lib\n  defined by no file counted: Run\n  one @1 (0 tokens, 0 files): missing Client, Run\n    opens with none\n",
 		"two @10000 (",
 		"4 files): missing Run\n    opens with README.md, example/main.go, lib.go, lib2.go\n",
 	} {
@@ -235,7 +241,7 @@ func TestCanonData(t *testing.T) {
 
 // TestCanonRepos measures the canons of testdata/canons on the
 // repositories under $REPOMAP_CANON_REPOS (owner/name each, holding the
-// canon's commit) and logs the report; with $REPOMAP_CANON_JSON set it
+// canon's commit), with both rankings, and logs the report; with $REPOMAP_CANON_JSON set it
 // writes the report there as JSON too. It is skipped without the
 // variable, and under -short.
 func TestCanonRepos(t *testing.T) {
@@ -247,7 +253,11 @@ func TestCanonRepos(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := RunCanons(context.Background(), CanonConfig{Canons: cs, Repos: repos})
+	var variants []Variant
+	for _, name := range []string{repomap.RankingDefault, repomap.RankingAider} {
+		variants = append(variants, Variant{Name: name, Options: func() *repomap.Options { return &repomap.Options{Ranking: name} }})
+	}
+	rep, err := RunCanons(context.Background(), CanonConfig{Canons: cs, Repos: repos, Variants: variants})
 	if err != nil {
 		t.Fatal(err)
 	}
