@@ -166,7 +166,7 @@ type CanonConfig struct {
 	Logger *slog.Logger
 }
 
-// CanonReport is what Canon measured.
+// CanonReport is what RunCanons measured.
 type CanonReport struct {
 	Budgets  []int          `json:"budgets"`
 	Variants []string       `json:"variants"`
@@ -261,6 +261,9 @@ func RunCanons(ctx context.Context, cfg CanonConfig) (*CanonReport, error) {
 
 // measureCanon maps the tree of cn's commit in the repository at dir.
 func measureCanon(ctx context.Context, cn *Canon, dir string, c Config) (_ *CanonOutcome, err error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, err
+	}
 	r := &repo{dir: dir}
 	hash, err := r.resolve(ctx, cn.Commit)
 	if err != nil {

@@ -161,7 +161,7 @@ func TestRunCanonsErrors(t *testing.T) {
 		{"no canon", CanonConfig{Repos: repos}, "no canon"},
 		{"no repos", CanonConfig{Canons: []Canon{ok}}, "no directory"},
 		{"bad budget", CanonConfig{Canons: []Canon{ok}, Repos: repos, Budgets: []int{0}}, "budget 0"},
-		{"no repository", CanonConfig{Canons: []Canon{{Repo: "acme/none", Commit: hash, Names: ok.Names}}, Repos: repos}, "acme/none"},
+		{"no repository", CanonConfig{Canons: []Canon{{Repo: "acme/none", Commit: hash, Names: ok.Names}}, Repos: repos}, filepath.Join("acme", "none") + ": no such file"},
 		{"no commit", CanonConfig{Canons: []Canon{{Repo: "acme/lib", Commit: other, Names: ok.Names}}, Repos: repos}, other},
 		{"bad canon", CanonConfig{Canons: []Canon{{Repo: "acme/lib", Commit: hash}}, Repos: repos}, "no names"},
 	} {
