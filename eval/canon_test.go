@@ -254,7 +254,11 @@ func TestCanonRepos(t *testing.T) {
 		t.Fatal(err)
 	}
 	var variants []Variant
-	for _, name := range []string{repomap.RankingDefault, repomap.RankingAider} {
+	rankings := []string{repomap.RankingDefault, repomap.RankingAider}
+	if rs := os.Getenv("REPOMAP_CANON_RANKINGS"); rs != "" {
+		rankings = strings.Split(rs, ",")
+	}
+	for _, name := range rankings {
 		variants = append(variants, Variant{Name: name, Options: func() *repomap.Options { return &repomap.Options{Ranking: name} }})
 	}
 	rep, err := RunCanons(context.Background(), CanonConfig{Canons: cs, Repos: repos, Variants: variants})

@@ -111,7 +111,7 @@ func link(s *snapshot, rk ranking) linked {
 func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 	l := link(s, rk)
 	focus, mentions := q.focus, q.mentions
-	in := rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse}
+	in := rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights}
 	var rel map[string]float64 // relevance to the user's words, the best 1
 	switch {
 	case q.text == "":
@@ -440,6 +440,8 @@ type ranking struct {
 	relTop      int
 	relPersonal float64
 	relBoost    float64
+
+	weights rank.Weights // Aider's weights replaced, for experiments
 }
 
 // query is what the rank stage takes of a request.
@@ -499,6 +501,19 @@ func parseRanking(s string) (ranking, error) {
 				return r, fmt.Errorf("repomap: ranking %q: rel takes TOP/PERSONAL/BOOST, as rel=10/1/1", s)
 			}
 			r.relevance, r.relTop, r.relPersonal, r.relBoost = true, top, pers, bst
+		case hasVal && (name == "long" || name == "common" || name == "self"):
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w <= 0 || w > 100 {
+				return r, fmt.Errorf("repomap: ranking %q: %s takes a weight above 0", s, name)
+			}
+			switch name {
+			case "long":
+				r.weights.LongIdent = w
+			case "common":
+				r.weights.CommonIdent = w
+			case "self":
+				r.weights.Unreferenced = w
+			}
 		case name == "reverse" && !hasVal:
 			r.reverse = reverseWeight
 		case name == "reverse":
@@ -508,7 +523,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, rel, rel=TOP/PERSONAL/BOOST, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, long=W, common=W, self=W, rel, rel=TOP/PERSONAL/BOOST, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	return r, nil
