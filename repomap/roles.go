@@ -68,18 +68,19 @@ const RolesFile = ".repomaproles"
 
 // Sets of names that give a role.
 var (
-	vendorDirs  = set("vendor third_party third-party thirdparty node_modules bower_components")
-	fixtureDirs = set("testdata test-data test_data fixtures fixture __fixtures__ __snapshots__ golden goldens snapshots")
-	testDirs    = set("test tests __tests__ spec specs")
-	exampleDirs = set("example examples _example _examples sample samples demo demos")
-	docDirs     = set("doc docs documentation site website")
-	ciDirs      = set(".github .gitlab .circleci .buildkite .azure-pipelines .devcontainer")
-	assetExts   = set(".svg .png .jpg .jpeg .gif .ico .webp .bmp .tif .tiff .woff .woff2 .ttf .otf .eot .mp3 .mp4 .wav .ogg .webm .pdf .psd")
-	docExts     = set(".md .markdown .mdown .mkd .rst .adoc .asciidoc .txt .rdoc .pod .tex")
-	configExts  = set(".yaml .yml .toml .json .jsonc .ini .cfg .conf .properties .xml .plist .csproj .fsproj .vbproj .lock .editorconfig")
-	ciFiles     = set(".gitlab-ci.yml .travis.yml appveyor.yml .appveyor.yml azure-pipelines.yml codecov.yml .codecov.yml .pre-commit-config.yaml .golangci.yml .golangci.yaml .goreleaser.yml .goreleaser.yaml renovate.json .renovaterc dependabot.yml .mailmap codeowners .gitattributes .gitignore .dockerignore .npmignore .repomapignore .repomaproles")
-	configFiles = set("makefile gnumakefile dockerfile containerfile go.mod go.work cmakelists.txt build build.bazel workspace setup.py setup.cfg pyproject.toml tox.ini noxfile.py manifest.in package.json tsconfig.json jsconfig.json cargo.toml gemfile rakefile pom.xml build.gradle settings.gradle build.gradle.kts settings.gradle.kts jenkinsfile vagrantfile procfile")
-	lockFiles   = set("go.sum package-lock.json npm-shrinkwrap.json yarn.lock pnpm-lock.yaml cargo.lock poetry.lock pipfile.lock composer.lock gemfile.lock uv.lock pdm.lock flake.lock")
+	vendorDirs    = set("vendor third_party third-party thirdparty node_modules bower_components")
+	generatedDirs = set("dist")
+	fixtureDirs   = set("testdata test-data test_data fixtures fixture __fixtures__ __snapshots__ golden goldens snapshots")
+	testDirs      = set("test tests __tests__ spec specs")
+	exampleDirs   = set("example examples _example _examples sample samples demo demos")
+	docDirs       = set("doc docs documentation site website")
+	ciDirs        = set(".github .gitlab .circleci .buildkite .azure-pipelines .devcontainer")
+	assetExts     = set(".svg .png .jpg .jpeg .gif .ico .webp .bmp .tif .tiff .woff .woff2 .ttf .otf .eot .mp3 .mp4 .wav .ogg .webm .pdf .psd")
+	docExts       = set(".md .markdown .mdown .mkd .rst .adoc .asciidoc .txt .rdoc .pod .tex")
+	configExts    = set(".yaml .yml .toml .json .jsonc .ini .cfg .conf .properties .xml .plist .csproj .fsproj .vbproj .lock .editorconfig")
+	ciFiles       = set(".gitlab-ci.yml .travis.yml appveyor.yml .appveyor.yml azure-pipelines.yml codecov.yml .codecov.yml .pre-commit-config.yaml .golangci.yml .golangci.yaml .goreleaser.yml .goreleaser.yaml renovate.json .renovaterc dependabot.yml .mailmap codeowners .gitattributes .gitignore .dockerignore .npmignore .repomapignore .repomaproles")
+	configFiles   = set("makefile gnumakefile dockerfile containerfile go.mod go.work cmakelists.txt build build.bazel workspace setup.py setup.cfg pyproject.toml tox.ini noxfile.py manifest.in package.json tsconfig.json jsconfig.json cargo.toml gemfile rakefile pom.xml build.gradle settings.gradle build.gradle.kts settings.gradle.kts jenkinsfile vagrantfile procfile")
+	lockFiles     = set("go.sum package-lock.json npm-shrinkwrap.json yarn.lock pnpm-lock.yaml cargo.lock poetry.lock pipfile.lock composer.lock gemfile.lock uv.lock pdm.lock flake.lock")
 	// community files go by their stem: CONTRIBUTING.md, SECURITY.rst…
 	communityStems = set("contributing code_of_conduct code-of-conduct security support funding governance maintainers codeowners issue_template pull_request_template")
 )
@@ -108,7 +109,7 @@ func pathRole(p string) Role {
 		return RoleCommunity
 	case assetExts[ext]:
 		return RoleAsset
-	case generatedName(base):
+	case generatedName(base) || has(generatedDirs):
 		return RoleGenerated
 	case has(fixtureDirs) || ext == ".golden" || ext == ".snap":
 		return RoleFixture

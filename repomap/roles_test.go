@@ -37,6 +37,7 @@ func TestPathRole(t *testing.T) {
 		{"pkg/apis/zz_generated.deepcopy.go", RoleGenerated},
 		{"proto/thing_pb2.py", RoleGenerated},
 		{"dist/app.min.js", RoleGenerated},
+		{"dist/esm/axios.js", RoleGenerated},
 		{"go.sum", RoleGenerated},
 		{"package-lock.json", RoleGenerated},
 		{"vendor/github.com/x/y/y.go", RoleVendored},
