@@ -120,7 +120,7 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 	default:
 		// The paths the words name, the names written as code, and the
 		// files whose words the words are.
-		mentions = slices.Concat(mentions, findMentions(q.text, s.paths(), false).Files, codeWords(q.text))
+		mentions = slices.Concat(mentions, namedFiles(q.text, s.paths()), codeWords(q.text))
 		rel = relevance(s, q.text)
 		best := 0.0
 		for _, v := range rel {

@@ -250,3 +250,79 @@ func codeLike(w string) bool {
 	}
 	return false
 }
+
+// namedFiles returns the files of paths that text names: by their path,
+// by a path that ends with theirs (a traceback's
+// "/usr/lib/python3/site-packages/pkg/mod.py", "src/pkg/file.go:12"), by
+// their base name when one file has it and it has a dot, slash,
+// underscore or hyphen, or by a dotted module path
+// ("django.db.models.query.QuerySet" names django/db/models/query.py, or
+// its package's __init__.py). Paths come out sorted.
+func namedFiles(text string, paths []string) []string {
+	isPath := make(map[string]bool, len(paths))
+	byBase := make(map[string][]string)
+	byStem := make(map[string][]string) // path without extension → paths
+	for _, p := range paths {
+		isPath[p] = true
+		base := path.Base(p)
+		byBase[base] = append(byBase[base], p)
+		stem := strings.TrimSuffix(p, path.Ext(p))
+		byStem[stem] = append(byStem[stem], p)
+		if d, f := path.Split(stem); f == "__init__" || f == "index" || f == "mod" {
+			byStem[strings.TrimSuffix(d, "/")] = append(byStem[strings.TrimSuffix(d, "/")], p)
+		}
+	}
+	files := make(map[string]bool)
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("\"'`()[]{}<>,;", r)
+	}) {
+		w = strings.ReplaceAll(w, "\\", "/")
+		// A position after the path: file.go:12, file.js:1:2.
+		for {
+			i := strings.LastIndexByte(w, ':')
+			if i < 0 || strings.Trim(w[i+1:], "0123456789") != "" {
+				break
+			}
+			w = w[:i]
+		}
+		w = strings.TrimRight(w, ".!?:")
+		w = strings.TrimPrefix(strings.Trim(w, "*_"), "./")
+		switch {
+		case w == "":
+		case isPath[w]:
+			files[w] = true
+		case strings.Contains(w, "/"):
+			for rest := w; ; {
+				_, after, ok := strings.Cut(rest, "/")
+				if !ok {
+					break
+				}
+				if isPath[after] {
+					files[after] = true
+					break
+				}
+				rest = after
+			}
+		case strings.ContainsAny(w, "._-") && len(byBase[w]) == 1:
+			files[byBase[w][0]] = true
+		}
+		// A dotted module path, longest prefix first.
+		if strings.Count(w, ".") >= 1 && !strings.Contains(w, "/") {
+			parts := strings.Split(strings.TrimSuffix(w, "()"), ".")
+			for n := len(parts); n >= 2; n-- {
+				if ps := byStem[strings.Join(parts[:n], "/")]; len(ps) > 0 {
+					for _, p := range ps {
+						files[p] = true
+					}
+					break
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(files))
+	for p := range files {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}

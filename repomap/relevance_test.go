@@ -66,3 +66,23 @@ func TestRelevance(t *testing.T) {
 		t.Errorf("stop words alone score files: %v", rel)
 	}
 }
+
+func TestNamedFiles(t *testing.T) {
+	paths := []string{"django/db/models/query.py", "django/db/models/__init__.py", "django/utils/text.py", "pkg/server.go", "src/index.ts", "README.md", "a/util.py", "b/util.py"}
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{`File "/usr/lib/python3/site-packages/django/db/models/query.py", line 12, in update`, []string{"django/db/models/query.py"}},
+		{"see django.db.models.query.QuerySet.update()", []string{"django/db/models/query.py"}},
+		{"import django.db.models", []string{"django/db/models/__init__.py"}},
+		{"panic at pkg/server.go:123 +0x1f", []string{"pkg/server.go"}},
+		{"at handler (/home/me/app/src/index.ts:10:5)", []string{"src/index.ts"}},
+		{"README.md says so; util.py is ambiguous", []string{"README.md"}},
+		{"nothing named here. Really.", []string{}},
+	} {
+		if got := namedFiles(tc.text, paths); !slices.Equal(got, tc.want) {
+			t.Errorf("namedFiles(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
