@@ -130,24 +130,24 @@ func text(blocks []block) string {
 	return b.String()
 }
 
-// fitItems returns the map of the longest prefix of items that has at most
+// fit returns the map of the longest prefix of r's items that has at most
 // budget tokens: its text, its token count and the prefix's length.
-func (bs *blocks) fit(ctx context.Context, items []fit.Item, budget int) (string, int, int, error) {
-	cost := func(k int) (int, error) { return bs.tokens(bs.ofItems(items[:k])), nil }
+func (bs *blocks) fit(ctx context.Context, r *ranked, budget int) (string, int, int, error) {
+	cost := func(k int) (int, error) { return bs.tokens(bs.ofItems(r.prefix(k))), nil }
 	// A first guess of 25 tokens an item.
-	k, err := fit.Prefix(ctx, len(items), budget, budget/25, cost)
+	k, err := fit.Prefix(ctx, len(r.items), budget, budget/25, cost)
 	if err != nil {
 		return "", 0, 0, fmt.Errorf("repomap: %w", err)
 	}
 	want, _ := cost(k)
-	out := text(bs.ofItems(items[:k]))
+	out := text(bs.ofItems(r.prefix(k)))
 	n := bs.count(out)
 	if n != want {
 		// The sum was off; never let that break the cap.
 		bs.snap.idx.opts.Logger.Debug("repomap: token sum differs from the count", "sum", want, "count", n)
 		for n > budget && k > 0 {
 			k--
-			out = text(bs.ofItems(items[:k]))
+			out = text(bs.ofItems(r.prefix(k)))
 			n = bs.count(out)
 		}
 	}

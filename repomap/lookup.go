@@ -131,11 +131,12 @@ func (m *Map) Related(ctx context.Context, p string, budget int) (*Result, error
 		return nil, err
 	}
 	bs := m.blocksOf(snap)
-	text, tokens, shown, err := bs.fit(ctx, items, budget)
+	r := &ranked{items: items, ranks: ranks, filled: len(items)}
+	text, tokens, shown, err := bs.fit(ctx, r, budget)
 	if err != nil {
 		return nil, err
 	}
-	res := &result{text: text, tokens: tokens, budget: budget, items: items, shown: shown, ranks: ranks}
+	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown}
 	return publish(bs, res, m.opts.Encoding), nil
 }
 

@@ -315,7 +315,7 @@ func TestRequestText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := "server/server.go"; worded.ranks[p] <= plain.ranks[p] {
-		t.Errorf("rank of %s with the words %q: %g, not above %g without", p, text, worded.ranks[p], plain.ranks[p])
+	if p := "server/server.go"; worded.ranked.ranks[p] <= plain.ranked.ranks[p] {
+		t.Errorf("rank of %s with the words %q: %g, not above %g without", p, text, worded.ranked.ranks[p], plain.ranked.ranks[p])
 	}
 }

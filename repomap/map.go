@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/cache"
-	"github.com/repomap-dev/repomap/internal/fit"
 )
 
 // Map makes repo maps of one tree, or of several trees as one. It keeps
@@ -191,9 +190,8 @@ type result struct {
 	text    string
 	tokens  int
 	budget  int
-	items   []fit.Item // the ranked list
-	shown   int        // how many items of it the map shows
-	ranks   map[string]float64
+	ranked  *ranked // the ranked list
+	shown   int     // how many items of it the map shows
 	stats   Stats
 	skipped []skip
 	blocks  *blocks // what made its blocks
@@ -283,7 +281,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 	bs := m.blocksOf(snap)
 	t = time.Now()
-	text, tokens, shown, err := bs.fit(ctx, r.items, budget)
+	text, tokens, shown, err := bs.fit(ctx, &r, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -291,7 +289,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	st.Tokens = tokens
 	st.Total = time.Since(start)
 
-	res := &result{text: text, tokens: tokens, budget: budget, items: r.items, shown: shown, ranks: r.ranks, stats: st, skipped: snap.skipped, blocks: bs}
+	res := &result{text: text, tokens: tokens, budget: budget, ranked: &r, shown: shown, stats: st, skipped: snap.skipped, blocks: bs}
 	res.public = publish(bs, res, m.opts.Encoding)
 	m.last = &lastRender{req: req.key(), state: state, res: res}
 	return res, nil

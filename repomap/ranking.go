@@ -27,6 +27,9 @@ type ranked struct {
 	items []fit.Item         // definitions best first, then files by name alone
 	ranks map[string]float64 // the PageRank of each file of the graph
 	size  graphSize
+
+	index  *rowIndex // where the rows of the items come from; nil when they have them
+	filled int       // items[:filled] have their rows
 }
 
 // graphSize tells how large the ranking's input was.
@@ -46,11 +49,11 @@ type shownDef struct {
 }
 
 // linked is the link stage's result: the graph's input, as rank takes it,
-// and each file's definitions that a map can show.
+// and the names of each file that only link files and are never shown.
 type linked struct {
-	files []rank.File
-	shown map[string][]shownDef // by path, sorted by rank name, then line
-	size  graphSize
+	files  []rank.File
+	hidden map[string][]string // by path: names defined only by graphOnly definitions
+	size   graphSize
 }
 
 // link ties the references of the files of s to definitions: today by
@@ -59,9 +62,7 @@ type linked struct {
 func link(s *snapshot, rk ranking) linked {
 	files := make([]rank.File, len(s.files))
 	var size graphSize
-	// shown holds each file's definitions that a map can show, sorted by
-	// rank name then line, so that an item finds its rows by a search.
-	shown := make(map[string][]shownDef, len(s.files))
+	hidden := make(map[string][]string)
 	var count []int // per string of a file's Set: references to it
 	for i, f := range s.files {
 		rf := rank.File{Path: f.path}
@@ -72,7 +73,7 @@ func link(s *snapshot, rk ranking) linked {
 		if rk.builtins {
 			bi = builtinsOf(f.path)
 		}
-		var defs []shownDef
+		var graphNames []uint32 // strings defined by graphOnly definitions
 		for j, t := range set.Tags {
 			name := set.Strings[t.Name]
 			sub := set.Sub(j)
@@ -83,16 +84,17 @@ func link(s *snapshot, rk ranking) linked {
 				size.refs++
 				continue
 			}
-			rn := rankName(sub, name)
-			rf.Defs = append(rf.Defs, rn)
-			if !graphOnly(sub) {
-				defs = append(defs, shownDef{rn, fit.Row{Line: int(t.Line), Kind: sub, Name: name}})
+			rf.Defs = append(rf.Defs, rankName(sub, name))
+			if graphOnly(sub) {
+				graphNames = append(graphNames, t.Name)
 			}
 		}
-		slices.SortStableFunc(defs, func(a, b shownDef) int {
-			return cmp.Or(strings.Compare(a.rankName, b.rankName), cmp.Compare(a.row.Line, b.row.Line))
-		})
-		shown[f.path] = defs
+		for _, k := range graphNames {
+			name := set.Strings[k]
+			if !slices.ContainsFunc(shownDefs(set), func(r fit.Row) bool { return r.Name == name }) {
+				hidden[f.path] = append(hidden[f.path], rankName("", name))
+			}
+		}
 		// Each referenced name once, with its count.
 		for k, n := range count {
 			if n > 0 {
@@ -103,7 +105,50 @@ func link(s *snapshot, rk ranking) linked {
 		size.defs += len(rf.Defs)
 		files[i] = rf
 	}
-	return linked{files: files, shown: shown, size: size}
+	return linked{files: files, hidden: hidden, size: size}
+}
+
+// rowIndex finds the rows of definitions in the files of a snapshot,
+// indexing each file the first time one of its definitions is asked for.
+type rowIndex struct {
+	snap  *snapshot
+	files map[string][]shownDef // by path, sorted by rank name, then line
+}
+
+// rows returns the rows of the shown definitions of name in the file at p.
+func (x *rowIndex) rows(p, name string) []fit.Row {
+	defs, ok := x.files[p]
+	if !ok {
+		if e := x.snap.entry(p); e != nil {
+			for _, r := range shownDefs(e.tags) {
+				defs = append(defs, shownDef{rankName(r.Kind, r.Name), r})
+			}
+		}
+		slices.SortStableFunc(defs, func(a, b shownDef) int {
+			return cmp.Or(strings.Compare(a.rankName, b.rankName), cmp.Compare(a.row.Line, b.row.Line))
+		})
+		x.files[p] = defs
+	}
+	lo, _ := slices.BinarySearchFunc(defs, name, func(d shownDef, name string) int { return strings.Compare(d.rankName, name) })
+	var out []fit.Row
+	for _, d := range defs[lo:] {
+		if d.rankName != name {
+			break
+		}
+		out = append(out, d.row)
+	}
+	return out
+}
+
+// prefix returns the first k items of r, with their rows: the rows of an
+// item are found the first time a prefix holds it.
+func (r *ranked) prefix(k int) []fit.Item {
+	for ; r.filled < k; r.filled++ {
+		if it := &r.items[r.filled]; it.Name != "" && it.Rows == nil && r.index != nil {
+			it.Rows = r.index.rows(it.Path, it.Name)
+		}
+	}
+	return r.items[:k]
 }
 
 // rankSnapshot ranks the definitions of the files of s for the query q,
@@ -140,7 +185,7 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		}
 		in.MentionedIdents = append(in.MentionedIdents, w)
 	}
-	shown, size := l.shown, l.size
+	size := l.size
 	res := rank.Rank(in)
 	size.nodes = len(res.Files)
 	size.links = res.Links
@@ -149,19 +194,9 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 	var dropped []string
 	for _, e := range res.Entries {
 		it := fit.Item{Path: e.Path, Name: e.Name, Score: e.Score}
-		if e.Name != "" {
-			defs := shown[e.Path]
-			lo, _ := slices.BinarySearchFunc(defs, e.Name, func(d shownDef, name string) int { return strings.Compare(d.rankName, name) })
-			for _, d := range defs[lo:] {
-				if d.rankName != e.Name {
-					break
-				}
-				it.Rows = append(it.Rows, d.row)
-			}
-			if it.Rows == nil {
-				dropped = append(dropped, e.Path)
-				continue // a definition that is never shown
-			}
+		if e.Name != "" && slices.Contains(l.hidden[e.Path], e.Name) {
+			dropped = append(dropped, e.Path)
+			continue // a definition that is never shown
 		}
 		listed[e.Path] = true
 		items = append(items, it)
@@ -207,7 +242,7 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		})
 		items = append(items[:first], tail...)
 	}
-	return ranked{items: items, ranks: res.Files, size: size}
+	return ranked{items: items, ranks: res.Files, size: size, index: &rowIndex{snap: s, files: make(map[string][]shownDef)}}
 }
 
 // relatedItems returns the items of the map of the files related to the
@@ -345,35 +380,25 @@ func byRole(items []fit.Item, s *snapshot, tests float64, focus, pointed []strin
 		}
 		return roleTier[r]
 	}
-	tiers := make([]int, len(items))
-	for i := range items {
-		tiers[i] = tier(&items[i])
-	}
-	// Definitions, then files by name alone: sort each part apart, by
-	// tier then score, keeping the order of equals.
+	// Definitions, then files by name alone: each part by tier, keeping
+	// the order of equals, which is by score but for the scaled tests.
 	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
 	if end < 0 {
 		end = len(items)
 	}
-	sortPart := func(lo, hi int, byScore bool) {
-		idx := make([]int, hi-lo)
-		for i := range idx {
-			idx[i] = lo + i
+	byTier := func(part []fit.Item) {
+		var tiers [3][]fit.Item
+		for i := range part {
+			t := tier(&part[i])
+			tiers[t] = append(tiers[t], part[i])
 		}
-		slices.SortStableFunc(idx, func(a, b int) int {
-			if c := cmp.Compare(tiers[a], tiers[b]); c != 0 || !byScore {
-				return c
-			}
-			return cmp.Compare(items[b].Score, items[a].Score)
-		})
-		sorted := make([]fit.Item, len(idx))
-		for i, k := range idx {
-			sorted[i] = items[k]
+		copy(part, slices.Concat(tiers[0], tiers[1], tiers[2]))
+		if tests != 1 && len(part) > 0 && part[0].Name != "" {
+			slices.SortStableFunc(part[:len(tiers[0])], func(a, b fit.Item) int { return cmp.Compare(b.Score, a.Score) })
 		}
-		copy(items[lo:hi], sorted)
 	}
-	sortPart(0, end, true)
-	sortPart(end, len(items), false)
+	byTier(items[:end])
+	byTier(items[end:])
 }
 
 // linkWeight weighs n references to name, defined in definers files, as

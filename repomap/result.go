@@ -61,13 +61,13 @@ func (m *Map) Build(ctx context.Context, req Request) (*Result, error) {
 func publish(bs *blocks, r *result, encName string) *Result {
 	pub := &Result{Text: r.text, Tokens: r.tokens, Budget: r.budget, Encoding: encName, Stats: r.stats}
 	seen := make(map[string]bool)
-	for _, it := range r.items {
+	for _, it := range r.ranked.items {
 		if !seen[it.Path] {
 			seen[it.Path] = true
 			pub.Ranked = append(pub.Ranked, it.Path)
 		}
 	}
-	shown := r.items[:r.shown]
+	shown := r.ranked.prefix(r.shown)
 	defs := make(map[string][]Def)
 	for _, it := range shown {
 		ds := defs[it.Path]
@@ -79,7 +79,7 @@ func publish(bs *blocks, r *result, encName string) *Result {
 	paths := slices.Sorted(maps.Keys(defs))
 	for i, b := range bs.ofItems(shown) {
 		p := paths[i]
-		fr := FileResult{Path: p, Rank: r.ranks[p], Text: b.text, Defs: defs[p]}
+		fr := FileResult{Path: p, Rank: r.ranked.ranks[p], Text: b.text, Defs: defs[p]}
 		slices.SortFunc(fr.Defs, func(a, b Def) int {
 			return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
 		})
