@@ -1,14 +1,19 @@
 package repomap
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
@@ -33,31 +38,47 @@ type skip struct {
 }
 
 // walk lists the regular files under the root of fsys, in lexical order,
-// as walkGlobs does with no globs.
+// as walkTree does with no options.
 func walk(ctx context.Context, fsys fs.FS) ([]file, []skip, error) {
-	return walkGlobs(ctx, fsys, nil, nil)
+	return walkTree(ctx, fsys, walkOptions{})
 }
 
-// walkGlobs lists the regular files under the root of fsys, in lexical
+// walkGlobs is walkTree with only the exclude and include globs.
+func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]file, []skip, error) {
+	return walkTree(ctx, fsys, walkOptions{exclude: exclude, include: include})
+}
+
+// walkOptions tells a walk what to leave out beyond the ignore files it
+// finds inside the tree.
+type walkOptions struct {
+	// exclude and include are Options.Exclude and Options.Include.
+	exclude, include []string
+	// git holds the rules of git that come from outside the tree, as
+	// gitPatterns returns them for the tree's directory on disk. Every
+	// ignore file inside the tree weighs more than they do.
+	git []gitignore.Pattern
+}
+
+// walkTree lists the regular files under the root of fsys, in lexical
 // order, honouring the .gitignore files of the tree (nested ones too),
-// .git/info/exclude and a .repomapignore file at the root, and never
-// entering .git. Symbolic links are not followed: a link inside the root
-// reaches a file the walk lists anyway, and one that leads outside the
-// root must not show up in a map. Entries that cannot be read are skipped
-// with a reason; only an unreadable root is an error.
+// .git/info/exclude and a .repomapignore file at the root, the rules of
+// o.git, and never entering .git. Symbolic links are not followed: a
+// link inside the root reaches a file the walk lists anyway, and one that
+// leads outside the root must not show up in a map. Entries that cannot
+// be read are skipped with a reason; only an unreadable root is an error.
 //
 // The globs select by path relative to the root (see Options.Exclude and
 // Options.Include): a file or directory matching an exclude glob is left
 // out, a directory with all it holds; with include globs, only the files
 // that match one, or lie under a directory that matches one, are listed,
 // and directories that can hold no such file are not entered.
-func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]file, []skip, error) {
+func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, error) {
 	var (
 		files    []file
 		skipped  []skip
-		patterns = readIgnore(fsys, ".git/info/exclude", nil)
+		patterns = append(slices.Clip(o.git), readIgnore(fsys, ".git/info/exclude", nil)...)
 		matcher  = gitignore.NewMatcher(patterns)
-		sel      = newSelection(exclude, include)
+		sel      = newSelection(o.exclude, o.include)
 	)
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
@@ -130,6 +151,12 @@ func readIgnore(fsys fs.FS, name string, domain []string) []gitignore.Pattern {
 	if err != nil {
 		return nil
 	}
+	return parseIgnore(data, domain)
+}
+
+// parseIgnore returns the gitignore patterns of the file content data,
+// which apply below the directory whose path parts are domain.
+func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
 	var ps []gitignore.Pattern
 	for line := range strings.Lines(string(data)) {
 		line = strings.TrimRight(line, "\r\n")
@@ -239,4 +266,209 @@ func checkGlobs(field string, globs []string) error {
 		}
 	}
 	return nil
+}
+
+// gitPatterns returns the ignore rules that git applies to the tree at
+// dir on disk from outside it, for walkOptions.git: the user's
+// core.excludesFile (by default $XDG_CONFIG_HOME/git/ignore, or
+// ~/.config/git/ignore), the repository's info/exclude, and the
+// .gitignore files of the directories from the repository's top level
+// down to dir's parent. They are rebased to dir: the patterns match
+// paths relative to dir, as the walk gives them, and as git would match
+// the same files from the top level, so that a file or a directory above
+// dir that git ignores leaves out all of the tree.
+//
+// The repository is the nearest directory at or above dir that holds a
+// .git directory or a .git file (a linked worktree or a submodule), and
+// nothing above its top level is read. A dir in no repository has no
+// such rules: gitPatterns returns none, and the walk honours the ignore
+// files inside the tree alone. core.excludesFile is read from the
+// system's, the user's ($XDG_CONFIG_HOME/git/config, ~/.gitconfig) and
+// the repository's config files, the last one setting it winning, as in
+// git; include directives are not followed. Missing files have no rules;
+// a file that exists but cannot be read, or a config file git could not
+// parse, is an error, since leaving its rules out could show what the
+// repository keeps out of git.
+func gitPatterns(dir string) ([]gitignore.Pattern, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("repomap: git rules of %s: %w", dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	top, gitDir, ok := enclosingRepo(abs)
+	if !ok {
+		return nil, nil
+	}
+	rel, err := filepath.Rel(top, abs)
+	if err != nil {
+		return nil, fmt.Errorf("repomap: git rules of %s: %w", dir, err)
+	}
+	var prefix []string
+	if rel != "." {
+		prefix = strings.Split(filepath.ToSlash(rel), "/")
+	}
+	common := commonDir(gitDir)
+
+	excludes, err := excludesFile(top, filepath.Join(common, "config"))
+	if err != nil {
+		return nil, err
+	}
+	var ps []gitignore.Pattern
+	for _, name := range []string{excludes, filepath.Join(common, "info", "exclude")} {
+		add, err := readIgnoreFile(name, nil)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, add...)
+	}
+	for i := range prefix {
+		add, err := readIgnoreFile(filepath.Join(top, filepath.Join(prefix[:i]...), ".gitignore"), prefix[:i])
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, add...)
+	}
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	return []gitignore.Pattern{rebased{prefix: prefix, patterns: ps}}, nil
+}
+
+// rebased stands for gitignore patterns of a repository, matched against
+// the paths of a tree that lies at prefix below its top level.
+type rebased struct {
+	prefix   []string
+	patterns []gitignore.Pattern
+}
+
+// Match matches the path below the tree as git would match it from the
+// top level: the last pattern that matches decides.
+func (r rebased) Match(p []string, isDir bool) gitignore.MatchResult {
+	full := append(slices.Clip(r.prefix), p...)
+	for i := len(r.patterns) - 1; i >= 0; i-- {
+		if m := r.patterns[i].Match(full, isDir); m != gitignore.NoMatch {
+			return m
+		}
+	}
+	return gitignore.NoMatch
+}
+
+// enclosingRepo returns the top level of the git repository that holds
+// the absolute directory dir, and its git directory, or false when no
+// directory at or above dir is a repository's top level.
+func enclosingRepo(dir string) (top, gitDir string, ok bool) {
+	for d := dir; ; {
+		dotGit := filepath.Join(d, ".git")
+		if info, err := os.Stat(dotGit); err == nil {
+			switch {
+			case info.IsDir():
+				if _, err := os.Stat(filepath.Join(dotGit, "HEAD")); err == nil {
+					return d, dotGit, true
+				}
+			case info.Mode().IsRegular():
+				// A linked worktree or a submodule: "gitdir: <path>".
+				if data, err := os.ReadFile(dotGit); err == nil {
+					if g, found := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); found {
+						g = strings.TrimSpace(g)
+						if !filepath.IsAbs(g) {
+							g = filepath.Join(d, g)
+						}
+						return d, g, true
+					}
+				}
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", false
+		}
+		d = parent
+	}
+}
+
+// commonDir returns the directory that holds the config and info/exclude
+// of the repository whose git directory is gitDir: the main repository's
+// for a linked worktree, gitDir itself otherwise.
+func commonDir(gitDir string) string {
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	c := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gitDir, c)
+	}
+	return c
+}
+
+// excludesFile returns the path of the core.excludesFile that git uses
+// in the repository at top whose config file is repoConfig.
+func excludesFile(top, repoConfig string) (string, error) {
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	var configs []string
+	if v := os.Getenv("GIT_CONFIG_NOSYSTEM"); v == "" || v == "0" || strings.EqualFold(v, "false") {
+		configs = append(configs, "/etc/gitconfig")
+	}
+	if xdg != "" {
+		configs = append(configs, filepath.Join(xdg, "git", "config"))
+	}
+	if home != "" {
+		configs = append(configs, filepath.Join(home, ".gitconfig"))
+	}
+	configs = append(configs, repoConfig)
+
+	var value string
+	for _, name := range configs {
+		data, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("repomap: git config: %w", err)
+		}
+		cfg := gitconfig.New()
+		if err := gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
+			return "", fmt.Errorf("repomap: git config %s: %w", name, err)
+		}
+		if cfg.HasSection("core") {
+			if v := cfg.Section("core").Options.Get("excludesFile"); v != "" {
+				value = v
+			}
+		}
+	}
+	switch {
+	case value == "":
+		if xdg == "" {
+			return "", nil
+		}
+		return filepath.Join(xdg, "git", "ignore"), nil
+	case value == "~" || strings.HasPrefix(value, "~/"):
+		return filepath.Join(home, value[1:]), nil
+	case !filepath.IsAbs(value):
+		return filepath.Join(top, value), nil
+	}
+	return value, nil
+}
+
+// readIgnoreFile reads the gitignore patterns of the file at name on
+// disk, which apply below the directory whose path parts are domain. A
+// missing file, or an empty name, has no patterns.
+func readIgnoreFile(name string, domain []string) ([]gitignore.Pattern, error) {
+	if name == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("repomap: git rules: %w", err)
+	}
+	return parseIgnore(data, domain), nil
 }
