@@ -177,44 +177,80 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// selection is the exclude and include globs of Options, cleaned.
+// selection is the exclude and include patterns of Options, as globs.
 type selection struct {
-	exclude, include []string
+	exclude, include []glob
 	bases            []string // the part of each include glob before its first wildcard
 }
 
+// glob is a pattern of Options.Exclude or Options.Include, with the
+// meaning it has in a .gitignore file, as a doublestar glob that matches
+// a whole path relative to the root.
+type glob struct {
+	pattern string
+	dirOnly bool // the pattern ended in "/": it matches directories only
+}
+
+// parseGlob turns a pattern as Options.Exclude documents it into a glob:
+// a pattern with no slash but at its end matches at any depth ("**/"
+// goes before it), one with a slash at its start or in its middle, or
+// that starts with "./", matches from the root.
+func parseGlob(g string) (glob, error) {
+	orig := g
+	if strings.HasPrefix(g, "!") {
+		return glob{}, fmt.Errorf("pattern %q: a \"!\" pattern takes back what others leave out, which only an ignore file (%s) can do", orig, IgnoreFile)
+	}
+	anchored := false
+	if t, ok := strings.CutPrefix(g, "./"); ok {
+		g, anchored = t, true
+	}
+	var gl glob
+	if len(g) > 1 {
+		g, gl.dirOnly = strings.CutSuffix(g, "/")
+	}
+	if t, ok := strings.CutPrefix(g, "/"); ok && t != "" {
+		g, anchored = t, true
+	}
+	if g == "" {
+		return glob{}, fmt.Errorf("empty pattern %q", orig)
+	}
+	if !anchored && !strings.Contains(g, "/") && g != "**" {
+		g = "**/" + g
+	}
+	if !doublestar.ValidatePattern(g) {
+		return glob{}, fmt.Errorf("malformed glob %q", orig)
+	}
+	gl.pattern = g
+	return gl, nil
+}
+
+// newSelection returns the selection of the patterns, which checkGlobs
+// has accepted.
 func newSelection(exclude, include []string) selection {
 	var s selection
 	for _, g := range exclude {
-		s.exclude = append(s.exclude, cleanGlob(g))
+		gl, _ := parseGlob(g)
+		s.exclude = append(s.exclude, gl)
 	}
 	for _, g := range include {
-		g = cleanGlob(g)
-		s.include = append(s.include, g)
-		base, _ := doublestar.SplitPattern(g)
-		if !hasMeta(g) {
-			base = g
+		gl, _ := parseGlob(g)
+		s.include = append(s.include, gl)
+		base, _ := doublestar.SplitPattern(gl.pattern)
+		if !hasMeta(gl.pattern) {
+			base = gl.pattern
 		}
 		s.bases = append(s.bases, base)
 	}
 	return s
 }
 
-// cleanGlob returns the glob without a leading "./" or a trailing "/".
-func cleanGlob(g string) string {
-	g = strings.TrimPrefix(g, "./")
-	if len(g) > 1 {
-		g = strings.TrimSuffix(g, "/")
-	}
-	return g
-}
-
 func hasMeta(g string) bool { return strings.ContainsAny(g, `*?[{\`) }
 
-// excluded reports whether the path p matches an exclude glob.
-func (s selection) excluded(p string) bool {
+// excluded reports whether the path p, of a directory when dir is set,
+// matches an exclude glob.
+func (s selection) excluded(p string, dir bool) bool {
 	for _, g := range s.exclude {
-		if doublestar.MatchUnvalidated(g, p) {
+		if (dir || !g.dirOnly) && doublestar.MatchUnvalidated(g.pattern, p) {
 			return true
 		}
 	}
@@ -225,7 +261,7 @@ func (s selection) excluded(p string) bool {
 // not excluded, and without include globs or when it may hold a file
 // that one selects.
 func (s selection) enter(p string) bool {
-	if s.excluded(p) {
+	if s.excluded(p, true) {
 		return false
 	}
 	if len(s.include) == 0 {
@@ -233,7 +269,7 @@ func (s selection) enter(p string) bool {
 	}
 	for i, g := range s.include {
 		b := s.bases[i]
-		if b == "." || b == p || strings.HasPrefix(b, p+"/") || strings.HasPrefix(p, b+"/") || doublestar.MatchUnvalidated(g, p) {
+		if b == "." || b == p || strings.HasPrefix(b, p+"/") || strings.HasPrefix(p, b+"/") || doublestar.MatchUnvalidated(g.pattern, p) {
 			return true
 		}
 	}
@@ -244,25 +280,33 @@ func (s selection) enter(p string) bool {
 // and without include globs or when it, or a directory above it, matches
 // one.
 func (s selection) keep(p string) bool {
-	if s.excluded(p) {
+	if s.excluded(p, false) {
 		return false
 	}
 	if len(s.include) == 0 {
 		return true
 	}
 	for _, g := range s.include {
-		if doublestar.MatchUnvalidated(g, p) || doublestar.MatchUnvalidated(g+"/**", p) {
+		if !g.dirOnly && doublestar.MatchUnvalidated(g.pattern, p) || doublestar.MatchUnvalidated(g.pattern+"/**", p) {
 			return true
 		}
 	}
 	return false
 }
 
-// checkGlobs returns an error naming the first malformed glob.
+// CheckPattern returns an error that names the pattern p when it is not
+// one that Options.Exclude and Options.Include accept.
+func CheckPattern(p string) error {
+	_, err := parseGlob(p)
+	return err
+}
+
+// checkGlobs returns an error naming the first pattern of field that is
+// malformed.
 func checkGlobs(field string, globs []string) error {
 	for _, g := range globs {
-		if !doublestar.ValidatePattern(cleanGlob(g)) {
-			return fmt.Errorf("repomap: %s: malformed glob %q", field, g)
+		if _, err := parseGlob(g); err != nil {
+			return fmt.Errorf("repomap: %s: %w", field, err)
 		}
 	}
 	return nil

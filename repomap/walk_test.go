@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -74,9 +75,15 @@ func TestWalkGlobs(t *testing.T) {
 		{name: "none", want: all},
 		{
 			name:       "exclude a directory at the root",
-			exclude:    []string{"vendor"},
+			exclude:    []string{"/vendor"},
 			want:       without("vendor"),
 			notEntered: []string{"vendor", "vendor/dep"},
+		},
+		{
+			name:       "a name without a slash matches at any depth",
+			exclude:    []string{"vendor"},
+			want:       without("vendor", "services/api/vendor"),
+			notEntered: []string{"vendor", "services/api/vendor"},
 		},
 		{
 			name:       "exclude a directory at any depth",
@@ -86,16 +93,21 @@ func TestWalkGlobs(t *testing.T) {
 		},
 		{
 			name:    "exclude files anywhere",
-			exclude: []string{"**/*_test.go", "**/*.pb.go"},
+			exclude: []string{"*_test.go", "**/*.pb.go"},
 			want:    without("main_test.go", "services/web/web_test.go", "services/api/api.pb.go"),
 		},
 		{
-			name:    "a glob without ** matches at its depth only",
-			exclude: []string{"*_test.go"},
-			want:    without("main_test.go"),
+			name:    "a glob with a slash matches from the root",
+			exclude: []string{"services/*/*_test.go", "libs/*.go"},
+			want:    without("services/web/web_test.go"),
 		},
 		{
-			name:    "a leading ./ and a trailing / are dropped",
+			name:    "a trailing slash matches directories only",
+			exclude: []string{"internal/", "deep.txt/"},
+			want:    without("services/api/internal"),
+		},
+		{
+			name:    "a leading ./ anchors at the root",
 			exclude: []string{"./vendor/", "./services/api/vendor"},
 			want:    without("vendor", "services/api/vendor"),
 		},
@@ -115,6 +127,11 @@ func TestWalkGlobs(t *testing.T) {
 			name:    "include files anywhere",
 			include: []string{"**/*.md", "go.mod"},
 			want:    []string{"docs/guide.md", "go.mod"},
+		},
+		{
+			name:    "include names at any depth",
+			include: []string{"*.txt", "util/"},
+			want:    []string{"libs/util/testdata/golden.txt", "libs/util/util.go", "services/api/internal/deep.txt"},
 		},
 		{
 			name:    "exclude wins over include",
@@ -179,9 +196,15 @@ func TestRepomapIgnore(t *testing.T) {
 }
 
 func TestGlobOptions(t *testing.T) {
-	for _, o := range []Options{{Exclude: []string{"a/[b"}}, {Include: []string{"{a,b"}}} {
-		if _, err := NewFS(globTree, &o); err == nil {
-			t.Errorf("NewFS(Exclude %q, Include %q) succeeded, want an error", o.Exclude, o.Include)
+	for _, o := range []Options{
+		{Exclude: []string{"a/[b"}},
+		{Include: []string{"{a,b"}},
+		{Exclude: []string{"!keep.go"}},
+		{Include: []string{""}},
+	} {
+		g := append(o.Exclude, o.Include...)[0]
+		if _, err := NewFS(globTree, &o); err == nil || !strings.Contains(err.Error(), strconv.Quote(g)) {
+			t.Errorf("NewFS(Exclude %q, Include %q) error %v, want one naming %q", o.Exclude, o.Include, err, g)
 		}
 	}
 	// The Map keeps its own copy of the globs.
