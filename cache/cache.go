@@ -3,8 +3,6 @@ package cache
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -77,17 +75,18 @@ func New(dir, root string, opts *Options) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	if dir == "" {
-		if dir, err = DefaultDir(); err != nil {
-			return nil, err
-		}
+	if dir, err = dirOrDefault(dir); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	sum := sha256.Sum256([]byte(abs))
+	path, err := dbPath(dir, abs)
+	if err != nil {
+		return nil, err
+	}
 	c := &Cache{
-		path:        filepath.Join(dir, hex.EncodeToString(sum[:16])+".db"),
+		path:        path,
 		root:        abs,
 		fingerprint: Fingerprint(),
 		timeout:     time.Second,
@@ -157,7 +156,19 @@ func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
 		c.moveAside()
 		return map[string]Entry{}, nil
 	}
+	if info != nil {
+		c.touch(info.ModTime())
+	}
 	return out, nil
+}
+
+// touch records a use of the database: its modification time, which
+// Prune goes by, becomes now. A write records one anyway; a read sets it
+// at most once an hour.
+func (c *Cache) touch(mod time.Time) {
+	if now := time.Now(); now.Sub(mod) > time.Hour {
+		os.Chtimes(c.path, time.Time{}, now)
+	}
 }
 
 // Store writes the entries in put, replacing those of the same paths, and
