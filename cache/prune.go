@@ -142,17 +142,36 @@ func Prune(dir string, opts *PruneOptions) ([]DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	now := o.Now()
+	return removeDBs(dbs, func(db DB, total int64) bool {
+		old := o.MaxAge > 0 && now.Sub(db.LastUse) > o.MaxAge
+		big := o.MaxSize > 0 && total > o.MaxSize
+		return (old || big) && !slices.Contains(o.Keep, db.Path)
+	})
+}
+
+// RemoveAll removes every database in dir ("" means DefaultDir) but
+// those that other processes hold, and returns those it removed.
+func RemoveAll(dir string) ([]DB, error) {
+	dbs, err := dbFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	return removeDBs(dbs, func(DB, int64) bool { return true })
+}
+
+// removeDBs removes the databases, in order, for which drop returns true,
+// given the total size of those still there, but those that other
+// processes hold, and returns those it removed.
+func removeDBs(dbs []DB, drop func(db DB, total int64) bool) ([]DB, error) {
 	var total int64
 	for _, db := range dbs {
 		total += db.Size
 	}
-	now := o.Now()
 	var removed []DB
 	var errs []error
-	for _, db := range dbs { // least recently used first
-		old := o.MaxAge > 0 && now.Sub(db.LastUse) > o.MaxAge
-		big := o.MaxSize > 0 && total > o.MaxSize
-		if !old && !big || slices.Contains(o.Keep, db.Path) {
+	for _, db := range dbs {
+		if !drop(db, total) {
 			continue
 		}
 		ok, err := removeDB(db)

@@ -172,3 +172,22 @@ func TestLoadRecordsUse(t *testing.T) {
 		t.Errorf("after Load, the database's modification time is %v, want now", info.ModTime())
 	}
 }
+
+func TestRemoveAll(t *testing.T) {
+	dir := t.TempDir()
+	paths := fillDir(t, dir, time.Now(), map[string]int{"/src/a": 1, "/src/b": 0})
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := RemoveAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := roots(removed, paths), []string{"/src/a", "/src/b"}; !slices.Equal(got, want) {
+		t.Errorf("RemoveAll removed %q, want %q", got, want)
+	}
+	// Files that are no database stay.
+	if _, err := os.Stat(filepath.Join(dir, "notes.txt")); err != nil {
+		t.Errorf("RemoveAll removed a file that is no database: %v", err)
+	}
+}
