@@ -48,6 +48,21 @@ func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]fi
 	return walkTree(ctx, fsys, walkOptions{exclude: exclude, include: include})
 }
 
+// walkRoot lists the files of the root r as walkTree does, with the
+// rules of git from above the tree (gitPatterns) when r has a directory
+// on disk.
+func walkRoot(ctx context.Context, r Root, exclude, include []string) ([]file, []skip, error) {
+	o := walkOptions{exclude: exclude, include: include}
+	if r.Dir != "" {
+		git, err := gitPatterns(r.Dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		o.git = git
+	}
+	return walkTree(ctx, r.FS, o)
+}
+
 // walkOptions tells a walk what to leave out beyond the ignore files it
 // finds inside the tree.
 type walkOptions struct {

@@ -466,6 +466,41 @@ func TestGitPatterns(t *testing.T) {
 	})
 }
 
+func TestWalkRoot(t *testing.T) {
+	base := t.TempDir()
+	gitHome(t, base)
+	repo := filepath.Join(base, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, repo, "init", "-q")
+	writeFiles(t, repo, map[string]string{
+		".gitignore":      "secret.yaml\n",
+		"a/b/main.go":     "package main\n",
+		"a/b/secret.yaml": "password: hunter2\n",
+	})
+	dir := filepath.Join(repo, "a", "b")
+	list := func(r Root) []string {
+		files, _, err := walkRoot(context.Background(), r, nil, []string{"*.go", "*.yaml"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range files {
+			got = append(got, f.path)
+		}
+		return got
+	}
+	// A root on disk follows git's rules from above it.
+	if got, want := list(Root{FS: os.DirFS(dir), Dir: dir}), []string{"main.go"}; !slices.Equal(got, want) {
+		t.Errorf("walkRoot(a/b on disk) = %q, want %q", got, want)
+	}
+	// A root that is only a file system knows nothing above it.
+	if got, want := list(Root{FS: os.DirFS(dir)}), []string{"main.go", "secret.yaml"}; !slices.Equal(got, want) {
+		t.Errorf("walkRoot(a/b as an fs.FS) = %q, want %q", got, want)
+	}
+}
+
 func TestGitPatternsWorktree(t *testing.T) {
 	base := t.TempDir()
 	gitHome(t, base)
