@@ -47,6 +47,9 @@ type Options struct {
 	// Timeout bounds the wait for another process's lock; zero means one
 	// second.
 	Timeout time.Duration
+	// NoPrune keeps Store from pruning the directory (see Prune), which
+	// it does at most once a day.
+	NoPrune bool
 }
 
 // Cache is the tag cache of one root. Its methods may be called from
@@ -56,6 +59,7 @@ type Cache struct {
 	root        string
 	fingerprint []byte
 	timeout     time.Duration
+	prune       bool
 }
 
 // DefaultDir returns the default directory of caches:
@@ -94,6 +98,7 @@ func New(dir, root string, opts *Options) (*Cache, error) {
 	if opts != nil && opts.Timeout > 0 {
 		c.timeout = opts.Timeout
 	}
+	c.prune = opts == nil || !opts.NoPrune
 	return c, nil
 }
 
@@ -238,7 +243,29 @@ func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path 
 	if err != nil {
 		return fmt.Errorf("cache: store: %w", err)
 	}
+	if c.prune {
+		c.pruneDaily(time.Now())
+	}
 	return nil
+}
+
+// pruneStamp is the file of a cache directory whose modification time
+// tells when Store last pruned it.
+const pruneStamp = "last-prune"
+
+// pruneDaily prunes the directory of the database, keeping it, unless
+// that was done less than a day before now. Failures only leave files
+// for the next time.
+func (c *Cache) pruneDaily(now time.Time) {
+	stamp := filepath.Join(filepath.Dir(c.path), pruneStamp)
+	if info, err := os.Stat(stamp); err == nil && now.Sub(info.ModTime()) < 24*time.Hour {
+		return
+	}
+	if err := os.WriteFile(stamp, nil, 0o644); err != nil {
+		return
+	}
+	os.Chtimes(stamp, time.Time{}, now)
+	Prune(filepath.Dir(c.path), &PruneOptions{Keep: []string{c.path}, Now: func() time.Time { return now }})
 }
 
 // open opens the database, read-only or for writing. It returns nil and

@@ -15,7 +15,9 @@
 // while all of them together are larger than 1 GiB ([DefaultMaxSize]);
 // [List] describes each database, with the root it records, and [Remove]
 // removes one root's. None of them removes a database that another
-// process holds.
+// process holds. [Cache.Store] prunes the directory, keeping its own
+// database, at most once a day (the file "last-prune" records when),
+// unless Options.NoPrune is set.
 //
 // # Access
 //

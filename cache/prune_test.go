@@ -191,3 +191,49 @@ func TestRemoveAll(t *testing.T) {
 		t.Errorf("RemoveAll removed a file that is no database: %v", err)
 	}
 }
+
+func TestStorePrunes(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	paths := fillDir(t, dir, now, map[string]int{"/src/old": 200}) // the first Store pruned an empty directory
+	c, err := New(dir, "/src/new", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stamp of the first Store is fresh: no pruning within a day.
+	if err := c.Store(context.Background(), map[string]Entry{"a.go": sampleEntry("a.go", 1)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(paths["/src/old"]); err != nil {
+		t.Errorf("Store pruned twice in a day: %v", err)
+	}
+	old := now.Add(-25 * time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, pruneStamp), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Store(context.Background(), map[string]Entry{"b.go": sampleEntry("b.go", 1)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(paths["/src/old"]); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Store a day after the last pruning left a database unused for 200 days: %v", err)
+	}
+	if _, err := os.Stat(c.Path()); err != nil {
+		t.Errorf("Store pruned its own database: %v", err)
+	}
+
+	// With NoPrune, nothing else is removed.
+	paths = fillDir(t, dir, now, map[string]int{"/src/older": 300})
+	if err := os.Chtimes(filepath.Join(dir, pruneStamp), old, old); err != nil {
+		t.Fatal(err)
+	}
+	c, err = New(dir, "/src/new", &Options{NoPrune: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Store(context.Background(), map[string]Entry{"c.go": sampleEntry("c.go", 1)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(paths["/src/older"]); err != nil {
+		t.Errorf("Store with NoPrune removed a database: %v", err)
+	}
+}
