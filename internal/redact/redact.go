@@ -141,7 +141,8 @@ func Line(line string) (string, bool) {
 	if len(spans) == 0 {
 		return line, false
 	}
-	return replace(line, spans), true
+	out := replace(line, spans)
+	return out, out != line
 }
 
 // Lines redacts the lines of one file, in order, and returns the lines it
