@@ -28,9 +28,14 @@
 // Private keys: the body of a PEM block whose header names a private key
 // (-----BEGIN RSA PRIVATE KEY-----, -----BEGIN OPENSSH PRIVATE KEY-----,
 // -----BEGIN PGP PRIVATE KEY BLOCK-----…). The BEGIN and END lines stay,
-// so that the reader knows a key was there; every line between them loses
-// its key material. [Lines] finds the rows of a block that spans lines;
-// [Line] redacts a block that a single line holds.
+// so that the reader knows a key was there, and the lines between them
+// lose their key material: base64 text and the headers of an encrypted
+// block, with the quotes, "\n" escapes and "+" that a string literal in
+// code puts around them. [Lines] finds the rows of a block that spans
+// lines: it starts after a header that ends its line and ends at the END
+// line, or at the first line that holds anything but key material (so a
+// comment that names a header hides nothing). [Line] redacts a block that
+// one line holds.
 //
 // Values assigned to a secret name: a literal given to a name whose last
 // word is password, passwd, passphrase, pwd or secret (client_secret,
@@ -104,10 +109,6 @@ var (
 	pemEnd   = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
 )
 
-// keyMaterial matches what a line of a PEM block's body holds: base64
-// runs, and the headers of an encrypted block.
-var keyMaterial = regexp.MustCompile(`(?:Proc-Type|DEK-Info|Comment|Version|Hash): [^\\"'` + "`" + `]*|[A-Za-z0-9+/=]{4,}`)
-
 // Line returns line with its secret parts replaced by Marker, and whether
 // it replaced any. A private key block that line holds whole (as a string
 // with "\n" escapes) loses its body; for a block that spans lines, use
@@ -120,10 +121,13 @@ func Line(line string) (string, bool) {
 		}
 		if b := pemBegin.FindStringIndex(line); b != nil {
 			end := len(line)
-			if e := pemEnd.FindStringIndex(line[b[1]:]); e != nil {
+			e := pemEnd.FindStringIndex(line[b[1]:])
+			if e != nil {
 				end = b[1] + e[0]
 			}
-			if s, ok := trimEscapes(line, b[1], end); ok {
+			// A block without its END line on this line is redacted as far
+			// as the line holds only key material.
+			if s, ok := trimEscapes(line, b[1], end); ok && (e != nil || keyText(line[s.start:s.end])) {
 				spans = append(spans, s)
 			}
 		}
@@ -161,28 +165,80 @@ func Lines(lines []string) map[int]string {
 	inBlock := false
 	for i, line := range lines {
 		if inBlock {
-			end := len(line)
-			e := pemEnd.FindStringIndex(line)
-			if e != nil {
-				end, inBlock = e[0], false
+			if e := pemEnd.FindStringIndex(line); e != nil {
+				inBlock = false
+				s, _ := keyLine(line[:e[0]])
+				rest, _ := Line(line[e[0]:])
+				if s+rest != line {
+					set(i, s+rest)
+				}
+				continue
 			}
-			if s := keyMaterial.ReplaceAllString(line[:end], Marker); s != line[:end] {
-				rest, _ := Line(line[end:])
-				set(i, s+rest)
+			if s, ok := keyLine(line); ok {
+				if s != line {
+					set(i, s)
+				}
+				continue
 			}
-			continue
+			// Not a line of a key: the block has ended, or was none.
+			inBlock = false
 		}
 		if s, ok := Line(line); ok {
 			set(i, s)
 		}
 		if strings.Contains(line, "-----BEGIN ") {
-			if b := pemBegin.FindStringIndex(line); b != nil && pemEnd.FindStringIndex(line[b[1]:]) == nil {
-				inBlock = true
+			// A block starts where the header ends its line.
+			if b := pemBegin.FindStringIndex(line); b != nil {
+				_, more := trimEscapes(line, b[1], len(line))
+				inBlock = !more
 			}
 		}
 	}
 	return out
 }
+
+// keyLine returns the line of a private key block with its key material
+// replaced by Marker, and whether it is one: base64 text, a header of an
+// encrypted block or nothing, with the quotes, escapes and operators
+// around it that a string literal in code adds.
+func keyLine(line string) (string, bool) {
+	start, end := 0, len(line)
+	for start < end && strings.IndexByte(" \t\"'`+(", line[start]) >= 0 {
+		start++
+	}
+	for end > start {
+		switch {
+		case strings.HasSuffix(line[start:end], `\n`), strings.HasSuffix(line[start:end], `\r`):
+			end -= 2
+		case strings.IndexByte(" \t\r\"'`+,;)", line[end-1]) >= 0:
+			end--
+		default:
+			goto trimmed
+		}
+	}
+trimmed:
+	core := line[start:end]
+	switch {
+	case core == "":
+		return line, true
+	case pemHeader.MatchString(core), strings.Trim(core, base64Chars) == "":
+		return line[:start] + Marker + line[end:], true
+	}
+	return line, false
+}
+
+// keyText reports whether t is key material in a string literal: base64
+// text and "\n" escapes.
+func keyText(t string) bool {
+	t = strings.ReplaceAll(strings.ReplaceAll(t, `\n`, ""), `\r`, "")
+	return strings.Trim(t, base64Chars) == ""
+}
+
+// base64Chars are the characters of key material.
+const base64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+
+// pemHeader matches a header line of an encrypted PEM block.
+var pemHeader = regexp.MustCompile(`^(?:Proc-Type|DEK-Info|Comment|Version|Hash): `)
 
 // span is the byte range [start, end) of a secret in a line.
 type span struct{ start, end int }

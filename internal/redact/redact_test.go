@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,9 +146,19 @@ func TestLines(t *testing.T) {
 			t.Errorf("Lines(...)[%d] = %q, want %q", i, got[i], w)
 		}
 	}
-	// Without its END line, a block runs to the end of the file.
-	if got := Lines(lines[1:4]); len(got) != 2 {
+	// Without its END line, a block runs as far as lines of key material.
+	if got := Lines(append(slices.Clone(lines[1:4]), "func main() {", "\tx := 1", "}")); len(got) != 2 {
 		t.Errorf("Lines(a block with no END line) changed %d rows, want 2: %v", len(got), got)
+	}
+	// A header that does not end its line starts no block.
+	doc := []string{
+		"// Key reads a key (-----BEGIN RSA PRIVATE KEY-----, or PKCS #8).",
+		"func Key(data []byte) (any, error) {",
+		"\treturn parse(data)",
+		"}",
+	}
+	if got := Lines(doc); len(got) != 0 {
+		t.Errorf("Lines(a comment naming a header) = %v, want no change", got)
 	}
 }
 
