@@ -215,14 +215,9 @@ func parseGlob(g string) (glob, error) {
 	if strings.HasPrefix(g, "!") {
 		return glob{}, fmt.Errorf("pattern %q: a \"!\" pattern takes back what others leave out, which only an ignore file (%s) can do", orig, IgnoreFile)
 	}
-	anchored := false
-	if t, ok := strings.CutPrefix(g, "./"); ok {
-		g, anchored = t, true
-	}
-	var gl glob
-	if len(g) > 1 {
-		g, gl.dirOnly = strings.CutSuffix(g, "/")
-	}
+	anchored := strings.HasPrefix(g, "./")
+	gl := glob{dirOnly: len(strings.TrimPrefix(g, "./")) > 1 && strings.HasSuffix(g, "/")}
+	g = cleanGlob(g)
 	if t, ok := strings.CutPrefix(g, "/"); ok && t != "" {
 		g, anchored = t, true
 	}
@@ -257,6 +252,15 @@ func newSelection(exclude, include []string) selection {
 		s.bases = append(s.bases, base)
 	}
 	return s
+}
+
+// cleanGlob returns the glob without a leading "./" or a trailing "/".
+func cleanGlob(g string) string {
+	g = strings.TrimPrefix(g, "./")
+	if len(g) > 1 {
+		g = strings.TrimSuffix(g, "/")
+	}
+	return g
 }
 
 func hasMeta(g string) bool { return strings.ContainsAny(g, `*?[{\`) }
