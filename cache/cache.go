@@ -3,8 +3,6 @@ package cache
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -52,6 +50,9 @@ type Options struct {
 	// Timeout bounds the wait for another process's lock; zero means one
 	// second.
 	Timeout time.Duration
+	// NoPrune keeps Store from pruning the directory (see Prune), which
+	// it does at most once a day.
+	NoPrune bool
 }
 
 // Cache is the tag cache of one root. Its methods may be called from
@@ -61,6 +62,7 @@ type Cache struct {
 	root        string
 	fingerprint []byte
 	timeout     time.Duration
+	prune       bool
 }
 
 // DefaultDir returns the default directory of caches:
@@ -80,17 +82,18 @@ func New(dir, root string, opts *Options) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	if dir == "" {
-		if dir, err = DefaultDir(); err != nil {
-			return nil, err
-		}
+	if dir, err = dirOrDefault(dir); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	sum := sha256.Sum256([]byte(abs))
+	path, err := dbPath(dir, abs)
+	if err != nil {
+		return nil, err
+	}
 	c := &Cache{
-		path:        filepath.Join(dir, hex.EncodeToString(sum[:16])+".db"),
+		path:        path,
 		root:        abs,
 		fingerprint: Fingerprint(),
 		timeout:     time.Second,
@@ -98,6 +101,7 @@ func New(dir, root string, opts *Options) (*Cache, error) {
 	if opts != nil && opts.Timeout > 0 {
 		c.timeout = opts.Timeout
 	}
+	c.prune = opts == nil || !opts.NoPrune
 	return c, nil
 }
 
@@ -160,7 +164,19 @@ func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
 		c.moveAside()
 		return map[string]Entry{}, nil
 	}
+	if info != nil {
+		c.touch(info.ModTime())
+	}
 	return out, nil
+}
+
+// touch records a use of the database: its modification time, which
+// Prune goes by, becomes now. A write records one anyway; a read sets it
+// at most once an hour.
+func (c *Cache) touch(mod time.Time) {
+	if now := time.Now(); now.Sub(mod) > time.Hour {
+		os.Chtimes(c.path, time.Time{}, now)
+	}
 }
 
 // Store writes the entries in put, replacing those of the same paths, and
@@ -230,7 +246,29 @@ func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path 
 	if err != nil {
 		return fmt.Errorf("cache: store: %w", err)
 	}
+	if c.prune {
+		c.pruneDaily(time.Now())
+	}
 	return nil
+}
+
+// pruneStamp is the file of a cache directory whose modification time
+// tells when Store last pruned it.
+const pruneStamp = "last-prune"
+
+// pruneDaily prunes the directory of the database, keeping it, unless
+// that was done less than a day before now. Failures only leave files
+// for the next time.
+func (c *Cache) pruneDaily(now time.Time) {
+	stamp := filepath.Join(filepath.Dir(c.path), pruneStamp)
+	if info, err := os.Stat(stamp); err == nil && now.Sub(info.ModTime()) < 24*time.Hour {
+		return
+	}
+	if err := os.WriteFile(stamp, nil, 0o644); err != nil {
+		return
+	}
+	os.Chtimes(stamp, time.Time{}, now)
+	Prune(filepath.Dir(c.path), &PruneOptions{Keep: []string{c.path}, Now: func() time.Time { return now }})
 }
 
 // open opens the database, read-only or for writing. It returns nil and

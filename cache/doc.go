@@ -7,6 +7,18 @@
 // os.UserCacheDir()/repomap and key is the first 32 hex digits of the
 // SHA-256 of the root's absolute path. Nothing is written into the tree.
 //
+// # Pruning
+//
+// A database's modification time is its last use: a write sets it, and so
+// does a read, at most once an hour. [Prune] removes the databases not
+// used for 90 days ([DefaultMaxAge]), then the least recently used ones
+// while all of them together are larger than 1 GiB ([DefaultMaxSize]);
+// [List] describes each database, with the root it records, and [Remove]
+// removes one root's. None of them removes a database that another
+// process holds. [Cache.Store] prunes the directory, keeping its own
+// database, at most once a day (the file "last-prune" records when),
+// unless Options.NoPrune is set.
+//
 // # Access
 //
 // The database is a bbolt file. [Cache.Load] opens it read-only (a shared

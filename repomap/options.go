@@ -62,20 +62,27 @@ type Options struct {
 	// may be called from several goroutines, but never at once.
 	Progress func(done, total int)
 
-	// Exclude lists globs of paths to leave out of the map, in the syntax
-	// of github.com/bmatcuk/doublestar ("**" matches any number of
-	// directories). A glob matches a path relative to its root, slash
-	// separated, as a whole: "vendor" is the directory at the root,
-	// "**/testdata" one at any depth, "**/*.pb.go" generated files
-	// anywhere. A directory that matches is left out with all it holds,
-	// and not walked.
+	// Exclude lists patterns of paths to leave out of the map, with the
+	// meaning they have in a .gitignore file, in the glob syntax of
+	// github.com/bmatcuk/doublestar. A pattern matches a path relative
+	// to its root, slash separated: one without a slash, or with one at
+	// its end only, matches a name at any depth ("vendor", "*_test.go",
+	// "testdata/"); one with a slash at its start or in its middle, or
+	// that starts with "./", matches from the root ("/vendor",
+	// "services/*/gen"); "**" matches any number of directories
+	// ("**/*.pb.go", "docs/**/*.png"), and "{a,b}" either. A pattern that
+	// ends in "/" matches directories only. A directory that matches is
+	// left out with all it holds, and not walked. A pattern that starts
+	// with "!" is an error: taking back what others leave out is for an
+	// ignore file.
 	Exclude []string
 
 	// Include, when not empty, keeps only the files whose path relative
-	// to their root matches one of its globs (syntax as for Exclude), or
-	// that lie under a directory that matches one: "services/api" keeps
-	// one subtree of a monorepo. Exclude applies after it. Directories
-	// that can hold no match are not walked.
+	// to their root matches one of its patterns (meaning and syntax as for
+	// Exclude), or that lie under a directory that matches one:
+	// "services/api" keeps one subtree of a monorepo, "*.go" the Go files
+	// at any depth. Exclude applies after it. Directories that can hold
+	// no match are not walked.
 	Include []string
 
 	// Roles give roles to the files whose paths match their globs, in place

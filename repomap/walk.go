@@ -1,14 +1,19 @@
 package repomap
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
@@ -33,31 +38,62 @@ type skip struct {
 }
 
 // walk lists the regular files under the root of fsys, in lexical order,
-// as walkGlobs does with no globs.
+// as walkTree does with no options.
 func walk(ctx context.Context, fsys fs.FS) ([]file, []skip, error) {
-	return walkGlobs(ctx, fsys, nil, nil)
+	return walkTree(ctx, fsys, walkOptions{})
 }
 
-// walkGlobs lists the regular files under the root of fsys, in lexical
+// walkGlobs is walkTree with only the exclude and include globs.
+func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]file, []skip, error) {
+	return walkTree(ctx, fsys, walkOptions{exclude: exclude, include: include})
+}
+
+// walkRoot lists the files of the root r as walkTree does, with the
+// rules of git from above the tree (gitPatterns) when r has a directory
+// on disk.
+func walkRoot(ctx context.Context, r Root, exclude, include []string) ([]file, []skip, error) {
+	o := walkOptions{exclude: exclude, include: include}
+	if r.Dir != "" {
+		git, err := gitPatterns(r.Dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		o.git = git
+	}
+	return walkTree(ctx, r.FS, o)
+}
+
+// walkOptions tells a walk what to leave out beyond the ignore files it
+// finds inside the tree.
+type walkOptions struct {
+	// exclude and include are Options.Exclude and Options.Include.
+	exclude, include []string
+	// git holds the rules of git that come from outside the tree, as
+	// gitPatterns returns them for the tree's directory on disk. Every
+	// ignore file inside the tree weighs more than they do.
+	git []gitignore.Pattern
+}
+
+// walkTree lists the regular files under the root of fsys, in lexical
 // order, honouring the .gitignore files of the tree (nested ones too),
-// .git/info/exclude and a .repomapignore file at the root, and never
-// entering .git. Symbolic links are not followed: a link inside the root
-// reaches a file the walk lists anyway, and one that leads outside the
-// root must not show up in a map. Entries that cannot be read are skipped
-// with a reason; only an unreadable root is an error.
+// .git/info/exclude and a .repomapignore file at the root, the rules of
+// o.git, and never entering .git. Symbolic links are not followed: a
+// link inside the root reaches a file the walk lists anyway, and one that
+// leads outside the root must not show up in a map. Entries that cannot
+// be read are skipped with a reason; only an unreadable root is an error.
 //
 // The globs select by path relative to the root (see Options.Exclude and
 // Options.Include): a file or directory matching an exclude glob is left
 // out, a directory with all it holds; with include globs, only the files
 // that match one, or lie under a directory that matches one, are listed,
 // and directories that can hold no such file are not entered.
-func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]file, []skip, error) {
+func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, error) {
 	var (
 		files    []file
 		skipped  []skip
-		patterns = readIgnore(fsys, ".git/info/exclude", nil)
+		patterns = append(slices.Clip(o.git), readIgnore(fsys, ".git/info/exclude", nil)...)
 		matcher  = gitignore.NewMatcher(patterns)
-		sel      = newSelection(exclude, include)
+		sel      = newSelection(o.exclude, o.include)
 	)
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
@@ -130,6 +166,12 @@ func readIgnore(fsys fs.FS, name string, domain []string) []gitignore.Pattern {
 	if err != nil {
 		return nil
 	}
+	return parseIgnore(data, domain)
+}
+
+// parseIgnore returns the gitignore patterns of the file content data,
+// which apply below the directory whose path parts are domain.
+func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
 	var ps []gitignore.Pattern
 	for line := range strings.Lines(string(data)) {
 		line = strings.TrimRight(line, "\r\n")
@@ -150,23 +192,62 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// selection is the exclude and include globs of Options, cleaned.
+// selection is the exclude and include patterns of Options, as globs.
 type selection struct {
-	exclude, include []string
+	exclude, include []glob
 	bases            []string // the part of each include glob before its first wildcard
 }
 
+// glob is a pattern of Options.Exclude or Options.Include, with the
+// meaning it has in a .gitignore file, as a doublestar glob that matches
+// a whole path relative to the root.
+type glob struct {
+	pattern string
+	dirOnly bool // the pattern ended in "/": it matches directories only
+}
+
+// parseGlob turns a pattern as Options.Exclude documents it into a glob:
+// a pattern with no slash but at its end matches at any depth ("**/"
+// goes before it), one with a slash at its start or in its middle, or
+// that starts with "./", matches from the root.
+func parseGlob(g string) (glob, error) {
+	orig := g
+	if strings.HasPrefix(g, "!") {
+		return glob{}, fmt.Errorf("pattern %q: a \"!\" pattern takes back what others leave out, which only an ignore file (%s) can do", orig, IgnoreFile)
+	}
+	anchored := strings.HasPrefix(g, "./")
+	gl := glob{dirOnly: len(strings.TrimPrefix(g, "./")) > 1 && strings.HasSuffix(g, "/")}
+	g = cleanGlob(g)
+	if t, ok := strings.CutPrefix(g, "/"); ok && t != "" {
+		g, anchored = t, true
+	}
+	if g == "" {
+		return glob{}, fmt.Errorf("empty pattern %q", orig)
+	}
+	if !anchored && !strings.Contains(g, "/") && g != "**" {
+		g = "**/" + g
+	}
+	if !doublestar.ValidatePattern(g) {
+		return glob{}, fmt.Errorf("malformed glob %q", orig)
+	}
+	gl.pattern = g
+	return gl, nil
+}
+
+// newSelection returns the selection of the patterns, which checkGlobs
+// has accepted.
 func newSelection(exclude, include []string) selection {
 	var s selection
 	for _, g := range exclude {
-		s.exclude = append(s.exclude, cleanGlob(g))
+		gl, _ := parseGlob(g)
+		s.exclude = append(s.exclude, gl)
 	}
 	for _, g := range include {
-		g = cleanGlob(g)
-		s.include = append(s.include, g)
-		base, _ := doublestar.SplitPattern(g)
-		if !hasMeta(g) {
-			base = g
+		gl, _ := parseGlob(g)
+		s.include = append(s.include, gl)
+		base, _ := doublestar.SplitPattern(gl.pattern)
+		if !hasMeta(gl.pattern) {
+			base = gl.pattern
 		}
 		s.bases = append(s.bases, base)
 	}
@@ -184,10 +265,11 @@ func cleanGlob(g string) string {
 
 func hasMeta(g string) bool { return strings.ContainsAny(g, `*?[{\`) }
 
-// excluded reports whether the path p matches an exclude glob.
-func (s selection) excluded(p string) bool {
+// excluded reports whether the path p, of a directory when dir is set,
+// matches an exclude glob.
+func (s selection) excluded(p string, dir bool) bool {
 	for _, g := range s.exclude {
-		if doublestar.MatchUnvalidated(g, p) {
+		if (dir || !g.dirOnly) && doublestar.MatchUnvalidated(g.pattern, p) {
 			return true
 		}
 	}
@@ -198,7 +280,7 @@ func (s selection) excluded(p string) bool {
 // not excluded, and without include globs or when it may hold a file
 // that one selects.
 func (s selection) enter(p string) bool {
-	if s.excluded(p) {
+	if s.excluded(p, true) {
 		return false
 	}
 	if len(s.include) == 0 {
@@ -206,7 +288,7 @@ func (s selection) enter(p string) bool {
 	}
 	for i, g := range s.include {
 		b := s.bases[i]
-		if b == "." || b == p || strings.HasPrefix(b, p+"/") || strings.HasPrefix(p, b+"/") || doublestar.MatchUnvalidated(g, p) {
+		if b == "." || b == p || strings.HasPrefix(b, p+"/") || strings.HasPrefix(p, b+"/") || doublestar.MatchUnvalidated(g.pattern, p) {
 			return true
 		}
 	}
@@ -217,26 +299,239 @@ func (s selection) enter(p string) bool {
 // and without include globs or when it, or a directory above it, matches
 // one.
 func (s selection) keep(p string) bool {
-	if s.excluded(p) {
+	if s.excluded(p, false) {
 		return false
 	}
 	if len(s.include) == 0 {
 		return true
 	}
 	for _, g := range s.include {
-		if doublestar.MatchUnvalidated(g, p) || doublestar.MatchUnvalidated(g+"/**", p) {
+		if !g.dirOnly && doublestar.MatchUnvalidated(g.pattern, p) || doublestar.MatchUnvalidated(g.pattern+"/**", p) {
 			return true
 		}
 	}
 	return false
 }
 
-// checkGlobs returns an error naming the first malformed glob.
+// CheckPattern returns an error that names the pattern p when it is not
+// one that Options.Exclude and Options.Include accept.
+func CheckPattern(p string) error {
+	_, err := parseGlob(p)
+	return err
+}
+
+// checkGlobs returns an error naming the first pattern of field that is
+// malformed.
 func checkGlobs(field string, globs []string) error {
 	for _, g := range globs {
-		if !doublestar.ValidatePattern(cleanGlob(g)) {
-			return fmt.Errorf("repomap: %s: malformed glob %q", field, g)
+		if _, err := parseGlob(g); err != nil {
+			return fmt.Errorf("repomap: %s: %w", field, err)
 		}
 	}
 	return nil
+}
+
+// gitPatterns returns the ignore rules that git applies to the tree at
+// dir on disk from outside it, for walkOptions.git: the user's
+// core.excludesFile (by default $XDG_CONFIG_HOME/git/ignore, or
+// ~/.config/git/ignore), the repository's info/exclude, and the
+// .gitignore files of the directories from the repository's top level
+// down to dir's parent. They are rebased to dir: the patterns match
+// paths relative to dir, as the walk gives them, and as git would match
+// the same files from the top level, so that a file or a directory above
+// dir that git ignores leaves out all of the tree.
+//
+// The repository is the nearest directory at or above dir that holds a
+// .git directory or a .git file (a linked worktree or a submodule), and
+// nothing above its top level is read. A dir in no repository has no
+// such rules: gitPatterns returns none, and the walk honours the ignore
+// files inside the tree alone. core.excludesFile is read from the
+// system's, the user's ($XDG_CONFIG_HOME/git/config, ~/.gitconfig) and
+// the repository's config files, the last one setting it winning, as in
+// git; include directives are not followed. Missing files have no rules;
+// a file that exists but cannot be read, or a config file git could not
+// parse, is an error, since leaving its rules out could show what the
+// repository keeps out of git.
+func gitPatterns(dir string) ([]gitignore.Pattern, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("repomap: git rules of %s: %w", dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	top, gitDir, ok := enclosingRepo(abs)
+	if !ok {
+		return nil, nil
+	}
+	rel, err := filepath.Rel(top, abs)
+	if err != nil {
+		return nil, fmt.Errorf("repomap: git rules of %s: %w", dir, err)
+	}
+	var prefix []string
+	if rel != "." {
+		prefix = strings.Split(filepath.ToSlash(rel), "/")
+	}
+	common := commonDir(gitDir)
+
+	excludes, err := excludesFile(top, filepath.Join(common, "config"))
+	if err != nil {
+		return nil, err
+	}
+	var ps []gitignore.Pattern
+	for _, name := range []string{excludes, filepath.Join(common, "info", "exclude")} {
+		add, err := readIgnoreFile(name, nil)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, add...)
+	}
+	for i := range prefix {
+		add, err := readIgnoreFile(filepath.Join(top, filepath.Join(prefix[:i]...), ".gitignore"), prefix[:i])
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, add...)
+	}
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	return []gitignore.Pattern{rebased{prefix: prefix, patterns: ps}}, nil
+}
+
+// rebased stands for gitignore patterns of a repository, matched against
+// the paths of a tree that lies at prefix below its top level.
+type rebased struct {
+	prefix   []string
+	patterns []gitignore.Pattern
+}
+
+// Match matches the path below the tree as git would match it from the
+// top level: the last pattern that matches decides.
+func (r rebased) Match(p []string, isDir bool) gitignore.MatchResult {
+	full := append(slices.Clip(r.prefix), p...)
+	for i := len(r.patterns) - 1; i >= 0; i-- {
+		if m := r.patterns[i].Match(full, isDir); m != gitignore.NoMatch {
+			return m
+		}
+	}
+	return gitignore.NoMatch
+}
+
+// enclosingRepo returns the top level of the git repository that holds
+// the absolute directory dir, and its git directory, or false when no
+// directory at or above dir is a repository's top level.
+func enclosingRepo(dir string) (top, gitDir string, ok bool) {
+	for d := dir; ; {
+		dotGit := filepath.Join(d, ".git")
+		if info, err := os.Stat(dotGit); err == nil {
+			switch {
+			case info.IsDir():
+				if _, err := os.Stat(filepath.Join(dotGit, "HEAD")); err == nil {
+					return d, dotGit, true
+				}
+			case info.Mode().IsRegular():
+				// A linked worktree or a submodule: "gitdir: <path>".
+				if data, err := os.ReadFile(dotGit); err == nil {
+					if g, found := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); found {
+						g = strings.TrimSpace(g)
+						if !filepath.IsAbs(g) {
+							g = filepath.Join(d, g)
+						}
+						return d, g, true
+					}
+				}
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", false
+		}
+		d = parent
+	}
+}
+
+// commonDir returns the directory that holds the config and info/exclude
+// of the repository whose git directory is gitDir: the main repository's
+// for a linked worktree, gitDir itself otherwise.
+func commonDir(gitDir string) string {
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	c := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gitDir, c)
+	}
+	return c
+}
+
+// excludesFile returns the path of the core.excludesFile that git uses
+// in the repository at top whose config file is repoConfig.
+func excludesFile(top, repoConfig string) (string, error) {
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	var configs []string
+	if v := os.Getenv("GIT_CONFIG_NOSYSTEM"); v == "" || v == "0" || strings.EqualFold(v, "false") {
+		configs = append(configs, "/etc/gitconfig")
+	}
+	if xdg != "" {
+		configs = append(configs, filepath.Join(xdg, "git", "config"))
+	}
+	if home != "" {
+		configs = append(configs, filepath.Join(home, ".gitconfig"))
+	}
+	configs = append(configs, repoConfig)
+
+	var value string
+	for _, name := range configs {
+		data, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("repomap: git config: %w", err)
+		}
+		cfg := gitconfig.New()
+		if err := gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
+			return "", fmt.Errorf("repomap: git config %s: %w", name, err)
+		}
+		if cfg.HasSection("core") {
+			if v := cfg.Section("core").Options.Get("excludesFile"); v != "" {
+				value = v
+			}
+		}
+	}
+	switch {
+	case value == "":
+		if xdg == "" {
+			return "", nil
+		}
+		return filepath.Join(xdg, "git", "ignore"), nil
+	case value == "~" || strings.HasPrefix(value, "~/"):
+		return filepath.Join(home, value[1:]), nil
+	case !filepath.IsAbs(value):
+		return filepath.Join(top, value), nil
+	}
+	return value, nil
+}
+
+// readIgnoreFile reads the gitignore patterns of the file at name on
+// disk, which apply below the directory whose path parts are domain. A
+// missing file, or an empty name, has no patterns.
+func readIgnoreFile(name string, domain []string) ([]gitignore.Pattern, error) {
+	if name == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("repomap: git rules: %w", err)
+	}
+	return parseIgnore(data, domain), nil
 }

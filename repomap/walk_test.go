@@ -4,8 +4,10 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -73,9 +75,15 @@ func TestWalkGlobs(t *testing.T) {
 		{name: "none", want: all},
 		{
 			name:       "exclude a directory at the root",
-			exclude:    []string{"vendor"},
+			exclude:    []string{"/vendor"},
 			want:       without("vendor"),
 			notEntered: []string{"vendor", "vendor/dep"},
+		},
+		{
+			name:       "a name without a slash matches at any depth",
+			exclude:    []string{"vendor"},
+			want:       without("vendor", "services/api/vendor"),
+			notEntered: []string{"vendor", "services/api/vendor"},
 		},
 		{
 			name:       "exclude a directory at any depth",
@@ -85,16 +93,21 @@ func TestWalkGlobs(t *testing.T) {
 		},
 		{
 			name:    "exclude files anywhere",
-			exclude: []string{"**/*_test.go", "**/*.pb.go"},
+			exclude: []string{"*_test.go", "**/*.pb.go"},
 			want:    without("main_test.go", "services/web/web_test.go", "services/api/api.pb.go"),
 		},
 		{
-			name:    "a glob without ** matches at its depth only",
-			exclude: []string{"*_test.go"},
-			want:    without("main_test.go"),
+			name:    "a glob with a slash matches from the root",
+			exclude: []string{"services/*/*_test.go", "libs/*.go"},
+			want:    without("services/web/web_test.go"),
 		},
 		{
-			name:    "a leading ./ and a trailing / are dropped",
+			name:    "a trailing slash matches directories only",
+			exclude: []string{"internal/", "deep.txt/"},
+			want:    without("services/api/internal"),
+		},
+		{
+			name:    "a leading ./ anchors at the root",
 			exclude: []string{"./vendor/", "./services/api/vendor"},
 			want:    without("vendor", "services/api/vendor"),
 		},
@@ -114,6 +127,11 @@ func TestWalkGlobs(t *testing.T) {
 			name:    "include files anywhere",
 			include: []string{"**/*.md", "go.mod"},
 			want:    []string{"docs/guide.md", "go.mod"},
+		},
+		{
+			name:    "include names at any depth",
+			include: []string{"*.txt", "util/"},
+			want:    []string{"libs/util/testdata/golden.txt", "libs/util/util.go", "services/api/internal/deep.txt"},
 		},
 		{
 			name:    "exclude wins over include",
@@ -178,9 +196,15 @@ func TestRepomapIgnore(t *testing.T) {
 }
 
 func TestGlobOptions(t *testing.T) {
-	for _, o := range []Options{{Exclude: []string{"a/[b"}}, {Include: []string{"{a,b"}}} {
-		if _, err := NewFS(globTree, &o); err == nil {
-			t.Errorf("NewFS(Exclude %q, Include %q) succeeded, want an error", o.Exclude, o.Include)
+	for _, o := range []Options{
+		{Exclude: []string{"a/[b"}},
+		{Include: []string{"{a,b"}},
+		{Exclude: []string{"!keep.go"}},
+		{Include: []string{""}},
+	} {
+		g := append(o.Exclude, o.Include...)[0]
+		if _, err := NewFS(globTree, &o); err == nil || !strings.Contains(err.Error(), strconv.Quote(g)) {
+			t.Errorf("NewFS(Exclude %q, Include %q) error %v, want one naming %q", o.Exclude, o.Include, err, g)
 		}
 	}
 	// The Map keeps its own copy of the globs.
@@ -289,5 +313,252 @@ func TestMapPath(t *testing.T) {
 	}
 	if got := m.Roots(); len(got) != 2 || got[0].Name != "app" || got[1].Name != "lib" || got[0].FS == nil {
 		t.Errorf("Roots() = %+v, want app and lib with their FS", got)
+	}
+}
+
+// writeFiles writes the files of tree under dir.
+func writeFiles(t *testing.T, dir string, tree map[string]string) {
+	t.Helper()
+	for name, data := range tree {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// runGit runs git in dir and returns what it prints.
+func runGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %s in %s: %v", strings.Join(args, " "), dir, err)
+	}
+	return string(out)
+}
+
+// gitHome points git and gitPatterns at an empty home directory and
+// config directory under base, and away from the system's config.
+func gitHome(t *testing.T, base string) (home, xdg string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	home, xdg = filepath.Join(base, "home"), filepath.Join(base, "xdg")
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	return home, xdg
+}
+
+// walkDir walks the tree at dir with git's rules, as a root on disk.
+func walkDir(t *testing.T, dir string) []string {
+	t.Helper()
+	git, err := gitPatterns(dir)
+	if err != nil {
+		t.Fatalf("gitPatterns(%s): %v", dir, err)
+	}
+	files, _, err := walkTree(context.Background(), os.DirFS(dir), walkOptions{git: git})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.path)
+	}
+	return got
+}
+
+// gitFiles lists the files git does not ignore under dir, relative to it.
+func gitFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var ps []string
+	for line := range strings.Lines(runGit(t, dir, "ls-files", "-co", "--exclude-standard")) {
+		ps = append(ps, strings.TrimSuffix(line, "\n"))
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+// checkGitWalk checks that the walk of the tree at dir, called name, and
+// git list the files want.
+func checkGitWalk(t *testing.T, dir, name string, want []string) {
+	t.Helper()
+	if got := walkDir(t, dir); !slices.Equal(got, want) {
+		t.Errorf("walk of %s = %q, want %q", name, got, want)
+	}
+	if got := gitFiles(t, dir); !slices.Equal(got, want) {
+		t.Errorf("git ls-files in %s = %q, want %q", name, got, want)
+	}
+}
+
+func TestGitPatterns(t *testing.T) {
+	base := t.TempDir()
+	home, xdg := gitHome(t, base)
+	repo := filepath.Join(base, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, repo, "init", "-q")
+	writeFiles(t, repo, map[string]string{
+		".gitignore":          "secret.yaml\n/a/b/local.txt\n*.log\n!keep.log\nbuild/\n",
+		"a/.gitignore":        "gen/\n",
+		"a/b/.gitignore":      "*.tmp\n",
+		".git/info/exclude":   "*.swp\n",
+		"a/b/main.go":         "package main\n",
+		"a/b/secret.yaml":     "password: hunter2\n",
+		"a/b/local.txt":       "x\n",
+		"a/b/sub/local.txt":   "x\n",
+		"a/b/x.log":           "x\n",
+		"a/b/keep.log":        "x\n",
+		"a/b/y.tmp":           "x\n",
+		"a/b/f.swp":           "x\n",
+		"a/b/.envrc":          "export TOKEN=x\n",
+		"a/b/gen/g.go":        "package gen\n",
+		"a/b/sub/gen/h.go":    "package gen\n",
+		"a/b/sub/ok.go":       "package sub\n",
+		"a/build/out/o.go":    "package out\n",
+		"a/build/out/keep.go": "package out\n",
+	})
+	writeFiles(t, xdg, map[string]string{"git/ignore": ".envrc\n"})
+	root := filepath.Join(repo, "a", "b")
+
+	t.Run("rules from above the root", func(t *testing.T) {
+		want := []string{".gitignore", "keep.log", "main.go", "sub/local.txt", "sub/ok.go"}
+		checkGitWalk(t, root, "a/b", want)
+	})
+	t.Run("the top level", func(t *testing.T) {
+		if got, want := walkDir(t, repo), gitFiles(t, repo); !slices.Equal(got, want) {
+			t.Errorf("walk of the top level = %q, want what git lists: %q", got, want)
+		}
+	})
+	t.Run("a root in an ignored directory", func(t *testing.T) {
+		if got := walkDir(t, filepath.Join(repo, "a", "build", "out")); len(got) != 0 {
+			t.Errorf("walk of a/build/out = %q, want nothing: git ignores build/", got)
+		}
+	})
+	t.Run("core.excludesFile in ~/.gitconfig", func(t *testing.T) {
+		writeFiles(t, home, map[string]string{
+			".gitconfig": "[core]\n\texcludesFile = ~/ignores\n",
+			"ignores":    "sub/\n",
+		})
+		defer os.Remove(filepath.Join(home, ".gitconfig"))
+		// The file named replaces the default one: .envrc is back.
+		want := []string{".envrc", ".gitignore", "keep.log", "main.go"}
+		checkGitWalk(t, root, "a/b", want)
+	})
+	t.Run("core.excludesFile in the repository's config", func(t *testing.T) {
+		writeFiles(t, home, map[string]string{
+			".gitconfig": "[core]\n\texcludesFile = ~/ignores\n",
+			"ignores":    "sub/\n",
+			"repo-ign":   "main.go\n",
+		})
+		defer os.Remove(filepath.Join(home, ".gitconfig"))
+		runGit(t, repo, "config", "core.excludesFile", filepath.Join(home, "repo-ign"))
+		defer runGit(t, repo, "config", "--unset", "core.excludesFile")
+		want := []string{".envrc", ".gitignore", "keep.log", "sub/local.txt", "sub/ok.go"}
+		checkGitWalk(t, root, "a/b", want)
+	})
+}
+
+func TestWalkRoot(t *testing.T) {
+	base := t.TempDir()
+	gitHome(t, base)
+	repo := filepath.Join(base, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, repo, "init", "-q")
+	writeFiles(t, repo, map[string]string{
+		".gitignore":      "secret.yaml\n",
+		"a/b/main.go":     "package main\n",
+		"a/b/secret.yaml": "password: hunter2\n",
+	})
+	dir := filepath.Join(repo, "a", "b")
+	list := func(r Root) []string {
+		files, _, err := walkRoot(context.Background(), r, nil, []string{"*.go", "*.yaml"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range files {
+			got = append(got, f.path)
+		}
+		return got
+	}
+	// A root on disk follows git's rules from above it.
+	if got, want := list(Root{FS: os.DirFS(dir), Dir: dir}), []string{"main.go"}; !slices.Equal(got, want) {
+		t.Errorf("walkRoot(a/b on disk) = %q, want %q", got, want)
+	}
+	// A root that is only a file system knows nothing above it.
+	if got, want := list(Root{FS: os.DirFS(dir)}), []string{"main.go", "secret.yaml"}; !slices.Equal(got, want) {
+		t.Errorf("walkRoot(a/b as an fs.FS) = %q, want %q", got, want)
+	}
+}
+
+func TestGitPatternsWorktree(t *testing.T) {
+	base := t.TempDir()
+	gitHome(t, base)
+	repo, wt := filepath.Join(base, "repo"), filepath.Join(base, "wt")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, repo, "init", "-q")
+	runGit(t, repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "empty")
+	runGit(t, repo, "worktree", "add", "-q", wt)
+	// A linked worktree's .git is a file; info/exclude is the main
+	// repository's.
+	writeFiles(t, repo, map[string]string{".git/info/exclude": "*.key\n"})
+	writeFiles(t, wt, map[string]string{"sub/a.go": "package sub\n", "sub/prod.key": "x\n"})
+	want := []string{"a.go"}
+	sub := filepath.Join(wt, "sub")
+	checkGitWalk(t, sub, "a worktree's sub", want)
+}
+
+func TestGitPatternsNoRepository(t *testing.T) {
+	base := t.TempDir()
+	home, xdg := gitHome(t, base)
+	if err := exec.Command("git", "-C", base, "rev-parse", "--show-toplevel").Run(); err == nil {
+		t.Skip("the temporary directory lies in a git repository")
+	}
+	// A home directory that is no repository, with ignore files that
+	// would leave out everything.
+	writeFiles(t, home, map[string]string{
+		".gitignore":       "*\n",
+		".gitconfig":       "[core]\n\texcludesFile = ~/.gitignore\n",
+		"proj/main.go":     "package main\n",
+		"proj/.gitignore":  "*.out\n",
+		"proj/x.out":       "x\n",
+		"proj/lib/util.go": "package lib\n",
+	})
+	writeFiles(t, xdg, map[string]string{"git/ignore": "*\n"})
+	proj := filepath.Join(home, "proj")
+	git, err := gitPatterns(proj)
+	if err != nil || git != nil {
+		t.Errorf("gitPatterns(a directory in no repository) = %v, %v; want none", git, err)
+	}
+	// The tree's own ignore files still count, as they do for any tree.
+	want := []string{".gitignore", "lib/util.go", "main.go"}
+	if got := walkDir(t, proj); !slices.Equal(got, want) {
+		t.Errorf("walk of a tree in no repository = %q, want %q", got, want)
+	}
+}
+
+func TestGitPatternsUnreadable(t *testing.T) {
+	base := t.TempDir()
+	gitHome(t, base)
+	repo := filepath.Join(base, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, repo, "init", "-q")
+	writeFiles(t, repo, map[string]string{".git/config": "[core\n"})
+	if _, err := gitPatterns(filepath.Join(repo, "a")); err == nil {
+		t.Errorf("gitPatterns with a malformed repository config succeeded, want an error")
 	}
 }

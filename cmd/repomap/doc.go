@@ -99,6 +99,7 @@
 //	related    print a map of the files related to one file
 //	languages  print the languages repomap reads
 //	mcp        serve the map to agents over MCP on standard input and output
+//	cache      show or clean the tag caches
 //	eval       measure the maps of a git repository on its own history
 //	bench      time the map of a tree, with a cold and a warm tag cache
 //	version    print repomap's version
@@ -288,6 +289,37 @@
 //	-tokens tokens
 //	  	the most tokens the output may have, a hard cap (default: from -context-window, else 1024)
 //	-v	log skipped files and other diagnostics to standard error
+//
+// # repomap cache
+//
+// Cache shows and cleans the tag caches: one database per root ever mapped,
+// in the cache directory (-cache-dir, by default the user's cache directory
+// followed by /repomap). Nothing of repomap's is kept anywhere else, and
+// removing a cache only makes the next map of its root parse every file.
+//
+//	path   print the cache directory
+//	list   list the databases: when each was last used, its size, and its
+//	       root, least recently used first, then their number and size
+//	prune  remove the databases not used for 90 days, then the least
+//	       recently used ones while all of them are larger than 1 GiB
+//	clean  remove the cache of each ROOT, or with -all every cache
+//
+// A database that another repomap process is using is left in place.
+//
+// Usage:
+//
+//	repomap cache path
+//	repomap cache list
+//	repomap cache prune
+//	repomap cache clean [flags] ROOT...
+//	repomap cache clean -all
+//
+// Flags (with one dash or two):
+//
+//	-all
+//	  	with clean: remove every cache
+//	-cache-dir dir
+//	  	the cache directory, dir (default: the user's cache directory, …/repomap)
 //
 // # repomap eval
 //

@@ -223,7 +223,7 @@ func TestSelectFiles(t *testing.T) {
 	}{
 		{[]string{"--exclude", "**/*.pb.go"}, []string{"cart/cart.go", "main.go", "tools/report.py"}},
 		{[]string{"--exclude", "gen", "--exclude", "tools"}, []string{"cart/cart.go", "main.go"}},
-		{[]string{"--include", "cart", "--include", "*.go"}, []string{"cart/cart.go", "main.go"}},
+		{[]string{"--include", "cart", "--include", "/*.go"}, []string{"cart/cart.go", "main.go"}},
 		{[]string{"--include", "**/*.go", "--exclude", "gen/**"}, []string{"cart/cart.go", "main.go"}},
 	} {
 		if got := list(tc.args...); !slices.Equal(got, tc.want) {

@@ -1,0 +1,42 @@
+package redact
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// httpLines returns the lines of the Go files of the standard library's
+// net/http, or skips b.
+func httpLines(b *testing.B) [][]string {
+	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	if len(files) == 0 {
+		b.Skip("no net/http sources")
+	}
+	var out [][]string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, strings.Split(string(data), "\n"))
+	}
+	return out
+}
+
+func BenchmarkLines(b *testing.B) {
+	files := httpLines(b)
+	n := 0
+	for _, f := range files {
+		n += len(f)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range files {
+			Lines(f)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/line")
+}
