@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/redact"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -48,6 +49,7 @@ type entry struct {
 	generated bool          // the head of its text says it was generated
 	lines     []string      // the file's lines, once a map shows it
 	bag       *bag          // the words of its names and path, once a request has words
+	redacted  int           // lines of lines whose credentials were replaced
 	dirty     bool          // not yet written to the disk cache
 	skip      string        // why it was left out of parsing, or ""
 }
@@ -97,6 +99,13 @@ func (s *snapshot) source(p string) *render.Source {
 			return nil
 		}
 		e.lines = render.Lines(string(text))
+		// Credentials never reach a map: the one place lines are read
+		// for showing is the one place they are redacted, whole lines
+		// before the renderer cuts them.
+		for i, line := range redact.Lines(e.lines) {
+			e.lines[i] = line
+			e.redacted++
+		}
 	}
 	return &render.Source{Lines: e.lines, Outline: e.outline}
 }
@@ -106,7 +115,7 @@ func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
 	var files []file
 	var skipped []skip
 	for i, r := range x.roots {
-		fs, sk, err := walkGlobs(ctx, r.FS, x.opts.Exclude, x.opts.Include)
+		fs, sk, err := walkRoot(ctx, r.Root, x.opts.Exclude, x.opts.Include)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -236,5 +236,9 @@ type Stats struct {
 	// Roles counts the files of each role (see Role), by the role's name.
 	Roles map[string]int
 
+	// Redacted counts the lines, in the files whose lines the map shows,
+	// whose credentials were replaced by a marker.
+	Redacted int
+
 	Walk, Tags, Rank, Fit, Store, Total time.Duration
 }

@@ -80,6 +80,9 @@ func publish(bs *blocks, r *result, encName string) *Result {
 	for i, b := range bs.ofItems(shown) {
 		p := paths[i]
 		fr := FileResult{Path: p, Rank: r.ranked.ranks[p], Text: b.text, Defs: defs[p]}
+		if e := bs.snap.entry(p); e != nil && len(fr.Defs) > 0 {
+			pub.Stats.Redacted += e.redacted
+		}
 		slices.SortFunc(fr.Defs, func(a, b Def) int {
 			return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
 		})

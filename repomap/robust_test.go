@@ -818,3 +818,37 @@ func TestSkippedStaysListed(t *testing.T) {
 		t.Errorf("second build: Stats.Skipped = %d, want 2", again.Stats.Skipped)
 	}
 }
+
+// TestNoCredentialInMap: a credential in a shown line never reaches the
+// map, Definitions or Related, the definition stays, and Stats counts the
+// line.
+func TestNoCredentialInMap(t *testing.T) {
+	const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+	tree := fstest.MapFS{
+		"config.go": {Data: []byte("package p\n\n// GithubToken is used by Fetch.\nconst GithubToken = \"" + token + "\"\n")},
+		"fetch.go":  {Data: []byte("package p\n\nfunc Fetch() string { return GithubToken }\n")},
+	}
+	m, err := NewFS(tree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	r, err := m.Build(context.Background(), Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.Text, token[4:20]) || !strings.Contains(r.Text, "const GithubToken = ") {
+		t.Errorf("map shows the token, or not the definition:\n%s", r.Text)
+	}
+	if r.Stats.Redacted != 1 {
+		t.Errorf("Stats.Redacted = %d, want 1", r.Stats.Redacted)
+	}
+	defs, err := m.Definitions(context.Background(), "GithubToken")
+	if err != nil || len(defs) != 1 || strings.Contains(defs[0].Text, token[4:20]) {
+		t.Errorf("Definitions(GithubToken) = %+v, %v: want it, without the token", defs, err)
+	}
+	rel, err := m.Related(context.Background(), "fetch.go", 0)
+	if err != nil || strings.Contains(rel.Text, token[4:20]) {
+		t.Errorf("Related(fetch.go) = %v, %v: want it without the token", rel, err)
+	}
+}

@@ -43,11 +43,6 @@ func walk(ctx context.Context, fsys fs.FS) ([]file, []skip, error) {
 	return walkTree(ctx, fsys, walkOptions{})
 }
 
-// walkGlobs is walkTree with only the exclude and include globs.
-func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]file, []skip, error) {
-	return walkTree(ctx, fsys, walkOptions{exclude: exclude, include: include})
-}
-
 // walkRoot lists the files of the root r as walkTree does, with the
 // rules of git from above the tree (gitPatterns) when r has a directory
 // on disk.

@@ -562,3 +562,8 @@ func TestGitPatternsUnreadable(t *testing.T) {
 		t.Errorf("gitPatterns with a malformed repository config succeeded, want an error")
 	}
 }
+
+// walkGlobs is walkTree with only the exclude and include globs.
+func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]file, []skip, error) {
+	return walkTree(ctx, fsys, walkOptions{exclude: exclude, include: include})
+}
