@@ -6,8 +6,8 @@
 //
 // [New] (or [NewFS], or [NewRoots] for several trees ranked as one) makes
 // a [Map]; [Map.Render] returns the map for a [Request]: the files being
-// worked on (Focus) and the identifiers and paths the user mentioned
-// (Mentions, which [Map.FindMentions] finds in free text). [Map.Build]
+// worked on (Focus), the user's words (Text: a task, an issue, a
+// traceback), and identifiers and paths mentioned on their own (Mentions). [Map.Build]
 // returns the map with what went into it, ready for JSON ([JSONMap]).
 // Close the Map when done. A Map keeps the tags it read, so an agent can
 // keep one open across turns: see [Refresh].
@@ -25,10 +25,13 @@
 // [github.com/repomap-dev/repomap/tags], tree-sitter or a lexer, some
 // sixty languages); unchanged files come from memory or from the disk cache
 // (package [github.com/repomap-dev/repomap/cache]), which gets what was
-// parsed right away. The link stage ties references to the definitions of
+// parsed right away. Each file gets a [Role] (source, test, fixture,
+// generated, docs…). The link stage ties references to the definitions of
 // the same name, and the rank stage ranks the definitions with
 // personalized PageRank over the graph of which files refer to which
-// (package [github.com/repomap-dev/repomap/rank]). The fit finds the
+// (package [github.com/repomap-dev/repomap/rank]), personalized by the
+// focus and by the files most relevant to the words (BM25 over the words
+// of their names and paths), and keeps the code first by role. The fit finds the
 // longest prefix of the ranked list that stays within the budget, and the
 // render writes it. Lookups ([Map.Definitions], [Map.References],
 // [Map.Related]) take one snapshot of the index per call, however many
