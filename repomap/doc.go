@@ -8,7 +8,8 @@
 // a [Map]; [Map.Render] returns the map for a [Request]: the files being
 // worked on (Focus) and the identifiers and paths the user mentioned
 // (Mentions, which [Map.FindMentions] finds in free text). [Map.Build]
-// returns the map with what went into it, ready for JSON ([JSONMap]).
+// returns the map with what went into it; its json tags give it the form
+// "repomap --format json" prints.
 // Close the Map when done. A Map keeps the tags it read, so an agent can
 // keep one open across turns: see [Refresh].
 //

@@ -133,7 +133,9 @@ func TestMCP(t *testing.T) {
 		{tool: mcpserver.ToolDefinitions, args: map[string]any{"names": []string{"Nothing"}}, want: "no definition of Nothing"},
 		{tool: mcpserver.ToolReferences, args: map[string]any{"name": "Cart"}, want: "cart/cart.go: 9 14\nmain.go: 6\n"},
 		{tool: mcpserver.ToolRelated, args: map[string]any{"file": "main.go", "tokens": 200}, want: "cart/cart.go:\n⋮\n│type Cart struct {"},
-		{tool: mcpserver.ToolRelated, args: map[string]any{"file": "nope.go"}, want: "not a file of the map", wantErr: true},
+		{tool: mcpserver.ToolRelated, args: map[string]any{"file": "nope.go"}, want: "no file nope.go in the repository", wantErr: true},
+		{tool: mcpserver.ToolMap, args: map[string]any{"focus": []string{"nope.go"}}, want: "no file nope.go in the repository", wantErr: true},
+		{tool: mcpserver.ToolMap, args: map[string]any{"tokens": 100000000}, want: "100000000", wantErr: true},
 		{tool: mcpserver.ToolRelated, args: map[string]any{"file": "/elsewhere/x.go"}, want: "outside the repository", wantErr: true},
 		{tool: mcpserver.ToolDefinitions, args: map[string]any{}, want: "names", wantErr: true},
 	} {
