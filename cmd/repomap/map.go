@@ -135,6 +135,9 @@ func runMap(ctx context.Context, e *env, c *config, args []string) int {
 		defer pprof.StopCPUProfile()
 	}
 	req := repomap.Request{Focus: focus, Mentions: mentions}
+	if c.verbose {
+		fmt.Fprintf(e.stderr, "repomap: mapping %s\n", strings.Join(dirs, ", "))
+	}
 	res, err := m.Build(ctx, req)
 	if err != nil {
 		return fail(e, err)
