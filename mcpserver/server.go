@@ -20,8 +20,15 @@
 // accepted too. One Map serves every call, so that calls after the first
 // reuse what it learned of the tree and cost little.
 //
+// Every tool is read-only, and says so in its annotations. Each has an
+// explicit input schema: arrays of strings, the required fields, a
+// description per field, and for tokens the range [Options.MaxTokens]
+// allows, so that a request beyond it is a tool error. A call that sends
+// a progress token gets progress notifications while files are parsed,
+// when the Map's Progress option is [Progress.Report].
+//
 // The command "repomap mcp" runs such a server over standard input and
-// output.
+// output, on a [NewStdioTransport], and starts indexing as it starts.
 package mcpserver
 
 import (
@@ -30,8 +37,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/repomap-dev/repomap/internal/mapfile"
+	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
@@ -43,58 +53,147 @@ const (
 	ToolRelated     = "related_files"
 )
 
-// New returns a server named by impl (name "repomap" when nil) with the
-// tools of [AddTools] over m. The caller keeps m open while the server
-// runs, and closes it after.
-func New(m *repomap.Map, impl *mcp.Implementation) *mcp.Server {
+// DefaultMaxTokens is the most tokens a call may ask for when
+// Options.MaxTokens is zero: a large map, a few percent of a large
+// model's context.
+const DefaultMaxTokens = 32768
+
+// Options configures a server. A nil *Options, and every zero field,
+// means the default.
+type Options struct {
+	// Implementation names the server to clients; nil means the name
+	// "repomap".
+	Implementation *mcp.Implementation
+
+	// MaxTokens caps the tokens argument of repo_map and related_files;
+	// zero means DefaultMaxTokens.
+	MaxTokens int
+
+	// Progress, when set, reports the Map's progress to the calls that
+	// asked for it; the Map must have been made with Progress.Report as
+	// its Options.Progress.
+	Progress *Progress
+}
+
+// New returns a server with the tools of [AddTools] over m. The caller
+// keeps m open while the server runs, and closes it after.
+func New(m *repomap.Map, opts *Options) *mcp.Server {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	impl := o.Implementation
 	if impl == nil {
 		impl = &mcp.Implementation{Name: "repomap"}
 	}
 	s := mcp.NewServer(impl, &mcp.ServerOptions{
-		Instructions: "repomap maps this repository: call repo_map first for an overview ranked for the task, then find_definitions, find_references and related_files to look closer.",
+		Instructions: "repomap maps this repository: call repo_map first for an overview ranked for the task, then find_definitions, find_references and related_files to look closer. Paths are relative to the repository root.",
 	})
-	AddTools(s, m)
+	AddTools(s, m, &o)
 	return s
 }
 
 // MapArgs are the arguments of the repo_map tool.
 type MapArgs struct {
-	Focus    []string `json:"focus,omitempty" jsonschema:"files being worked on, as paths in the map; the map ranks what they use and leaves them out"`
-	Mentions []string `json:"mentions,omitempty" jsonschema:"identifiers and paths the user mentioned"`
-	Text     string   `json:"text,omitempty" jsonschema:"free text, such as the user's request, whose mentions of files and identifiers steer the ranking"`
-	Tokens   int      `json:"tokens,omitempty" jsonschema:"the most tokens the map may have; default: the server's budget"`
+	Focus    []string `json:"focus,omitempty"`
+	Mentions []string `json:"mentions,omitempty"`
+	Text     string   `json:"text,omitempty"`
+	Tokens   int      `json:"tokens,omitempty"`
 }
 
 // DefinitionsArgs are the arguments of the find_definitions tool.
 type DefinitionsArgs struct {
-	Names []string `json:"names" jsonschema:"the names to find the definitions of, such as function, type or class names"`
+	Names []string `json:"names"`
 }
 
 // ReferencesArgs are the arguments of the find_references tool.
 type ReferencesArgs struct {
-	Name string `json:"name" jsonschema:"the name to find the references to"`
+	Name string `json:"name"`
 }
 
 // RelatedArgs are the arguments of the related_files tool.
 type RelatedArgs struct {
-	File   string `json:"file" jsonschema:"the file, as a path in the map"`
-	Tokens int    `json:"tokens,omitempty" jsonschema:"the most tokens the answer may have; default: the server's budget"`
+	File   string `json:"file"`
+	Tokens int    `json:"tokens,omitempty"`
+}
+
+// The input schemas of the tools, written out rather than derived from
+// the argument types: arrays are plain arrays of strings (not nullable),
+// and every field has a description.
+
+func objectSchema(required []string, props map[string]*jsonschema.Schema) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Properties: props, Required: required, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
+}
+
+func stringsSchema(desc string, minItems int) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: desc}
+	if minItems > 0 {
+		s.MinItems = &minItems
+	}
+	return s
+}
+
+func stringSchema(desc string, minLength int) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "string", Description: desc}
+	if minLength > 0 {
+		s.MinLength = &minLength
+	}
+	return s
+}
+
+func tokensSchema(desc string, most int) *jsonschema.Schema {
+	least, top := 1.0, float64(most)
+	return &jsonschema.Schema{Type: "integer", Minimum: &least, Maximum: &top,
+		Description: fmt.Sprintf("%s; at most %d. Omit it for the server's budget.", desc, most)}
+}
+
+// readOnly returns the annotations of a tool that only reads the tree.
+func readOnly(title string) *mcp.ToolAnnotations {
+	closed := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
 }
 
 // AddTools adds the tools repo_map, find_definitions, find_references
 // and related_files, answering from m, to s.
-func AddTools(s *mcp.Server, m *repomap.Map) {
+func AddTools(s *mcp.Server, m *repomap.Map, opts *Options) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = DefaultMaxTokens
+	}
+	checkTokens := func(n int) error {
+		switch {
+		case n < 0:
+			return errors.New("tokens must not be negative")
+		case n > o.MaxTokens:
+			return fmt.Errorf("tokens is %d, more than this server allows (%d)", n, o.MaxTokens)
+		}
+		return nil
+	}
+	pathDesc := "a path relative to the repository root (\"name/path\" with several roots), or an absolute path inside it"
+
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        ToolMap,
-		Description: "Returns a map of the repository: the definitions that matter most for the files being worked on and the names mentioned, as source lines under their file's path, within a token budget.",
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in MapArgs) (*mcp.CallToolResult, any, error) {
-		if in.Tokens < 0 {
-			return nil, nil, errors.New("tokens must not be negative")
+		Title:       "Repository map",
+		Annotations: readOnly("Repository map"),
+		Description: "Returns a map of the repository for the files being worked on (which it leaves out) and the names mentioned: the definitions that matter most, as source lines under their file's path relative to the repository root, within a token budget.",
+		InputSchema: objectSchema(nil, map[string]*jsonschema.Schema{
+			"focus":    stringsSchema("Files being worked on, each "+pathDesc+". The map ranks what they use and leaves them out.", 0),
+			"mentions": stringsSchema("Identifiers and paths the user mentioned; they rank higher.", 0),
+			"text":     stringSchema("Free text, such as the user's request, whose mentions of files and identifiers steer the ranking.", 0),
+			"tokens":   tokensSchema("The most tokens the map may have", o.MaxTokens),
+		}),
+	}, func(ctx context.Context, req *mcp.CallToolRequest, in MapArgs) (*mcp.CallToolResult, any, error) {
+		if err := checkTokens(in.Tokens); err != nil {
+			return nil, nil, err
 		}
 		focus, err := mapPaths(m, in.Focus)
 		if err != nil {
 			return nil, nil, err
 		}
+		defer o.Progress.watch(ctx, req)()
 		mentions := in.Mentions
 		if strings.TrimSpace(in.Text) != "" {
 			ms, err := m.FindMentions(ctx, in.Text)
@@ -116,11 +215,17 @@ func AddTools(s *mcp.Server, m *repomap.Map) {
 
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        ToolDefinitions,
-		Description: "Finds every definition of the given names (functions, methods, types, classes…) and shows each with its file, line and the headers of the scopes around it.",
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in DefinitionsArgs) (*mcp.CallToolResult, any, error) {
+		Title:       "Find definitions",
+		Annotations: readOnly("Find definitions"),
+		Description: "Finds every definition of the given names (functions, methods, types, classes…) and shows each with its file (relative to the repository root), line and the headers of the scopes around it.",
+		InputSchema: objectSchema([]string{"names"}, map[string]*jsonschema.Schema{
+			"names": stringsSchema("The names to find the definitions of, such as function, type or class names; at least one.", 1),
+		}),
+	}, func(ctx context.Context, req *mcp.CallToolRequest, in DefinitionsArgs) (*mcp.CallToolResult, any, error) {
 		if len(in.Names) == 0 {
 			return nil, nil, errors.New("names is empty")
 		}
+		defer o.Progress.watch(ctx, req)()
 		defs, err := m.Definitions(ctx, in.Names...)
 		if err != nil {
 			return nil, nil, err
@@ -128,16 +233,22 @@ func AddTools(s *mcp.Server, m *repomap.Map) {
 		if len(defs) == 0 {
 			return textResult(fmt.Sprintf("no definition of %s\n", strings.Join(in.Names, ", "))), nil, nil
 		}
-		return textResult(repomap.FormatDefinitions(defs)), nil, nil
+		return textResult(output.Definitions(defs)), nil, nil
 	})
 
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        ToolReferences,
-		Description: "Lists the files that refer to a name, best ranked first, each with the line numbers of its references.",
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in ReferencesArgs) (*mcp.CallToolResult, any, error) {
+		Title:       "Find references",
+		Annotations: readOnly("Find references"),
+		Description: "Lists the files (relative to the repository root) that refer to a name, best ranked first, each with the line numbers of its references.",
+		InputSchema: objectSchema([]string{"name"}, map[string]*jsonschema.Schema{
+			"name": stringSchema("The name to find the references to, such as a function, type or class name.", 1),
+		}),
+	}, func(ctx context.Context, req *mcp.CallToolRequest, in ReferencesArgs) (*mcp.CallToolResult, any, error) {
 		if in.Name == "" {
 			return nil, nil, errors.New("name is empty")
 		}
+		defer o.Progress.watch(ctx, req)()
 		refs, err := m.References(ctx, in.Name)
 		if err != nil {
 			return nil, nil, err
@@ -145,20 +256,27 @@ func AddTools(s *mcp.Server, m *repomap.Map) {
 		if len(refs) == 0 {
 			return textResult(fmt.Sprintf("no references to %s\n", in.Name)), nil, nil
 		}
-		return textResult(repomap.FormatReferences(refs)), nil, nil
+		return textResult(output.References(refs)), nil, nil
 	})
 
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        ToolRelated,
-		Description: "Returns a map of the files most related to one file: the files defining what it uses, with those definitions, and the files using what it defines, with the lines that use it.",
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in RelatedArgs) (*mcp.CallToolResult, any, error) {
-		if in.Tokens < 0 {
-			return nil, nil, errors.New("tokens must not be negative")
+		Title:       "Related files",
+		Annotations: readOnly("Related files"),
+		Description: "Returns a map of the files most related to one file, with paths relative to the repository root: the files defining what it uses, with those definitions, and the files using what it defines, with the lines that use it.",
+		InputSchema: objectSchema([]string{"file"}, map[string]*jsonschema.Schema{
+			"file":   stringSchema("The file, "+pathDesc+".", 1),
+			"tokens": tokensSchema("The most tokens the answer may have", o.MaxTokens),
+		}),
+	}, func(ctx context.Context, req *mcp.CallToolRequest, in RelatedArgs) (*mcp.CallToolResult, any, error) {
+		if err := checkTokens(in.Tokens); err != nil {
+			return nil, nil, err
 		}
 		ps, err := mapPaths(m, []string{in.File})
 		if err != nil {
 			return nil, nil, err
 		}
+		defer o.Progress.watch(ctx, req)()
 		res, err := m.Related(ctx, ps[0], in.Tokens)
 		if err != nil {
 			return nil, nil, err
@@ -171,13 +289,17 @@ func AddTools(s *mcp.Server, m *repomap.Map) {
 	})
 }
 
-// mapPaths returns the paths in the map of the files at ps.
+// mapPaths returns the paths in the map of the files at ps; a path
+// outside the repository, or one that names no file in it, is an error.
 func mapPaths(m *repomap.Map, ps []string) ([]string, error) {
 	out := make([]string, 0, len(ps))
 	for _, p := range ps {
 		q, ok := m.MapPath(p)
 		if !ok {
 			return nil, fmt.Errorf("%s is outside the repository", p)
+		}
+		if !mapfile.Exists(m, q) {
+			return nil, fmt.Errorf("no file %s in the repository", p)
 		}
 		out = append(out, q)
 	}

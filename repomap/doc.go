@@ -7,8 +7,9 @@
 // [New] (or [NewFS], or [NewRoots] for several trees ranked as one) makes
 // a [Map]; [Map.Render] returns the map for a [Request]: the files being
 // worked on (Focus), the user's words (Text: a task, an issue, a
-// traceback), and identifiers and paths mentioned on their own (Mentions). [Map.Build]
-// returns the map with what went into it, ready for JSON ([JSONMap]).
+// traceback), and identifiers and paths mentioned on their own (Mentions).
+// [Map.Build] returns the map with what went into it; its json tags give
+// it the form "repomap --format json" prints.
 // Close the Map when done. A Map keeps the tags it read, so an agent can
 // keep one open across turns: see [Refresh].
 //

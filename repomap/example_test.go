@@ -2,7 +2,6 @@ package repomap_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log"
 	"testing/fstest"
@@ -93,8 +92,10 @@ func ExampleMap_Definitions() {
 		log.Fatal(err)
 	}
 	// Each has its path, line, kind and name, and its text as a map shows
-	// it; FormatDefinitions writes them as "repomap defs" does.
-	fmt.Print(repomap.FormatDefinitions(defs))
+	// it.
+	for _, d := range defs {
+		fmt.Printf("%s:%d: %s %s\n%s", d.Path, d.Line, d.Kind, d.Name, d.Text)
+	}
 	// Output:
 	// shapes/shapes.go:9: method Area
 	// ⋮
@@ -121,13 +122,9 @@ func ExampleMap_References() {
 	for _, r := range refs {
 		fmt.Println(r.Path, r.Lines)
 	}
-	// FormatReferences writes them as "repomap refs" does.
-	fmt.Print(repomap.FormatReferences(refs))
 	// Output:
 	// shapes/shapes.go [9 14 15]
 	// main.go [10]
-	// shapes/shapes.go: 9 14 15
-	// main.go: 10
 }
 
 func ExampleMap_Related() {
@@ -168,52 +165,6 @@ func ExampleMap_FindMentions() {
 	// Output:
 	// files: [shapes/shapes.go]
 	// identifiers: [Make Square in shapes go return a Rect]
-}
-
-func ExampleNewJSONMap() {
-	m, err := repomap.NewFS(shapesTree, &repomap.Options{MaxTokens: 40})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer m.Close()
-	res, err := m.Build(context.Background(), repomap.Request{Focus: []string{"main.go"}})
-	if err != nil {
-		log.Fatal(err)
-	}
-	doc := repomap.NewJSONMap(m.Roots(), res)
-	out, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(string(out))
-	// Output:
-	// {
-	//   "schema": 1,
-	//   "roots": [
-	//     {
-	//       "name": "",
-	//       "dir": ""
-	//     }
-	//   ],
-	//   "budget": 40,
-	//   "tokens": 32,
-	//   "encoding": "o200k_base",
-	//   "text": "\nshapes/shapes.go:\n⋮\n│func (r Rect) Area() float64 {\n│\treturn r.W * r.H\n⋮\n",
-	//   "files": [
-	//     {
-	//       "path": "shapes/shapes.go",
-	//       "rank": 0.464086,
-	//       "defs": [
-	//         {
-	//           "name": "Area",
-	//           "kind": "method",
-	//           "line": 9
-	//         }
-	//       ],
-	//       "text": "shapes/shapes.go:\n⋮\n│func (r Rect) Area() float64 {\n│\treturn r.W * r.H\n⋮\n"
-	//     }
-	//   ]
-	// }
 }
 
 func ExampleDirRoots() {

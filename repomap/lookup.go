@@ -15,22 +15,22 @@ import (
 
 // Definition is one definition found by Map.Definitions.
 type Definition struct {
-	Path string
-	Name string
-	Kind string // function, method, class, struct…
-	Line int    // 1-based
+	Path string `json:"path"`
+	Name string `json:"name"`
+	Kind string `json:"kind"` // function, method, class, struct…
+	Line int    `json:"line"` // 1-based
 	// Text is the definition as a map shows it: its line with the
 	// headers of the scopes around it, each after "│", and "⋮" for
 	// hidden runs, without the path line.
-	Text string
+	Text string `json:"text"`
 }
 
 // Reference is one file that refers to a name, found by Map.References.
 type Reference struct {
-	Name  string
-	Path  string
-	Rank  float64 // the file's PageRank in the whole tree
-	Lines []int   // 1-based lines of its references to the name
+	Name  string  `json:"-"` // the name referred to
+	Path  string  `json:"path"`
+	Rank  float64 `json:"rank"`  // the file's PageRank in the whole tree
+	Lines []int   `json:"lines"` // 1-based lines of its references to the name
 }
 
 // Definitions returns every definition of the names, by path and line.

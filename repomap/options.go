@@ -222,23 +222,29 @@ func ParseRefresh(s string) (Refresh, error) {
 
 // Stats describes how a map was made.
 type Stats struct {
-	Files   int   // files found
-	Bytes   int64 // their total size
-	Parsed  int   // files read and parsed
-	Cached  int   // files whose tags came from memory or the disk cache
-	Skipped int   // files left out of parsing, with a reason
-	Defs    int   // definition tags
-	Refs    int   // reference tags
-	Nodes   int   // files in the ranking graph
-	Links   int   // links between them: (referencing file, defining file, identifier)
-	Tokens  int   // tokens of the map
+	Files   int   `json:"files"`   // files found
+	Bytes   int64 `json:"bytes"`   // their total size
+	Parsed  int   `json:"parsed"`  // files read and parsed
+	Cached  int   `json:"cached"`  // files whose tags came from memory or the disk cache
+	Skipped int   `json:"skipped"` // files left out of parsing, with a reason
+	Defs    int   `json:"defs"`    // definition tags
+	Refs    int   `json:"refs"`    // reference tags
+	Nodes   int   `json:"nodes"`   // files in the ranking graph
+	Links   int   `json:"links"`   // links between them: (referencing file, defining file, identifier)
+	Tokens  int   `json:"tokens"`  // tokens of the map
 
 	// Roles counts the files of each role (see Role), by the role's name.
-	Roles map[string]int
+	Roles map[string]int `json:"roles"`
 
 	// Redacted counts the lines, in the files whose lines the map shows,
 	// whose credentials were replaced by a marker.
-	Redacted int
+	Redacted int `json:"redacted"`
 
-	Walk, Tags, Rank, Fit, Store, Total time.Duration
+	// The time of each stage, in nanoseconds in JSON.
+	Walk  time.Duration `json:"walk"`
+	Tags  time.Duration `json:"tags"`
+	Rank  time.Duration `json:"rank"`
+	Fit   time.Duration `json:"fit"`
+	Store time.Duration `json:"store"`
+	Total time.Duration `json:"total"`
 }

@@ -8,43 +8,45 @@ import (
 	"strings"
 )
 
-// Result is a map with what went into it.
+// Result is a map with what went into it. Its JSON form (the json tags
+// of it and of the types it holds) is the map's part of the document
+// "repomap --format json" prints.
 type Result struct {
-	Text     string // the map
-	Tokens   int    // its length in tokens of Encoding
-	Budget   int    // the most tokens it could have
-	Encoding string // the tokenizer that counted
+	Budget   int    `json:"budget"`   // the most tokens the map could have
+	Tokens   int    `json:"tokens"`   // the map's length in tokens of Encoding
+	Encoding string `json:"encoding"` // the tokenizer that counted
+	Text     string `json:"text"`     // the map
 
 	// Files are the files the map shows, in map order (by path).
-	Files []FileResult
+	Files []FileResult `json:"files"`
 	// Ranked lists every file but the focus files, best ranked first: by
 	// the rank of its best definition, then files without definitions by
 	// their own rank, then the rest by path.
-	Ranked []string
+	Ranked []string `json:"-"`
 
-	Skipped []Skipped // files left out of parsing, with why
-	Stats   Stats
+	Skipped []Skipped `json:"-"` // files left out of parsing, with why
+	Stats   Stats     `json:"-"`
 }
 
 // FileResult is one file of a map.
 type FileResult struct {
-	Path string  // slash-separated, as in the map
-	Rank float64 // the file's PageRank; 0 when it is not in the graph
-	Defs []Def   // the definitions it shows, by line; none for a file by name
-	Text string  // its part of the map, from its path line on
+	Path string  `json:"path"` // slash-separated, as in the map
+	Rank float64 `json:"rank"` // the file's PageRank; 0 when it is not in the graph
+	Defs []Def   `json:"defs"` // the definitions it shows, by line; none for a file by name
+	Text string  `json:"text"` // its part of the map, from its path line on
 }
 
 // Def is one definition shown in a map.
 type Def struct {
-	Name string
-	Kind string // function, method, class, struct…
-	Line int    // 1-based
+	Name string `json:"name"`
+	Kind string `json:"kind"` // function, method, class, struct…
+	Line int    `json:"line"` // 1-based
 }
 
 // Skipped is a file left out of parsing.
 type Skipped struct {
-	Path   string
-	Reason string
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Build returns the map for req with what went into it; Render returns

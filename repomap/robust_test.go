@@ -759,11 +759,11 @@ func TestOddNames(t *testing.T) {
 	}
 
 	// The JSON form: the text as it is, and a path per file.
-	data, err := json.Marshal(NewJSONMap(m.Roots(), r))
+	data, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc JSONMap
+	var doc Result
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}

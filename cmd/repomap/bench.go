@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"slices"
-	"syscall"
 	"time"
 )
 
@@ -21,49 +19,56 @@ type benchRun struct {
 	bytes     int64
 }
 
-// runBench is "repomap bench [flags] [PATH]": it maps PATH in fresh
-// processes, cold (an empty tag cache) and warm (the cache filled), and
-// prints files, bytes, the median cold and warm times, peak RSS and files
-// per second.
-func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("repomap bench", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	runs := fl.Int("runs", 3, "measured runs of each kind")
-	tokens := fl.Int("tokens", 1024, "the map's budget in `tokens`")
-	var excludes list
-	fl.Var(&excludes, "exclude", "leave out paths matching `glob` (repeatable)")
-	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: repomap bench [-runs N] [-tokens N] [-exclude GLOB] [PATH]\n\n"+
-			"Maps PATH in fresh processes, cold (empty tag cache) and warm (cache filled),\n"+
-			"and prints files, bytes, median times, peak RSS and files per second.\n\nflags:\n")
-		fl.PrintDefaults()
+func benchCommand() *command {
+	return &command{
+		name:  "bench",
+		usage: "repomap bench [flags] [PATH]",
+		short: "time the map of a tree, with a cold and a warm tag cache",
+		long: `
+Bench maps the tree at PATH (by default the current directory) in fresh
+processes, cold (an empty tag cache) and warm (the cache filled), and
+prints the files, the bytes, the median times, the peak memory and the
+files mapped per second. Peak memory is not measured on every system.`,
+		flags: func(fl *flag.FlagSet, c *config) {
+			fl.IntVar(&c.runs, "runs", 3, "measured runs of each kind, a positive `number`")
+			fl.IntVar(&c.tokens, "tokens", 1024, "the map's budget in `tokens`")
+			fl.Var(&c.exclude, "exclude", "leave out paths matching `glob`; repeatable")
+		},
+		run: runBench,
 	}
-	if err := fl.Parse(args); err != nil {
-		return 2
+}
+
+// runBench maps PATH in fresh processes, cold (an empty tag cache) and
+// warm (the cache filled), and prints files, bytes, the median cold and
+// warm times, peak RSS and files per second.
+func runBench(ctx context.Context, e *env, c *config, args []string) int {
+	if msg := c.check(); msg != "" {
+		return e.usage(msg)
 	}
-	if fl.NArg() > 1 || *runs < 1 {
-		fl.Usage()
-		return 2
+	if c.runs < 1 {
+		return e.usage("--runs takes a positive number")
+	}
+	if len(args) > 1 {
+		return e.usage("one PATH at most")
 	}
 	root := "."
-	if fl.NArg() == 1 {
-		root = fl.Arg(0)
+	if len(args) == 1 {
+		root = args[0]
 	}
+	stdout := e.stdout
 	self, err := os.Executable()
 	if err != nil {
-		fmt.Fprintf(stderr, "repomap: bench: %v\n", err)
-		return 1
+		return fail(e, fmt.Errorf("bench: %w", err))
 	}
 	dir, err := os.MkdirTemp("", "repomap-bench-")
 	if err != nil {
-		fmt.Fprintf(stderr, "repomap: bench: %v\n", err)
-		return 1
+		return fail(e, fmt.Errorf("bench: %w", err))
 	}
 	defer os.RemoveAll(dir)
 
 	measure := func(cacheDir string) (benchRun, error) {
-		args := []string{"-cache-dir", cacheDir, "-tokens", fmt.Sprint(*tokens), "-stats-json"}
-		for _, g := range excludes {
+		args := []string{"-cache-dir", cacheDir, "-tokens", fmt.Sprint(c.tokens), "-stats-json"}
+		for _, g := range c.exclude {
 			args = append(args, "-exclude", g)
 		}
 		cmd := exec.CommandContext(ctx, self, append(args, root)...)
@@ -73,13 +78,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return benchRun{}, fmt.Errorf("%s: %w", root, err)
 		}
 		r := benchRun{wall: time.Since(start)}
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.rssKB = ru.Maxrss
-			r.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		}
+		r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		r.rssKB = peakRSS(cmd.ProcessState)
 		var st struct {
-			Files int
-			Bytes int64
+			Files int   `json:"files"`
+			Bytes int64 `json:"bytes"`
 		}
 		if err := json.Unmarshal(out, &st); err == nil {
 			r.files, r.bytes = st.Files, st.Bytes
@@ -87,34 +90,34 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return r, nil
 	}
 	var cold, warm []benchRun
-	for i := range *runs {
+	for i := range c.runs {
 		r, err := measure(fmt.Sprintf("%s/cold%d", dir, i))
 		if err != nil {
-			fmt.Fprintf(stderr, "repomap: bench: %v\n", err)
-			return 1
+			return fail(e, fmt.Errorf("bench: %w", err))
 		}
 		cold = append(cold, r)
 	}
 	warmDir := dir + "/cold0" // filled by the first cold run
-	for range *runs {
+	for range c.runs {
 		r, err := measure(warmDir)
 		if err != nil {
-			fmt.Fprintf(stderr, "repomap: bench: %v\n", err)
-			return 1
+			return fail(e, fmt.Errorf("bench: %w", err))
 		}
 		warm = append(warm, r)
 	}
-	c, w := median(cold), median(warm)
+	cm, wm := median(cold), median(warm)
 	fmt.Fprintf(stdout, "tree        %s\n", root)
 	fmt.Fprintf(stdout, "files       %d\n", cold[0].files)
 	fmt.Fprintf(stdout, "bytes       %d (%.1f MB)\n", cold[0].bytes, float64(cold[0].bytes)/1e6)
-	fmt.Fprintf(stdout, "cold        %s wall, %s CPU (median of %d)\n", c.wall.Round(time.Millisecond), c.cpu.Round(time.Millisecond), *runs)
-	fmt.Fprintf(stdout, "warm        %s wall, %s CPU (median of %d)\n", w.wall.Round(time.Millisecond), w.cpu.Round(time.Millisecond), *runs)
-	fmt.Fprintf(stdout, "peak RSS    cold %.0f MB, warm %.0f MB\n", float64(maxRSS(cold))/1024, float64(maxRSS(warm))/1024)
-	if c.wall > 0 {
-		fmt.Fprintf(stdout, "files/s     %.0f cold, %.0f warm\n", float64(cold[0].files)/c.wall.Seconds(), float64(cold[0].files)/w.wall.Seconds())
+	fmt.Fprintf(stdout, "cold        %s wall, %s CPU (median of %d)\n", cm.wall.Round(time.Millisecond), cm.cpu.Round(time.Millisecond), c.runs)
+	fmt.Fprintf(stdout, "warm        %s wall, %s CPU (median of %d)\n", wm.wall.Round(time.Millisecond), wm.cpu.Round(time.Millisecond), c.runs)
+	if rss := maxRSS(cold); rss > 0 {
+		fmt.Fprintf(stdout, "peak RSS    cold %.0f MB, warm %.0f MB\n", float64(rss)/1024, float64(maxRSS(warm))/1024)
 	}
-	return 0
+	if cm.wall > 0 {
+		fmt.Fprintf(stdout, "files/s     %.0f cold, %.0f warm\n", float64(cold[0].files)/cm.wall.Seconds(), float64(cold[0].files)/wm.wall.Seconds())
+	}
+	return exitOK
 }
 
 // median returns the run with the median wall time.

@@ -2,18 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
-
-	"github.com/bmatcuk/doublestar/v4"
-
-	"github.com/repomap-dev/repomap/repomap"
 )
 
 // A command is repomap or one of its subcommands.
@@ -32,8 +26,13 @@ type command struct {
 
 // env is where a command reads and writes.
 type env struct {
+	stdin          io.Reader
 	stdout, stderr io.Writer
 	cmd            *command // the command running
+	// cause returns why the command's context ended, or nil.
+	cause func() error
+	// progress shows how far a long scan is, or is nil.
+	progress *progress
 }
 
 // Exit statuses.
@@ -70,7 +69,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if cmd.raw != nil {
 		return cmd.raw(ctx, args, stdout, stderr)
 	}
-	e := &env{stdout: stdout, stderr: stderr, cmd: cmd}
+	e := &env{
+		stdin: os.Stdin, stdout: stdout, stderr: stderr, cmd: cmd,
+		cause:    func() error { return context.Cause(ctx) },
+		progress: progressTo(stderr),
+	}
 	c := &config{}
 	fl := flag.NewFlagSet(cmdName(cmd), flag.ContinueOnError)
 	fl.SetOutput(io.Discard) // errors are reported below
@@ -79,7 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd.flags(fl, c)
 	rest, err := parse(fl, args)
 	if err != nil {
-		return e.usage(err.Error())
+		return e.usage(flagError(fl, err))
 	}
 	if c.help {
 		printHelp(e.stdout, cmd)
@@ -116,6 +119,61 @@ func parse(fl *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// flagError returns the message of err, an error of fl.Parse, with the
+// flag named as the help names it and, for an unknown flag, the flag
+// meant if the name is a near miss.
+func flagError(fl *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err.Error()
+	}
+	var names []string
+	fl.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	msg := "unknown flag --" + name
+	if near := nearest(name, names); near != "" {
+		msg += fmt.Sprintf(" (did you mean --%s?)", near)
+	}
+	return msg
+}
+
+// nearest returns the word of words nearest to w, if it is near enough
+// to be a typing mistake: at most two edits away and fewer than half of
+// w's letters, or w is a prefix of it. It returns "" otherwise.
+func nearest(w string, words []string) string {
+	best, bestD := "", 3
+	for _, c := range words {
+		d := editDistance(w, c)
+		if len(w) >= 3 && strings.HasPrefix(c, w) {
+			d = min(d, 1)
+		}
+		if d < bestD && 2*d < len(w)+1 {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance returns the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // usage reports a usage error of the command running and returns
 // exitUsage.
 func (e *env) usage(msg string) int {
@@ -125,8 +183,24 @@ func (e *env) usage(msg string) int {
 	return exitUsage
 }
 
-// fail reports a failure and returns exitFailure.
+// interrupt is the cause of a context that a signal ended.
+type interrupt struct {
+	sig  os.Signal
+	code int // the exit status: 128 + the signal's number
+}
+
+func (i interrupt) Error() string { return "interrupted by " + i.sig.String() }
+
+// fail reports a failure and returns exitFailure; a failure because a
+// signal ended the command reports "interrupted" and returns the
+// signal's status.
 func fail(e *env, err error) int {
+	e.progress.clear()
+	var sig interrupt
+	if errors.Is(err, context.Canceled) && e.cause != nil && errors.As(e.cause(), &sig) {
+		fmt.Fprintln(e.stderr, "repomap: interrupted")
+		return sig.code
+	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, "repomap: ") {
 		msg = "repomap: " + msg
@@ -142,231 +216,3 @@ func write(e *env, s string) int {
 	}
 	return exitOK
 }
-
-// config holds the values of the flags.
-type config struct {
-	help bool
-
-	// The budget.
-	tokens, window int
-	encoding       string
-
-	// The tree.
-	cacheDir         string
-	noCache          bool
-	exclude, include list
-	verbose          bool
-	roots            list // -root, for commands whose arguments are not roots
-
-	format string
-
-	// The map.
-	focus, mentions list
-	mentionsFrom    string
-	refresh         string
-	ranking         string
-	stats           bool
-	statsJSON       bool
-	cpuProfile      string
-	version         bool
-}
-
-// list is a repeatable string flag.
-type list []string
-
-func (l *list) String() string     { return strings.Join(*l, ",") }
-func (l *list) Set(v string) error { *l = append(*l, v); return nil }
-
-// budgetFlags registers the flags that set the token budget.
-func (c *config) budgetFlags(fl *flag.FlagSet) {
-	fl.IntVar(&c.tokens, "tokens", 0, "the most `tokens` the output may have, a hard cap (default: from -context-window, else 1024)")
-	fl.IntVar(&c.window, "context-window", 0, "the model's context window in `tokens`: the budget is an eighth of it, between 1024 and 4096, doubled as far as the window allows when there is no focus file")
-	fl.StringVar(&c.encoding, "encoding", repomap.O200kBase, "the tokenizer that counts tokens: o200k_base or cl100k_base")
-	fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
-}
-
-// treeFlags registers the flags that say which files to read and how.
-func (c *config) treeFlags(fl *flag.FlagSet) {
-	fl.StringVar(&c.cacheDir, "cache-dir", "", "where tag caches are kept, in `dir` (default: the user's cache directory, …/repomap); nothing is written into the tree")
-	fl.BoolVar(&c.noCache, "no-cache", false, "neither read nor write the tag cache")
-	fl.Var(&c.exclude, "exclude", "leave out the files and directories whose path relative to their root matches `glob` (doublestar syntax: \"vendor\", \"**/testdata\", \"**/*.pb.go\"); repeatable")
-	fl.Var(&c.include, "include", "keep only the files that match `glob`, or lie under a directory that does (\"services/api\"); repeatable")
-	fl.BoolVar(&c.verbose, "v", false, "log skipped files and other diagnostics to standard error")
-}
-
-// rootFlag registers -root, for commands whose arguments are not roots.
-func (c *config) rootFlag(fl *flag.FlagSet) {
-	fl.Var(&c.roots, "root", "the root of a tree to look in, a `dir`; repeatable (default: the current directory)")
-}
-
-// formatFlag registers -format with the formats given, the first the
-// default.
-func (c *config) formatFlag(fl *flag.FlagSet, formats ...string) {
-	fl.StringVar(&c.format, "format", formats[0], "the output `format`: "+strings.Join(formats, ", "))
-}
-
-// check reports a usage error in the flags, or "".
-func (c *config) check(formats ...string) string {
-	switch {
-	case c.tokens < 0 || c.window < 0:
-		return "-tokens and -context-window take a positive number"
-	case c.encoding != "" && c.encoding != repomap.O200kBase && c.encoding != repomap.Cl100kBase:
-		return fmt.Sprintf("unknown encoding %q (want %s or %s)", c.encoding, repomap.O200kBase, repomap.Cl100kBase)
-	case len(formats) > 0 && !slices.Contains(formats, c.format):
-		return fmt.Sprintf("unknown format %q (want %s)", c.format, strings.Join(formats, ", "))
-	}
-	for _, g := range slices.Concat(c.exclude, c.include) {
-		if !doublestar.ValidatePattern(strings.TrimPrefix(g, "./")) {
-			return fmt.Sprintf("malformed glob %q", g)
-		}
-	}
-	return ""
-}
-
-// open returns the Map of the trees at dirs, with the options of the
-// flags.
-func (c *config) open(e *env, dirs []string, refresh repomap.Refresh) (*repomap.Map, error) {
-	level := slog.LevelWarn
-	if c.verbose {
-		level = slog.LevelDebug
-	}
-	roots, err := repomap.DirRoots(dirs...)
-	if err != nil {
-		return nil, err
-	}
-	return repomap.NewRoots(roots, &repomap.Options{
-		MaxTokens:     c.tokens,
-		ContextWindow: c.window,
-		Encoding:      c.encoding,
-		CacheDir:      c.cacheDir,
-		NoCache:       c.noCache,
-		Refresh:       refresh,
-		Ranking:       c.ranking,
-		Exclude:       c.exclude,
-		Include:       c.include,
-		Progress:      progressTo(e.stderr),
-		Logger:        slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
-	})
-}
-
-// rootDirs returns the -root directories, or the current one.
-func (c *config) rootDirs() []string {
-	if len(c.roots) == 0 {
-		return []string{"."}
-	}
-	return c.roots
-}
-
-// mapPaths returns the paths in m of the files at ps, as given on the
-// command line: a path in the map (relative to its root, or "name/path"
-// with several roots) if it names a file there; otherwise a path on
-// disk, absolute or relative to the current directory, inside a root. A
-// path that is neither is taken as a path in the map.
-func mapPaths(m *repomap.Map, ps []string) ([]string, error) {
-	out := make([]string, 0, len(ps))
-	for _, p := range ps {
-		if !filepath.IsAbs(p) && !inMap(m, p) {
-			if _, err := os.Stat(p); err == nil {
-				if abs, err := filepath.Abs(p); err == nil {
-					p = abs
-				}
-			}
-		}
-		q, ok := m.MapPath(p)
-		if !ok {
-			return nil, fmt.Errorf("%s is outside the roots", p)
-		}
-		out = append(out, q)
-	}
-	return out, nil
-}
-
-// inMap reports whether the relative path p names a file of a root of m.
-func inMap(m *repomap.Map, p string) bool {
-	p = filepath.ToSlash(filepath.Clean(p))
-	for _, r := range m.Roots() {
-		rel := p
-		if r.Name != "" {
-			var ok bool
-			if rel, ok = strings.CutPrefix(p, r.Name+"/"); !ok {
-				continue
-			}
-		}
-		if r.Dir == "" {
-			continue
-		}
-		if info, err := os.Stat(filepath.Join(r.Dir, filepath.FromSlash(rel))); err == nil && !info.IsDir() {
-			return true
-		}
-	}
-	return false
-}
-
-// printHelp writes the manual of cmd.
-func printHelp(w io.Writer, cmd *command) {
-	io.WriteString(w, helpText(cmd))
-}
-
-// helpText returns the manual of cmd: its synopsis, what it does, its
-// flags, and for repomap itself the commands and the exit statuses.
-func helpText(cmd *command) string {
-	var b strings.Builder
-	b.WriteString(usageText(cmd))
-	fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(cmd.long))
-	if cmd.raw != nil {
-		fmt.Fprintf(&b, "\nRun '%s -h' for its flags.\n", cmdName(cmd))
-		return b.String()
-	}
-	if f := flagsText(cmd); f != "" {
-		b.WriteString("\n" + f)
-	}
-	if cmd.name == "" {
-		b.WriteString("\n" + commandsText())
-		b.WriteString("\n" + exitText)
-	}
-	return b.String()
-}
-
-// usageText returns the synopsis of cmd.
-func usageText(cmd *command) string {
-	var b strings.Builder
-	b.WriteString("Usage:\n\n")
-	for line := range strings.Lines(cmd.usage) {
-		fmt.Fprintf(&b, "\t%s\n", strings.TrimRight(line, "\n"))
-	}
-	return b.String()
-}
-
-// flagsText returns the flags of cmd with what they do, or "".
-func flagsText(cmd *command) string {
-	fl := flag.NewFlagSet(cmdName(cmd), flag.ContinueOnError)
-	cmd.flags(fl, &config{})
-	n := 0
-	fl.VisitAll(func(*flag.Flag) { n++ })
-	if n == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("Flags (with one dash or two):\n\n")
-	fl.SetOutput(&b)
-	fl.PrintDefaults()
-	return b.String()
-}
-
-// commandsText returns the list of commands.
-func commandsText() string {
-	var b strings.Builder
-	b.WriteString("Commands:\n\n")
-	for _, c := range commands()[1:] {
-		fmt.Fprintf(&b, "\t%-10s %s\n", c.name, c.short)
-	}
-	b.WriteString("\nRun 'repomap help COMMAND' for the manual of a command.\n")
-	return b.String()
-}
-
-const exitText = `Exit status:
-
-	0  success
-	1  failure: a root that cannot be read, an output that cannot be written…
-	2  usage error: unknown flag or command, missing or extra arguments
-`

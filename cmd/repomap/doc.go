@@ -31,11 +31,13 @@
 //	markdown  a heading naming the roots, then the budget and the token
 //	          count, then the map in a fenced code block, ready to paste
 //	          into a CLAUDE.md or AGENTS.md file
-//	json      the map and the definitions it shows, in the documented,
-//	          versioned schema of repomap.SchemaVersion
+//	json      the map and the definitions it shows, in a documented,
+//	          versioned schema (its "schema" field; see the README)
 //
-// The budget caps the map itself in every format; the markdown heading and
-// the JSON fields around the map are not counted.
+// The budget caps the whole output in the text and markdown formats (the
+// heading and the fence too); in JSON it caps the map's text, and the
+// fields around it are not counted. An empty map comes with a line on
+// standard error that says why.
 //
 // The map goes to standard output, diagnostics to standard error. Tags are
 // cached under the user's cache directory, so that a second run reads only
@@ -43,7 +45,7 @@
 //
 // Examples:
 //
-//	repomap --tokens 4096 --format markdown > map.md
+//	repomap --tokens 4096 --format markdown -o map.md
 //	repomap --focus repomap/map.go --tokens 2048 .
 //	echo "fix the retry loop in fetch_page" | repomap --mentions-from - ~/src/crawler
 //	repomap --include services/api --exclude '**/*_test.go' ~/src/monorepo
@@ -56,41 +58,59 @@
 //
 // Flags (with one dash or two):
 //
-//	-cache-dir dir
-//	  	where tag caches are kept, in dir (default: the user's cache directory, …/repomap); nothing is written into the tree
-//	-context-window tokens
-//	  	the model's context window in tokens: the budget is an eighth of it, between 1024 and 4096, doubled as far as the window allows when there is no focus file
-//	-cpuprofile file
-//	  	write a CPU profile to file
-//	-encoding string
-//	  	the tokenizer that counts tokens: o200k_base or cl100k_base (default "o200k_base")
-//	-exclude glob
-//	  	leave out the files and directories whose path relative to their root matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go"); repeatable
-//	-focus file
-//	  	a file being worked on, a path in the map or on disk; repeatable. The map ranks what it uses and leaves it out
-//	-format format
-//	  	the output format: text, markdown, json (default "text")
-//	-include glob
-//	  	keep only the files that match glob, or lie under a directory that does ("services/api"); repeatable
-//	-mention word
-//	  	an identifier or path the user mentioned, a word; repeatable
-//	-mentions-from file
-//	  	read free text, such as the user's request, from file ("-": standard input), and mention the files and identifiers it names
-//	-no-cache
-//	  	neither read nor write the tag cache
-//	-ranking string
-//	  	the ranking: default, or aider for Aider's (see repomap eval) (default "default")
-//	-refresh string
-//	  	when a map made before may be reused: auto, always, files or manual; matters to long-running uses (default "auto")
-//	-stats
-//	  	print to standard error how the map was made: files seen, parsed, from cache, skipped, tags, graph size, tokens and the time of each stage
-//	-stats-json
-//	  	print how the map was made as JSON (repomap.Stats) to standard output, instead of the map; for repomap bench
-//	-tokens tokens
-//	  	the most tokens the output may have, a hard cap (default: from -context-window, else 1024)
-//	-v	log skipped files and other diagnostics to standard error
-//	-version
-//	  	print repomap's version and exit
+//	--cache-dir dir
+//	      where tag caches are kept, in dir (default: the user's cache directory,
+//	      …/repomap); nothing is written into the tree
+//	--context-window tokens
+//	      the model's context window in tokens: the budget is an eighth of it,
+//	      between 1024 and 4096, doubled as far as the window allows when there is
+//	      no focus file
+//	--cpuprofile file
+//	      write a CPU profile to file
+//	--encoding string
+//	      the tokenizer that counts tokens: o200k_base or cl100k_base (default
+//	      "o200k_base")
+//	--exclude glob
+//	      leave out the files and directories whose path relative to their root
+//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
+//	      repeatable
+//	--focus file
+//	      a file being worked on, a path in the map or on disk; repeatable. The
+//	      map ranks what it uses and leaves it out
+//	--format format
+//	      the output format: text, markdown, json (default "text")
+//	--include glob
+//	      keep only the files that match glob, or lie under a directory that does
+//	      ("services/api"); repeatable
+//	--mention word
+//	      an identifier or path the user mentioned, a word; repeatable
+//	--mentions-from file
+//	      read free text, such as the user's request, from file ("-": standard
+//	      input), and mention the files and identifiers it names
+//	--no-cache
+//	      neither read nor write the tag cache
+//	--o file
+//	      write the output to file instead of standard output, replacing the file
+//	      whole only once the output is complete
+//	--ranking string
+//	      the ranking: default, or aider for Aider's (see repomap eval) (default
+//	      "default")
+//	--refresh string
+//	      when a map made before may be reused: auto, always, files or manual;
+//	      matters to long-running uses (default "auto")
+//	--stats
+//	      print to standard error how the map was made: files seen, parsed, from
+//	      cache, skipped, tags, graph size, tokens and the time of each stage
+//	--stats-json
+//	      print how the map was made as JSON (repomap.Stats) to standard output,
+//	      instead of the map; for repomap bench
+//	--tokens tokens
+//	      the most tokens the output may have, a hard cap (default: from
+//	      --context-window, else 1024)
+//	--v
+//	      log skipped files and other diagnostics to standard error
+//	--version
+//	      print repomap's version and exit
 //
 // Commands:
 //
@@ -109,9 +129,12 @@
 //
 // Exit status:
 //
-//	0  success
-//	1  failure: a root that cannot be read, an output that cannot be written…
-//	2  usage error: unknown flag or command, missing or extra arguments
+//	0    success
+//	1    failure: a root that cannot be read, a focus file that is not in
+//	     the tree, an output that cannot be written…
+//	2    usage error: unknown flag or command, a bad value, missing or
+//	     extra arguments
+//	130  interrupted (SIGINT, Ctrl-C); 143 for SIGTERM
 //
 // # repomap defs
 //
@@ -134,19 +157,25 @@
 //
 // Flags (with one dash or two):
 //
-//	-cache-dir dir
-//	  	where tag caches are kept, in dir (default: the user's cache directory, …/repomap); nothing is written into the tree
-//	-exclude glob
-//	  	leave out the files and directories whose path relative to their root matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go"); repeatable
-//	-format format
-//	  	the output format: text, json (default "text")
-//	-include glob
-//	  	keep only the files that match glob, or lie under a directory that does ("services/api"); repeatable
-//	-no-cache
-//	  	neither read nor write the tag cache
-//	-root dir
-//	  	the root of a tree to look in, a dir; repeatable (default: the current directory)
-//	-v	log skipped files and other diagnostics to standard error
+//	--cache-dir dir
+//	      where tag caches are kept, in dir (default: the user's cache directory,
+//	      …/repomap); nothing is written into the tree
+//	--exclude glob
+//	      leave out the files and directories whose path relative to their root
+//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
+//	      repeatable
+//	--format format
+//	      the output format: text, json (default "text")
+//	--include glob
+//	      keep only the files that match glob, or lie under a directory that does
+//	      ("services/api"); repeatable
+//	--no-cache
+//	      neither read nor write the tag cache
+//	--root dir
+//	      the root of a tree to look in, a dir; repeatable (default: the current
+//	      directory)
+//	--v
+//	      log skipped files and other diagnostics to standard error
 //
 // # repomap refs
 //
@@ -166,19 +195,25 @@
 //
 // Flags (with one dash or two):
 //
-//	-cache-dir dir
-//	  	where tag caches are kept, in dir (default: the user's cache directory, …/repomap); nothing is written into the tree
-//	-exclude glob
-//	  	leave out the files and directories whose path relative to their root matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go"); repeatable
-//	-format format
-//	  	the output format: text, json (default "text")
-//	-include glob
-//	  	keep only the files that match glob, or lie under a directory that does ("services/api"); repeatable
-//	-no-cache
-//	  	neither read nor write the tag cache
-//	-root dir
-//	  	the root of a tree to look in, a dir; repeatable (default: the current directory)
-//	-v	log skipped files and other diagnostics to standard error
+//	--cache-dir dir
+//	      where tag caches are kept, in dir (default: the user's cache directory,
+//	      …/repomap); nothing is written into the tree
+//	--exclude glob
+//	      leave out the files and directories whose path relative to their root
+//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
+//	      repeatable
+//	--format format
+//	      the output format: text, json (default "text")
+//	--include glob
+//	      keep only the files that match glob, or lie under a directory that does
+//	      ("services/api"); repeatable
+//	--no-cache
+//	      neither read nor write the tag cache
+//	--root dir
+//	      the root of a tree to look in, a dir; repeatable (default: the current
+//	      directory)
+//	--v
+//	      log skipped files and other diagnostics to standard error
 //
 // # repomap related
 //
@@ -203,27 +238,41 @@
 //
 // Flags (with one dash or two):
 //
-//	-cache-dir dir
-//	  	where tag caches are kept, in dir (default: the user's cache directory, …/repomap); nothing is written into the tree
-//	-context-window tokens
-//	  	the model's context window in tokens: the budget is an eighth of it, between 1024 and 4096, doubled as far as the window allows when there is no focus file
-//	-encoding string
-//	  	the tokenizer that counts tokens: o200k_base or cl100k_base (default "o200k_base")
-//	-exclude glob
-//	  	leave out the files and directories whose path relative to their root matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go"); repeatable
-//	-format format
-//	  	the output format: text, markdown, json (default "text")
-//	-include glob
-//	  	keep only the files that match glob, or lie under a directory that does ("services/api"); repeatable
-//	-no-cache
-//	  	neither read nor write the tag cache
-//	-ranking string
-//	  	the ranking: default, or aider for Aider's (see repomap eval) (default "default")
-//	-root dir
-//	  	the root of a tree to look in, a dir; repeatable (default: the current directory)
-//	-tokens tokens
-//	  	the most tokens the output may have, a hard cap (default: from -context-window, else 1024)
-//	-v	log skipped files and other diagnostics to standard error
+//	--cache-dir dir
+//	      where tag caches are kept, in dir (default: the user's cache directory,
+//	      …/repomap); nothing is written into the tree
+//	--context-window tokens
+//	      the model's context window in tokens: the budget is an eighth of it,
+//	      between 1024 and 4096, doubled as far as the window allows when there is
+//	      no focus file
+//	--encoding string
+//	      the tokenizer that counts tokens: o200k_base or cl100k_base (default
+//	      "o200k_base")
+//	--exclude glob
+//	      leave out the files and directories whose path relative to their root
+//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
+//	      repeatable
+//	--format format
+//	      the output format: text, markdown, json (default "text")
+//	--include glob
+//	      keep only the files that match glob, or lie under a directory that does
+//	      ("services/api"); repeatable
+//	--no-cache
+//	      neither read nor write the tag cache
+//	--o file
+//	      write the output to file instead of standard output, replacing the file
+//	      whole only once the output is complete
+//	--ranking string
+//	      the ranking: default, or aider for Aider's (see repomap eval) (default
+//	      "default")
+//	--root dir
+//	      the root of a tree to look in, a dir; repeatable (default: the current
+//	      directory)
+//	--tokens tokens
+//	      the most tokens the output may have, a hard cap (default: from
+//	      --context-window, else 1024)
+//	--v
+//	      log skipped files and other diagnostics to standard error
 //
 // # repomap languages
 //
@@ -241,8 +290,8 @@
 //
 // Flags (with one dash or two):
 //
-//	-format format
-//	  	the output format: text, markdown (default "text")
+//	--format format
+//	      the output format: text, markdown (default "text")
 //
 // # repomap mcp
 //
@@ -259,7 +308,10 @@
 // They answer in the text formats of the map, defs, refs and related. The
 // server keeps one map open across calls: after the first, a call reads
 // only the files that changed. The budget flags set the default budget of
-// repo_map and related_files. Diagnostics (-v) go to standard error.
+// repo_map and related_files, --max-tokens the most a call may ask for.
+// Indexing starts with the server, so that the first call finds the tags
+// read; a call that sends a progress token gets progress notifications
+// while files are parsed. Diagnostics (-v) go to standard error.
 //
 // To add it to an agent, give the agent the command; in the JSON of most
 // agents' MCP configuration (Claude Code's .mcp.json, say):
@@ -272,23 +324,39 @@
 //
 // Flags (with one dash or two):
 //
-//	-cache-dir dir
-//	  	where tag caches are kept, in dir (default: the user's cache directory, …/repomap); nothing is written into the tree
-//	-context-window tokens
-//	  	the model's context window in tokens: the budget is an eighth of it, between 1024 and 4096, doubled as far as the window allows when there is no focus file
-//	-encoding string
-//	  	the tokenizer that counts tokens: o200k_base or cl100k_base (default "o200k_base")
-//	-exclude glob
-//	  	leave out the files and directories whose path relative to their root matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go"); repeatable
-//	-include glob
-//	  	keep only the files that match glob, or lie under a directory that does ("services/api"); repeatable
-//	-no-cache
-//	  	neither read nor write the tag cache
-//	-ranking string
-//	  	the ranking: default, or aider for Aider's (see repomap eval) (default "default")
-//	-tokens tokens
-//	  	the most tokens the output may have, a hard cap (default: from -context-window, else 1024)
-//	-v	log skipped files and other diagnostics to standard error
+//	--cache-dir dir
+//	      where tag caches are kept, in dir (default: the user's cache directory,
+//	      …/repomap); nothing is written into the tree
+//	--context-window tokens
+//	      the model's context window in tokens: the budget is an eighth of it,
+//	      between 1024 and 4096, doubled as far as the window allows when there is
+//	      no focus file
+//	--encoding string
+//	      the tokenizer that counts tokens: o200k_base or cl100k_base (default
+//	      "o200k_base")
+//	--exclude glob
+//	      leave out the files and directories whose path relative to their root
+//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
+//	      repeatable
+//	--include glob
+//	      keep only the files that match glob, or lie under a directory that does
+//	      ("services/api"); repeatable
+//	--max-tokens tokens
+//	      the most tokens a call may ask for; a call that asks for more gets an
+//	      error (default "32768")
+//	--no-cache
+//	      neither read nor write the tag cache
+//	--ranking string
+//	      the ranking: default, or aider for Aider's (see repomap eval) (default
+//	      "default")
+//	--refresh string
+//	      when a map made before may be reused: auto, always, files or manual;
+//	      matters to long-running uses (default "auto")
+//	--tokens tokens
+//	      the most tokens the output may have, a hard cap (default: from
+//	      --context-window, else 1024)
+//	--v
+//	      log skipped files and other diagnostics to standard error
 //
 // # repomap cache
 //
@@ -337,15 +405,23 @@
 //
 // # repomap bench
 //
-// Bench maps the tree at PATH in fresh processes, cold (an empty tag cache)
-// and warm (the cache filled), and prints the files, the bytes, the median
-// times, the peak memory and the files mapped per second.
+// Bench maps the tree at PATH (by default the current directory) in fresh
+// processes, cold (an empty tag cache) and warm (the cache filled), and
+// prints the files, the bytes, the median times, the peak memory and the
+// files mapped per second. Peak memory is not measured on every system.
 //
 // Usage:
 //
 //	repomap bench [flags] [PATH]
 //
-// Run 'repomap bench -h' for its flags.
+// Flags (with one dash or two):
+//
+//	--exclude glob
+//	      leave out paths matching glob; repeatable
+//	--runs number
+//	      measured runs of each kind, a positive number (default "3")
+//	--tokens tokens
+//	      the map's budget in tokens (default "1024")
 //
 // # repomap version
 //

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,13 +70,31 @@ func TestMCP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	var stderr bytes.Buffer
-	cmd := exe(ctx, t, "mcp", "--no-cache", "--tokens", "300", dir)
-	cmd.Stderr = &stderr
+	// The map's flags are the server's too.
+	cmd := exe(ctx, t, "mcp", "-v", "--no-cache", "--refresh", "always", "--exclude", "tools", "--tokens", "300", dir)
+	stderr := &syncBuffer{}
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
+	indexed := make(chan bool, 1)
+	go func() {
+		// The server reads the tree as it starts, before any call.
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			stderr.Write(append(sc.Bytes(), '\n'))
+			if strings.HasPrefix(sc.Text(), "repomap: indexed ") {
+				indexed <- true
+			}
+		}
+	}()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr.String())
+	}
+	select {
+	case <-indexed:
+	case <-ctx.Done():
+		t.Fatalf("the server did not index the tree before a call:\n%s", stderr.String())
 	}
 	defer func() {
 		if err := cs.Close(); err != nil {
@@ -131,9 +152,12 @@ func TestMCP(t *testing.T) {
 		{tool: mcpserver.ToolMap, args: map[string]any{"focus": []string{filepath.Join(dir, "main.go")}}, want: "cart/cart.go:"},
 		{tool: mcpserver.ToolDefinitions, args: map[string]any{"names": []string{"Add"}}, want: "cart/cart.go:9: method Add\n⋮\n│func (c *Cart) Add(item string) {\n"},
 		{tool: mcpserver.ToolDefinitions, args: map[string]any{"names": []string{"Nothing"}}, want: "no definition of Nothing"},
+		{tool: mcpserver.ToolDefinitions, args: map[string]any{"names": []string{"report"}}, want: "no definition of report"}, // --exclude tools
 		{tool: mcpserver.ToolReferences, args: map[string]any{"name": "Cart"}, want: "cart/cart.go: 9 14\nmain.go: 6\n"},
 		{tool: mcpserver.ToolRelated, args: map[string]any{"file": "main.go", "tokens": 200}, want: "cart/cart.go:\n⋮\n│type Cart struct {"},
-		{tool: mcpserver.ToolRelated, args: map[string]any{"file": "nope.go"}, want: "not a file of the map", wantErr: true},
+		{tool: mcpserver.ToolRelated, args: map[string]any{"file": "nope.go"}, want: "no file nope.go in the repository", wantErr: true},
+		{tool: mcpserver.ToolMap, args: map[string]any{"focus": []string{"nope.go"}}, want: "no file nope.go in the repository", wantErr: true},
+		{tool: mcpserver.ToolMap, args: map[string]any{"tokens": 100000000}, want: "100000000", wantErr: true},
 		{tool: mcpserver.ToolRelated, args: map[string]any{"file": "/elsewhere/x.go"}, want: "outside the repository", wantErr: true},
 		{tool: mcpserver.ToolDefinitions, args: map[string]any{}, want: "names", wantErr: true},
 	} {
@@ -151,4 +175,22 @@ func TestMCP(t *testing.T) {
 	if got, _ := call(mcpserver.ToolDefinitions, map[string]any{"names": []string{"Clear"}}); !strings.Contains(got, "cart/extra.go:3: function Clear") {
 		t.Errorf("find_definitions(Clear) after adding it = %q", got)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and readers at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -149,3 +149,19 @@ func joinInts(ns []int) string {
 	}
 	return strings.Join(s, ",")
 }
+
+func evalCommand() *command {
+	return &command{
+		name:  "eval",
+		usage: "repomap eval [flags] [REPO]",
+		short: "measure the maps of a git repository on its own history",
+		long: `
+Eval measures how well maps point at the files a change needs, on a git
+repository's own history: for recent commits, would a map of the tree
+before the commit have shown the files the commit changed? REPO is the
+repository's directory, by default the current one; nothing is written
+to it. See package eval for the method and the report.`,
+		flags: func(*flag.FlagSet, *config) {},
+		raw:   runEval,
+	}
+}

@@ -109,30 +109,37 @@ func TestMapFormats(t *testing.T) {
 	if !strings.HasPrefix(md, wantHead) {
 		t.Errorf("repomap --format markdown starts\n%q\nwant %q", md[:min(len(md), 80)], wantHead)
 	}
-	body := "```text\n" + strings.TrimPrefix(text, "\n") + "```\n"
-	if !strings.HasSuffix(md, body) {
+	// The budget caps the whole document, the map in its code block.
+	if !strings.Contains(md, "```text\ncart/cart.go:\n") || !strings.HasSuffix(md, "\n```\n") {
 		t.Errorf("repomap --format markdown does not end with the map in a code block:\n%s", md)
 	}
-	if !strings.Contains(md, " of 200 tokens (o200k_base)") {
+	if !strings.Contains(md, " in a budget of 200 ") {
 		t.Errorf("repomap --format markdown does not give the budget:\n%s", md)
+	}
+	count, err := tokenCounter(repomap.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(md); n > 200 {
+		t.Errorf("repomap --tokens 200 --format markdown has %d tokens:\n%s", n, md)
 	}
 
 	code, js, errs := runCmd(t, "--cache-dir", cache, "--tokens", "200", "--format", "json", dir)
 	if code != 0 {
 		t.Fatalf("repomap --format json: exit %d, stderr:\n%s", code, errs)
 	}
-	var doc repomap.JSONMap
+	var doc mapDoc
 	dec := json.NewDecoder(strings.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatalf("repomap --format json: %v\n%s", err, js)
 	}
-	if doc.Schema != repomap.SchemaVersion || doc.Budget != 200 || doc.Text != text || len(doc.Roots) != 1 || doc.Roots[0].Dir != filepath.ToSlash(dir) {
+	if doc.Schema != schemaVersion || doc.Budget != 200 || doc.Text != text || len(doc.Roots) != 1 || doc.Roots[0].Dir != filepath.ToSlash(dir) {
 		t.Errorf("repomap --format json: schema %d, budget %d, roots %+v, text\n%s\nwant schema %d, budget 200, the root, the text map",
-			doc.Schema, doc.Budget, doc.Roots, doc.Text, repomap.SchemaVersion)
+			doc.Schema, doc.Budget, doc.Roots, doc.Text, schemaVersion)
 	}
-	if !slices.ContainsFunc(doc.Files, func(f repomap.JSONFile) bool {
-		return f.Path == "cart/cart.go" && slices.Contains(f.Defs, repomap.JSONDef{Name: "Cart", Kind: "struct", Line: 4})
+	if !slices.ContainsFunc(doc.Files, func(f repomap.FileResult) bool {
+		return f.Path == "cart/cart.go" && slices.Contains(f.Defs, repomap.Def{Name: "Cart", Kind: "struct", Line: 4})
 	}) {
 		t.Errorf("repomap --format json: no cart/cart.go with Cart at line 4: %+v", doc.Files)
 	}
@@ -143,7 +150,7 @@ func TestMapFormats(t *testing.T) {
 
 func TestMarkdownFence(t *testing.T) {
 	r := &repomap.Result{Text: "\nREADME.md:\n````\n│```go\n", Tokens: 9, Budget: 10, Encoding: "o200k_base"}
-	got := markdownMap("Repo map of x", r)
+	got := markdownMap("Repo map of x", r, 10)
 	if !strings.Contains(got, "\n`````text\nREADME.md:\n````\n│```go\n`````\n") {
 		t.Errorf("markdownMap with backquotes in the map:\n%s", got)
 	}
@@ -168,7 +175,7 @@ func TestSeveralRoots(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("repomap with three roots: exit %d:\n%s", code, errs)
 	}
-	var doc repomap.JSONMap
+	var doc mapDoc
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +210,7 @@ func TestSelectFiles(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("repomap %q: exit %d:\n%s", args, code, errs)
 		}
-		var doc repomap.JSONMap
+		var doc mapDoc
 		if err := json.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -285,15 +292,15 @@ func TestLookupCommands(t *testing.T) {
 
 	// JSON.
 	code, out, errs := runCmd(t, "defs", "--no-cache", "--root", dir, "--format", "json", "Cart")
-	var defs repomap.JSONDefinitions
+	var defs definitionsDoc
 	if err := json.Unmarshal([]byte(out), &defs); code != 0 || err != nil {
 		t.Fatalf("repomap defs --format json: exit %d, %v, stderr:\n%s", code, err, errs)
 	}
-	if len(defs.Definitions) != 1 || defs.Definitions[0].Path != "cart/cart.go" || defs.Definitions[0].Line != 4 || defs.Schema != repomap.SchemaVersion {
+	if len(defs.Definitions) != 1 || defs.Definitions[0].Path != "cart/cart.go" || defs.Definitions[0].Line != 4 || defs.Schema != schemaVersion {
 		t.Errorf("repomap defs --format json Cart = %+v", defs)
 	}
 	code, out, errs = runCmd(t, "refs", "--no-cache", "--root", dir, "--format", "json", "Cart", "Nothing")
-	var refs repomap.JSONReferences
+	var refs referencesDoc
 	if err := json.Unmarshal([]byte(out), &refs); code != 0 || err != nil {
 		t.Fatalf("repomap refs --format json: exit %d, %v, stderr:\n%s", code, err, errs)
 	}
@@ -301,7 +308,7 @@ func TestLookupCommands(t *testing.T) {
 		t.Errorf("repomap refs --format json Cart Nothing = %+v", refs)
 	}
 	code, out, errs = runCmd(t, "related", "--no-cache", "--root", dir, "--format", "json", filepath.Join(dir, "main.go"))
-	var rel repomap.JSONMap
+	var rel mapDoc
 	if err := json.Unmarshal([]byte(out), &rel); code != 0 || err != nil {
 		t.Fatalf("repomap related --format json: exit %d, %v, stderr:\n%s", code, err, errs)
 	}
@@ -312,7 +319,7 @@ func TestLookupCommands(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "# Files related to main.go in "+filepath.Base(dir)+"\n") {
 		t.Errorf("repomap related --format markdown: exit %d:\n%s", code, out)
 	}
-	if code, _, errs := runCmd(t, "related", "--no-cache", "--root", dir, "nope.go"); code != 1 || !strings.Contains(errs, "not a file of the map") {
+	if code, _, errs := runCmd(t, "related", "--no-cache", "--root", dir, "nope.go"); code != 1 || !strings.Contains(errs, "no file nope.go") {
 		t.Errorf("repomap related nope.go: exit %d, stderr %q; want 1", code, errs)
 	}
 }
@@ -361,22 +368,35 @@ func TestUsage(t *testing.T) {
 		{args: []string{"help", "defs"}, stdout: "repomap defs [flags] NAME..."},
 		{args: []string{"defs", "-h"}, stdout: "Defs prints every definition"},
 		{args: []string{"mcp", "--help"}, stdout: `"mcpServers"`},
-		{args: []string{"help", "bench"}, stdout: "Run 'repomap bench -h' for its flags."},
+		{args: []string{"help", "eval"}, stdout: "Run 'repomap eval -h' for its flags."},
+		{args: []string{"help", "bench"}, stdout: "  --runs number\n"},
 		{args: []string{"help", "nope"}, code: 2, stderr: `unknown command "nope"`, noStdout: true},
-		{args: []string{"--nope"}, code: 2, stderr: "flag provided but not defined: -nope", noStdout: true},
-		{args: []string{"--tokens", "-5", dir}, code: 2, stderr: "positive number", noStdout: true},
+		{args: []string{"help", "def"}, code: 2, stderr: `unknown command "def" (did you mean repomap defs?)`, noStdout: true},
+		{args: []string{"--nope"}, code: 2, stderr: "unknown flag --nope\n", noStdout: true},
+		{args: []string{"--tokenz", "5", dir}, code: 2, stderr: "unknown flag --tokenz (did you mean --tokens?)", noStdout: true},
+		{args: []string{"defs", "--rot", dir, "X"}, code: 2, stderr: "(did you mean --root?)", noStdout: true},
+		{args: []string{"--tokens", "-5", dir}, code: 2, stderr: "must not be negative", noStdout: true},
+		{args: []string{"related", "--tokens", "-1", "x.go"}, code: 2, stderr: "must not be negative", noStdout: true},
+		{args: []string{"--ranking", "bogus", dir}, code: 2, stderr: "bogus", noStdout: true},
+		{args: []string{"mcp", "--ranking", "bogus", dir}, code: 2, stderr: "bogus", noStdout: true},
+		{args: []string{"mcp", "--refresh", "never", dir}, code: 2, stderr: "unknown refresh mode", noStdout: true},
+		{args: []string{"mcp", "--tokens", "100", "--max-tokens", "50", dir}, code: 2, stderr: "--max-tokens", noStdout: true},
+		{args: []string{"bench", "--runs", "0"}, code: 2, stderr: "--runs takes a positive number", noStdout: true},
 		{args: []string{"--format", "yaml", dir}, code: 2, stderr: `unknown format "yaml"`, noStdout: true},
 		{args: []string{"--exclude", "a[", dir}, code: 2, stderr: `malformed glob "a["`, noStdout: true},
 		{args: []string{"--encoding", "gpt2", dir}, code: 2, stderr: "unknown encoding", noStdout: true},
 		{args: []string{"--refresh", "never", dir}, code: 2, stderr: "unknown refresh mode", noStdout: true},
 		{args: []string{"--no-cache", "defs"}, code: 2, stderr: "defs is a command: write it first", noStdout: true},
 		{args: []string{"nope"}, code: 2, stderr: "no command or directory nope", noStdout: true},
+		{args: []string{"relatd"}, code: 2, stderr: "no command or directory relatd (did you mean repomap related?)", noStdout: true},
 		{args: []string{"defs"}, code: 2, stderr: "no NAME", noStdout: true},
 		{args: []string{"related", "a.go", "b.go"}, code: 2, stderr: "want one FILE, got 2", noStdout: true},
 		{args: []string{"defs", "--format", "markdown", "X"}, code: 2, stderr: "unknown format", noStdout: true},
 		{args: []string{"version", "x"}, code: 2, stderr: "no arguments wanted", noStdout: true},
 		{args: []string{"--no-cache", filepath.Join(dir, "missing/")}, code: 1, stderr: "no such file", noStdout: true},
-		{args: []string{"--no-cache", "--focus", "/elsewhere/x.go", dir}, code: 2, stderr: "outside the roots", noStdout: true},
+		{args: []string{"--no-cache", "--focus", "/elsewhere/x.go", dir}, code: 1, stderr: "outside the roots", noStdout: true},
+		{args: []string{"--no-cache", "--focus", "nope.go", dir}, code: 1, stderr: "repomap: --focus: no file nope.go in the tree\n", noStdout: true},
+		{args: []string{"--no-cache", "--focus", "cart", dir}, code: 1, stderr: "no file cart in the tree", noStdout: true},
 	} {
 		code, out, errs := runCmd(t, tc.args...)
 		if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errs, tc.stderr) || tc.noStdout && out != "" {

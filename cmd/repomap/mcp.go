@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/term"
 
 	"github.com/repomap-dev/repomap/mcpserver"
 	"github.com/repomap-dev/repomap/repomap"
@@ -32,15 +34,18 @@ output, until the agent closes its input. Its tools are:
 They answer in the text formats of the map, defs, refs and related. The
 server keeps one map open across calls: after the first, a call reads
 only the files that changed. The budget flags set the default budget of
-repo_map and related_files. Diagnostics (-v) go to standard error.
+repo_map and related_files, --max-tokens the most a call may ask for.
+Indexing starts with the server, so that the first call finds the tags
+read; a call that sends a progress token gets progress notifications
+while files are parsed. Diagnostics (-v) go to standard error.
 
 To add it to an agent, give the agent the command; in the JSON of most
 agents' MCP configuration (Claude Code's .mcp.json, say):
 
 	{"mcpServers": {"repomap": {"command": "repomap", "args": ["mcp", "--tokens", "4096"]}}}`,
 		flags: func(fl *flag.FlagSet, c *config) {
-			c.budgetFlags(fl)
-			c.treeFlags(fl)
+			c.mapFlags(fl)
+			fl.IntVar(&c.maxTokens, "max-tokens", mcpserver.DefaultMaxTokens, "the most `tokens` a call may ask for; a call that asks for more gets an error")
 		},
 		run: runMCP,
 	}
@@ -50,25 +55,43 @@ func runMCP(ctx context.Context, e *env, c *config, args []string) int {
 	if msg := c.check(); msg != "" {
 		return e.usage(msg)
 	}
-	dirs := args
-	if len(dirs) == 0 {
-		dirs = []string{"."}
+	if c.maxTokens < 1 || c.tokens > c.maxTokens {
+		return e.usage("--max-tokens takes a positive number, no less than --tokens")
 	}
-	m, err := c.open(e, dirs, repomap.RefreshAuto)
+	dirs, msg := rootArgs(args)
+	if msg != "" {
+		return e.usage(msg)
+	}
+	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintln(e.stderr, "repomap: mcp serves the Model Context Protocol on standard input and output, for an agent to start; see 'repomap help mcp' (Ctrl-D ends it)")
+	}
+	progress := &mcpserver.Progress{}
+	e.progress = nil // standard error is the agent's log, not a terminal to draw on
+	m, err := c.openWith(e, dirs, progress.Report)
 	if err != nil {
 		return fail(e, err)
 	}
 	defer m.Close()
-	s := mcpserver.New(m, &mcp.Implementation{Name: "repomap", Version: version()})
-	t := &mcp.IOTransport{Reader: os.Stdin, Writer: nopWriteCloser{e.stdout}}
-	if err := s.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+	s := mcpserver.New(m, &mcpserver.Options{
+		Implementation: &mcp.Implementation{Name: "repomap", Version: version()},
+		MaxTokens:      c.maxTokens,
+		Progress:       progress,
+	})
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		// Read the tree now, so that the first call finds it read. A call
+		// meanwhile waits for this build and reports its progress.
+		res, err := m.Build(ctx, repomap.Request{})
+		switch {
+		case err != nil && ctx.Err() == nil:
+			fmt.Fprintf(e.stderr, "repomap: indexing: %v\n", err)
+		case err == nil && c.verbose:
+			fmt.Fprintf(e.stderr, "repomap: indexed %d files\n", res.Stats.Files)
+		}
+	}()
+	if err := s.Run(ctx, mcpserver.NewStdioTransport(e.stdin, e.stdout)); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 		return fail(e, err)
 	}
 	return exitOK
 }
-
-// nopWriteCloser is a Writer with a Close that does nothing: the server
-// does not close standard output.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -1,14 +1,19 @@
-package repomap
+// Package output writes what a [repomap.Map] finds as text for people
+// and agents: the text forms of "repomap defs" and "repomap refs", which
+// the repomap command and the MCP server both print.
+package output
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/repomap-dev/repomap/repomap"
 )
 
-// FormatDefinitions returns defs as text, one after another: a line
+// Definitions returns defs as text, one after another: a line
 // "path:line: kind name", then the definition's Text as a map shows it.
-func FormatDefinitions(defs []Definition) string {
+func Definitions(defs []repomap.Definition) string {
 	var b strings.Builder
 	for _, d := range defs {
 		fmt.Fprintf(&b, "%s:%d: %s %s\n", d.Path, d.Line, d.Kind, d.Name)
@@ -17,9 +22,9 @@ func FormatDefinitions(defs []Definition) string {
 	return b.String()
 }
 
-// FormatReferences returns refs as text, one line a file in their order:
+// References returns refs as text, one line a file in their order:
 // "path: line line…".
-func FormatReferences(refs []Reference) string {
+func References(refs []repomap.Reference) string {
 	var b strings.Builder
 	for _, r := range refs {
 		b.WriteString(r.Path)

@@ -1,9 +1,8 @@
-package repomap
+package main
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"reflect"
@@ -13,12 +12,14 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/repomap-dev/repomap/repomap"
 )
 
 // The JSON documents are pinned two ways: golden documents for a small
 // tree (testdata/json/*.json, rewritten by -update), and the schema's
 // shape (testdata/json/schema.txt), which must not change unless
-// SchemaVersion does.
+// schemaVersion does.
 
 var jsonTree = fstest.MapFS{
 	"geo/geo.go": {Data: []byte(`package geo
@@ -54,12 +55,12 @@ def dist(a, b):
 
 func TestJSONGolden(t *testing.T) {
 	ctx := context.Background()
-	m, err := NewFS(jsonTree, &Options{MaxTokens: 120})
+	m, err := repomap.NewFS(jsonTree, &repomap.Options{MaxTokens: 120})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	res, err := m.Build(ctx, Request{Focus: []string{"main.go"}})
+	res, err := m.Build(ctx, repomap.Request{Focus: []string{"main.go"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,34 +68,31 @@ func TestJSONGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs := NewJSONReferences(m.Roots())
+	refs := newReferencesDoc(m.Roots())
 	for _, name := range []string{"Point", "hypot"} {
 		rs, err := m.References(ctx, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		refs.Add(name, rs)
+		refs.add(name, rs)
 	}
 	for _, tc := range []struct {
 		file string
 		doc  any
 	}{
-		{"map.json", NewJSONMap(m.Roots(), res)},
-		{"definitions.json", NewJSONDefinitions(m.Roots(), defs)},
+		{"map.json", newMapDoc(m.Roots(), res)},
+		{"definitions.json", newDefinitionsDoc(m.Roots(), defs)},
 		{"references.json", refs},
-		{"empty.json", NewJSONDefinitions(nil, nil)},
+		{"empty.json", newDefinitionsDoc(nil, nil)},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(tc.doc); err != nil {
+			if err := encodeJSON(&b, tc.doc); err != nil {
 				t.Fatal(err)
 			}
-			file := "../testdata/json/" + tc.file
+			file := "../../testdata/json/" + tc.file
 			if *update {
-				if err := os.MkdirAll("../testdata/json", 0o755); err != nil {
+				if err := os.MkdirAll("../../testdata/json", 0o755); err != nil {
 					t.Fatal(err)
 				}
 				if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
@@ -119,16 +117,16 @@ func TestJSONGolden(t *testing.T) {
 
 // TestJSONMapText checks that the document's parts agree with the map.
 func TestJSONMapText(t *testing.T) {
-	m, err := NewFS(jsonTree, &Options{MaxTokens: 500})
+	m, err := repomap.NewFS(jsonTree, &repomap.Options{MaxTokens: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	res, err := m.Build(context.Background(), Request{})
+	res, err := m.Build(context.Background(), repomap.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := NewJSONMap(m.Roots(), res)
+	doc := newMapDoc(m.Roots(), res)
 	var joined strings.Builder
 	for _, f := range doc.Files {
 		joined.WriteString("\n" + f.Text)
@@ -136,23 +134,26 @@ func TestJSONMapText(t *testing.T) {
 	if joined.String() != doc.Text {
 		t.Errorf("the files' texts, each after a newline, are\n%q\nwant the map\n%q", joined.String(), doc.Text)
 	}
-	if doc.Tokens > doc.Budget || doc.Schema != SchemaVersion {
+	if doc.Tokens > doc.Budget || doc.Schema != schemaVersion {
 		t.Errorf("document has %d tokens of %d, schema %d", doc.Tokens, doc.Budget, doc.Schema)
 	}
 }
 
 // TestJSONSchemaPinned fails when a field of a JSON document is added,
-// removed, renamed or retyped and SchemaVersion stays the same. After
-// bumping SchemaVersion (and documenting the change in its comment), run
+// removed, renamed or retyped and schemaVersion stays the same. After
+// bumping schemaVersion (and documenting the change in its comment), run
 // the test with -update to record the new shape.
 func TestJSONSchemaPinned(t *testing.T) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "version %d\n", SchemaVersion)
-	for _, v := range []any{JSONMap{}, JSONDefinitions{}, JSONReferences{}} {
-		schemaShape(&b, reflect.TypeOf(v), "")
+	fmt.Fprintf(&b, "version %d\n", schemaVersion)
+	for _, doc := range []struct {
+		name string
+		v    any
+	}{{"map", mapDoc{}}, {"definitions", definitionsDoc{}}, {"references", referencesDoc{}}} {
+		schemaShape(&b, reflect.TypeOf(doc.v), doc.name)
 	}
 	got := b.String()
-	const file = "../testdata/json/schema.txt"
+	const file = "../../testdata/json/schema.txt"
 	data, err := os.ReadFile(file)
 	if err != nil && !*update {
 		t.Fatal(err)
@@ -162,40 +163,51 @@ func TestJSONSchemaPinned(t *testing.T) {
 	if got == want {
 		return
 	}
-	if recorded == strconv.Itoa(SchemaVersion) {
-		t.Fatalf("the JSON schema changed but SchemaVersion is still %d: bump it, document the change, and run with -update\n(-recorded +now):\n%s",
-			SchemaVersion, cmp.Diff(want, got))
+	if recorded == strconv.Itoa(schemaVersion) {
+		t.Fatalf("the JSON schema changed but schemaVersion is still %d: bump it, document the change, and run with -update\n(-recorded +now):\n%s",
+			schemaVersion, cmp.Diff(want, got))
 	}
 	if !*update {
-		t.Fatalf("SchemaVersion is %d, %s records version %s: run with -update", SchemaVersion, file, recorded)
+		t.Fatalf("schemaVersion is %d, %s records version %s: run with -update", schemaVersion, file, recorded)
 	}
 	if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// schemaShape writes one line per field reachable from t: its JSON path,
-// its JSON name and options, and its Go kind.
+// schemaShape writes one line per JSON field of the documents of type t,
+// in the order they are encoded: its path of JSON names from prefix and
+// its Go kind. Fields of embedded structs are the document's own, as
+// encoding/json has them; fields named "-" are not encoded.
 func schemaShape(b *strings.Builder, t reflect.Type, prefix string) {
-	if prefix == "" {
-		prefix = t.Name()
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
 	for i := range t.NumField() {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name, _, _ := strings.Cut(tag, ",")
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
 		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			schemaShape(b, ft, prefix)
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
 		kind := ft.Kind().String()
 		if ft.Kind() == reflect.Slice {
 			kind = "[]" + ft.Elem().Kind().String()
 			ft = ft.Elem()
 		}
-		fmt.Fprintf(b, "%s.%s %q %s\n", prefix, f.Name, tag, kind)
-		if name == "-" {
-			continue
-		}
+		fmt.Fprintf(b, "%s.%s %s\n", prefix, name, kind)
 		if ft.Kind() == reflect.Struct {
-			schemaShape(b, ft, prefix+"."+f.Name)
+			schemaShape(b, ft, prefix+"."+name)
 		}
 	}
 }

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/repomap-dev/repomap/internal/mapfile"
+	"github.com/repomap-dev/repomap/repomap"
+)
+
+// config holds the values of the flags.
+type config struct {
+	help bool
+
+	// The budget.
+	tokens, window int
+	encoding       string
+
+	// The tree.
+	cacheDir         string
+	noCache          bool
+	exclude, include list
+	verbose          bool
+	roots            list // -root, for commands whose arguments are not roots
+
+	format string
+	output string // -o
+
+	// The map.
+	focus, mentions list
+	mentionsFrom    string
+	refresh         string
+	ranking         string
+	stats           bool
+	statsJSON       bool
+	cpuProfile      string
+	version         bool
+
+	runs      int // bench
+	maxTokens int // mcp
+}
+
+// list is a repeatable string flag.
+type list []string
+
+func (l *list) String() string     { return strings.Join(*l, ",") }
+func (l *list) Set(v string) error { *l = append(*l, v); return nil }
+
+// budgetFlags registers the flags that set the token budget.
+func (c *config) budgetFlags(fl *flag.FlagSet) {
+	fl.IntVar(&c.tokens, "tokens", 0, "the most `tokens` the output may have, a hard cap (default: from --context-window, else 1024)")
+	fl.IntVar(&c.window, "context-window", 0, "the model's context window in `tokens`: the budget is an eighth of it, between 1024 and 4096, doubled as far as the window allows when there is no focus file")
+	fl.StringVar(&c.encoding, "encoding", repomap.O200kBase, "the tokenizer that counts tokens: o200k_base or cl100k_base")
+	fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
+}
+
+// treeFlags registers the flags that say which files to read and how.
+func (c *config) treeFlags(fl *flag.FlagSet) {
+	fl.StringVar(&c.cacheDir, "cache-dir", "", "where tag caches are kept, in `dir` (default: the user's cache directory, …/repomap); nothing is written into the tree")
+	fl.BoolVar(&c.noCache, "no-cache", false, "neither read nor write the tag cache")
+	fl.Var(&c.exclude, "exclude", "leave out the files and directories whose path relative to their root matches `glob` (doublestar syntax: \"vendor\", \"**/testdata\", \"**/*.pb.go\"); repeatable")
+	fl.Var(&c.include, "include", "keep only the files that match `glob`, or lie under a directory that does (\"services/api\"); repeatable")
+	fl.BoolVar(&c.verbose, "v", false, "log skipped files and other diagnostics to standard error")
+}
+
+// refreshFlag registers -refresh.
+func (c *config) refreshFlag(fl *flag.FlagSet) {
+	fl.StringVar(&c.refresh, "refresh", "auto", "when a map made before may be reused: auto, always, files or manual; matters to long-running uses")
+}
+
+// rootFlag registers -root, for commands whose arguments are not roots.
+func (c *config) rootFlag(fl *flag.FlagSet) {
+	fl.Var(&c.roots, "root", "the root of a tree to look in, a `dir`; repeatable (default: the current directory)")
+}
+
+// formatFlag registers -format with the formats given, the first the
+// default.
+func (c *config) formatFlag(fl *flag.FlagSet, formats ...string) {
+	fl.StringVar(&c.format, "format", formats[0], "the output `format`: "+strings.Join(formats, ", "))
+}
+
+// outputFlag registers -o.
+func (c *config) outputFlag(fl *flag.FlagSet) {
+	fl.StringVar(&c.output, "o", "", "write the output to `file` instead of standard output, replacing the file whole only once the output is complete")
+}
+
+// check reports a usage error in the flags, or "".
+func (c *config) check(formats ...string) string {
+	switch {
+	case c.tokens < 0 || c.window < 0:
+		return "--tokens and --context-window must not be negative"
+	case c.runs < 0:
+		return "--runs must not be negative"
+	case c.encoding != "" && c.encoding != repomap.O200kBase && c.encoding != repomap.Cl100kBase:
+		return fmt.Sprintf("unknown encoding %q (want %s or %s)", c.encoding, repomap.O200kBase, repomap.Cl100kBase)
+	case len(formats) > 0 && !slices.Contains(formats, c.format):
+		return fmt.Sprintf("unknown format %q (want %s)", c.format, strings.Join(formats, ", "))
+	}
+	if err := repomap.CheckRanking(c.ranking); err != nil {
+		return strings.TrimPrefix(err.Error(), "repomap: ")
+	}
+	if c.refresh != "" {
+		if _, err := repomap.ParseRefresh(c.refresh); err != nil {
+			return strings.TrimPrefix(err.Error(), "repomap: ")
+		}
+	}
+	for _, g := range slices.Concat(c.exclude, c.include) {
+		if !doublestar.ValidatePattern(strings.TrimPrefix(g, "./")) {
+			return fmt.Sprintf("malformed glob %q", g)
+		}
+	}
+	return ""
+}
+
+// open returns the Map of the trees at dirs, with the options of the
+// flags.
+func (c *config) open(e *env, dirs []string) (*repomap.Map, error) {
+	var progress func(done, total int)
+	if e.progress != nil {
+		progress = e.progress.update
+	}
+	return c.openWith(e, dirs, progress)
+}
+
+// openWith is open with progress as the Map's Options.Progress.
+func (c *config) openWith(e *env, dirs []string, progress func(done, total int)) (*repomap.Map, error) {
+	level := slog.LevelWarn
+	if c.verbose {
+		level = slog.LevelDebug
+	}
+	roots, err := repomap.DirRoots(dirs...)
+	if err != nil {
+		return nil, err
+	}
+	refresh := repomap.RefreshAuto
+	if c.refresh != "" {
+		refresh, _ = repomap.ParseRefresh(c.refresh) // checked by check
+	}
+	return repomap.NewRoots(roots, &repomap.Options{
+		MaxTokens:     c.tokens,
+		ContextWindow: c.window,
+		Encoding:      c.encoding,
+		CacheDir:      c.cacheDir,
+		NoCache:       c.noCache,
+		Refresh:       refresh,
+		Ranking:       c.ranking,
+		Exclude:       c.exclude,
+		Include:       c.include,
+		Progress:      progress,
+		Logger:        slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
+	})
+}
+
+// rootDirs returns the -root directories, or the current one.
+func (c *config) rootDirs() []string {
+	if len(c.roots) == 0 {
+		return []string{"."}
+	}
+	return c.roots
+}
+
+// rootArgs returns the directories of the ROOT arguments, the current one
+// if none, or a usage error.
+func rootArgs(args []string) ([]string, string) {
+	if len(args) == 0 {
+		return []string{"."}, ""
+	}
+	for _, d := range args {
+		if _, err := os.Stat(d); err == nil || strings.ContainsAny(d, `/\.`) {
+			continue
+		}
+		if d != "" && lookupCommand(d) != nil {
+			return nil, fmt.Sprintf("%s is a command: write it first (repomap %s …)", d, d)
+		}
+		return nil, fmt.Sprintf("no command or directory %s%s", d, commandHint(d))
+	}
+	return args, ""
+}
+
+// mapPaths returns the paths in m of the files at ps, as given on the
+// command line: a path in the map (relative to its root, or "name/path"
+// with several roots) if it names a file there; otherwise a path on
+// disk, absolute or relative to the current directory, inside a root.
+// A path that names no file of a root is an error.
+func mapPaths(m *repomap.Map, ps []string) ([]string, error) {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		if !filepath.IsAbs(p) && !inMap(m, p) {
+			if _, err := os.Stat(p); err == nil {
+				if abs, err := filepath.Abs(p); err == nil {
+					p = abs
+				}
+			}
+		}
+		q, ok := m.MapPath(p)
+		if !ok {
+			return nil, fmt.Errorf("%s is outside the roots", p)
+		}
+		if !mapfile.Exists(m, q) {
+			return nil, fmt.Errorf("no file %s in the tree", p)
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// inMap reports whether the relative path p names a file of a root of m.
+func inMap(m *repomap.Map, p string) bool {
+	return mapfile.Exists(m, filepath.ToSlash(filepath.Clean(p)))
+}
+
+// nameLookupFlags are the flags of the commands that look names up.
+func nameLookupFlags(fl *flag.FlagSet, c *config) {
+	c.rootFlag(fl)
+	c.treeFlags(fl)
+	c.formatFlag(fl, formatText, formatJSON)
+}
+
+// nameLookup wraps the run of a command that looks NAMEs up: it checks
+// the format and the arguments, and opens the Map.
+func nameLookup(run func(ctx context.Context, e *env, c *config, m *repomap.Map, names []string) int) func(context.Context, *env, *config, []string) int {
+	return func(ctx context.Context, e *env, c *config, args []string) int {
+		if msg := c.check(formatText, formatJSON); msg != "" {
+			return e.usage(msg)
+		}
+		if len(args) == 0 {
+			return e.usage("no NAME")
+		}
+		m, err := c.open(e, c.rootDirs())
+		if err != nil {
+			return fail(e, err)
+		}
+		defer m.Close()
+		return run(ctx, e, c, m, args)
+	}
+}
+
+// emit writes out, the output of a command, to standard output or to
+// the file of -o. The file is replaced whole: out goes to a temporary
+// file beside it, which is renamed over it.
+func emit(e *env, c *config, out func(w io.Writer) error) int {
+	if c.output == "" {
+		if err := out(e.stdout); err != nil {
+			return fail(e, err)
+		}
+		return exitOK
+	}
+	if err := writeFileAtomic(c.output, out); err != nil {
+		return fail(e, err)
+	}
+	return exitOK
+}
+
+// writeFileAtomic writes name with out: into a temporary file in the
+// same directory, renamed to name once complete, so that name is either
+// as it was or whole.
+func writeFileAtomic(name string, out func(w io.Writer) error) error {
+	mode := os.FileMode(0o644)
+	if info, err := os.Stat(name); err == nil {
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", name)
+		}
+		mode = info.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	err = out(f)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// stringOut returns an output function that writes s.
+func stringOut(s string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := io.WriteString(w, s)
+		return err
+	}
+}
+
+// jsonOut returns an output function that writes v as JSON.
+func jsonOut(v any) func(io.Writer) error {
+	return func(w io.Writer) error { return encodeJSON(w, v) }
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/repomap-dev/repomap/internal/output"
+	"github.com/repomap-dev/repomap/repomap"
+)
+
+func refsCommand() *command {
+	return &command{
+		name:  "refs",
+		usage: "repomap refs [flags] NAME...",
+		short: "print the files that refer to names, best ranked first",
+		long: `
+Refs prints the files that refer to each NAME, best ranked first (by the
+file's PageRank in the whole tree), one line a file: "path: line line…",
+the lines 1-based. With several names, each name's files follow a line
+"NAME:".
+
+Examples:
+
+	repomap refs Render
+	repomap refs --format json Render Build`,
+		flags: nameLookupFlags,
+		run: nameLookup(func(ctx context.Context, e *env, c *config, m *repomap.Map, args []string) int {
+			doc := newReferencesDoc(m.Roots())
+			var b strings.Builder
+			for _, name := range args {
+				refs, err := m.References(ctx, name)
+				if err != nil {
+					return fail(e, err)
+				}
+				doc.add(name, refs)
+				if len(args) > 1 {
+					fmt.Fprintf(&b, "%s:\n", name)
+				}
+				b.WriteString(output.References(refs))
+			}
+			if c.format == formatJSON {
+				return emit(e, c, jsonOut(doc))
+			}
+			return emit(e, c, stringOut(b.String()))
+		}),
+	}
+}

@@ -1,0 +1,29 @@
+package output
+
+import (
+	"testing"
+
+	"github.com/repomap-dev/repomap/repomap"
+)
+
+func TestDefinitions(t *testing.T) {
+	defs := []repomap.Definition{
+		{Path: "shapes/shapes.go", Name: "Area", Kind: "method", Line: 9, Text: "⋮\n│func (r Rect) Area() float64 {\n⋮\n"},
+		{Path: "main.go", Name: "main", Kind: "function", Line: 3, Text: "│func main() {\n"},
+	}
+	want := "shapes/shapes.go:9: method Area\n⋮\n│func (r Rect) Area() float64 {\n⋮\nmain.go:3: function main\n│func main() {\n"
+	if got := Definitions(defs); got != want {
+		t.Errorf("Definitions(%v) =\n%q\nwant\n%q", defs, got, want)
+	}
+	if got := Definitions(nil); got != "" {
+		t.Errorf("Definitions(nil) = %q, want \"\"", got)
+	}
+}
+
+func TestReferences(t *testing.T) {
+	refs := []repomap.Reference{{Path: "a.go", Lines: []int{3, 10}}, {Path: "b/c.go", Lines: []int{1}}, {Path: "d.go"}}
+	want := "a.go: 3 10\nb/c.go: 1\nd.go:\n"
+	if got := References(refs); got != want {
+		t.Errorf("References(%v) = %q, want %q", refs, got, want)
+	}
+}
