@@ -194,15 +194,7 @@ func AddTools(s *mcp.Server, m *repomap.Map, opts *Options) {
 			return nil, nil, err
 		}
 		defer o.Progress.watch(ctx, req)()
-		mentions := in.Mentions
-		if strings.TrimSpace(in.Text) != "" {
-			ms, err := m.FindMentions(ctx, in.Text)
-			if err != nil {
-				return nil, nil, err
-			}
-			mentions = append(mentions, ms.All()...)
-		}
-		res, err := m.Build(ctx, repomap.Request{Focus: focus, Mentions: mentions, MaxTokens: in.Tokens})
+		res, err := m.Build(ctx, repomap.Request{Focus: focus, Mentions: in.Mentions, Text: in.Text, MaxTokens: in.Tokens})
 		if err != nil {
 			return nil, nil, err
 		}

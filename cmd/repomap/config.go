@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/repomap-dev/repomap/internal/mapfile"
 	"github.com/repomap-dev/repomap/repomap"
@@ -67,8 +66,8 @@ func (c *config) budgetFlags(fl *flag.FlagSet) {
 func (c *config) treeFlags(fl *flag.FlagSet) {
 	fl.StringVar(&c.cacheDir, "cache-dir", "", "where tag caches are kept, in `dir` (default: the user's cache directory, …/repomap); nothing is written into the tree")
 	fl.BoolVar(&c.noCache, "no-cache", false, "neither read nor write the tag cache")
-	fl.Var(&c.exclude, "exclude", "leave out the files and directories whose path relative to their root matches `glob` (doublestar syntax: \"vendor\", \"**/testdata\", \"**/*.pb.go\"); repeatable")
-	fl.Var(&c.include, "include", "keep only the files that match `glob`, or lie under a directory that does (\"services/api\"); repeatable")
+	fl.Var(&c.exclude, "exclude", "leave out the files and directories that `pattern` matches, as a .gitignore line does (\"vendor/\", \"*_test.go\" at any depth, \"/build\" at the root, \"**/*.pb.go\"); repeatable")
+	fl.Var(&c.include, "include", "keep only the files that `pattern` matches, as for --exclude, or that lie under a directory it matches (\"services/api\"); repeatable")
 	fl.BoolVar(&c.verbose, "v", false, "log skipped files and other diagnostics to standard error")
 }
 
@@ -114,8 +113,8 @@ func (c *config) check(formats ...string) string {
 		}
 	}
 	for _, g := range slices.Concat(c.exclude, c.include) {
-		if !doublestar.ValidatePattern(strings.TrimPrefix(g, "./")) {
-			return fmt.Sprintf("malformed glob %q", g)
+		if err := repomap.CheckPattern(g); err != nil {
+			return strings.TrimPrefix(err.Error(), "repomap: ")
 		}
 	}
 	return ""

@@ -14,8 +14,12 @@
 // Files ignored by the tree's .gitignore files, by .git/info/exclude or by
 // a .repomapignore file at a root (gitignore syntax) are left out, as are
 // the files that -exclude names or, when -include is given, those it does
-// not. Their globs match the path relative to the root; a directory that
-// -exclude matches is not walked.
+// not. Their patterns mean what they mean in a .gitignore file: one
+// without a slash matches at any depth, a leading slash anchors it at the
+// root, a trailing slash matches directories; a directory that -exclude
+// matches is not walked. So are the files that git ignores from above the
+// root when the root lies in a git repository (every .gitignore up to the
+// repository's top, .git/info/exclude and core.excludesFile).
 //
 // The budget (-tokens) is a hard cap on the map, counted with the
 // o200k_base tokenizer (or cl100k_base with -encoding); the tokenizer's
@@ -70,18 +74,18 @@
 //	--encoding string
 //	      the tokenizer that counts tokens: o200k_base or cl100k_base (default
 //	      "o200k_base")
-//	--exclude glob
-//	      leave out the files and directories whose path relative to their root
-//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
-//	      repeatable
+//	--exclude pattern
+//	      leave out the files and directories that pattern matches, as a
+//	      .gitignore line does ("vendor/", "*_test.go" at any depth, "/build" at
+//	      the root, "**/*.pb.go"); repeatable
 //	--focus file
 //	      a file being worked on, a path in the map or on disk; repeatable. The
 //	      map ranks what it uses and leaves it out
 //	--format format
 //	      the output format: text, markdown, json (default "text")
-//	--include glob
-//	      keep only the files that match glob, or lie under a directory that does
-//	      ("services/api"); repeatable
+//	--include pattern
+//	      keep only the files that pattern matches, as for --exclude, or that lie
+//	      under a directory it matches ("services/api"); repeatable
 //	--mention word
 //	      an identifier or path the user mentioned, a word; repeatable
 //	--mentions-from file
@@ -160,15 +164,15 @@
 //	--cache-dir dir
 //	      where tag caches are kept, in dir (default: the user's cache directory,
 //	      …/repomap); nothing is written into the tree
-//	--exclude glob
-//	      leave out the files and directories whose path relative to their root
-//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
-//	      repeatable
+//	--exclude pattern
+//	      leave out the files and directories that pattern matches, as a
+//	      .gitignore line does ("vendor/", "*_test.go" at any depth, "/build" at
+//	      the root, "**/*.pb.go"); repeatable
 //	--format format
 //	      the output format: text, json (default "text")
-//	--include glob
-//	      keep only the files that match glob, or lie under a directory that does
-//	      ("services/api"); repeatable
+//	--include pattern
+//	      keep only the files that pattern matches, as for --exclude, or that lie
+//	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
 //	--root dir
@@ -198,15 +202,15 @@
 //	--cache-dir dir
 //	      where tag caches are kept, in dir (default: the user's cache directory,
 //	      …/repomap); nothing is written into the tree
-//	--exclude glob
-//	      leave out the files and directories whose path relative to their root
-//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
-//	      repeatable
+//	--exclude pattern
+//	      leave out the files and directories that pattern matches, as a
+//	      .gitignore line does ("vendor/", "*_test.go" at any depth, "/build" at
+//	      the root, "**/*.pb.go"); repeatable
 //	--format format
 //	      the output format: text, json (default "text")
-//	--include glob
-//	      keep only the files that match glob, or lie under a directory that does
-//	      ("services/api"); repeatable
+//	--include pattern
+//	      keep only the files that pattern matches, as for --exclude, or that lie
+//	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
 //	--root dir
@@ -248,15 +252,15 @@
 //	--encoding string
 //	      the tokenizer that counts tokens: o200k_base or cl100k_base (default
 //	      "o200k_base")
-//	--exclude glob
-//	      leave out the files and directories whose path relative to their root
-//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
-//	      repeatable
+//	--exclude pattern
+//	      leave out the files and directories that pattern matches, as a
+//	      .gitignore line does ("vendor/", "*_test.go" at any depth, "/build" at
+//	      the root, "**/*.pb.go"); repeatable
 //	--format format
 //	      the output format: text, markdown, json (default "text")
-//	--include glob
-//	      keep only the files that match glob, or lie under a directory that does
-//	      ("services/api"); repeatable
+//	--include pattern
+//	      keep only the files that pattern matches, as for --exclude, or that lie
+//	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
 //	--o file
@@ -334,13 +338,13 @@
 //	--encoding string
 //	      the tokenizer that counts tokens: o200k_base or cl100k_base (default
 //	      "o200k_base")
-//	--exclude glob
-//	      leave out the files and directories whose path relative to their root
-//	      matches glob (doublestar syntax: "vendor", "**/testdata", "**/*.pb.go");
-//	      repeatable
-//	--include glob
-//	      keep only the files that match glob, or lie under a directory that does
-//	      ("services/api"); repeatable
+//	--exclude pattern
+//	      leave out the files and directories that pattern matches, as a
+//	      .gitignore line does ("vendor/", "*_test.go" at any depth, "/build" at
+//	      the root, "**/*.pb.go"); repeatable
+//	--include pattern
+//	      keep only the files that pattern matches, as for --exclude, or that lie
+//	      under a directory it matches ("services/api"); repeatable
 //	--max-tokens tokens
 //	      the most tokens a call may ask for; a call that asks for more gets an
 //	      error (default "32768")
@@ -384,10 +388,11 @@
 //
 // Flags (with one dash or two):
 //
-//	-all
-//	  	with clean: remove every cache
-//	-cache-dir dir
-//	  	the cache directory, dir (default: the user's cache directory, …/repomap)
+//	--all
+//	      with clean: remove every cache
+//	--cache-dir dir
+//	      the cache directory, dir (default: the user's cache directory,
+//	      …/repomap)
 //
 // # repomap eval
 //

@@ -30,8 +30,12 @@ like a command, write it as ./defs.
 Files ignored by the tree's .gitignore files, by .git/info/exclude or by
 a .repomapignore file at a root (gitignore syntax) are left out, as are
 the files that -exclude names or, when -include is given, those it does
-not. Their globs match the path relative to the root; a directory that
--exclude matches is not walked.
+not. Their patterns mean what they mean in a .gitignore file: one
+without a slash matches at any depth, a leading slash anchors it at the
+root, a trailing slash matches directories; a directory that -exclude
+matches is not walked. So are the files that git ignores from above the
+root when the root lies in a git repository (every .gitignore up to the
+repository's top, .git/info/exclude and core.excludesFile).
 
 The budget (-tokens) is a hard cap on the map, counted with the
 o200k_base tokenizer (or cl100k_base with -encoding); the tokenizer's
@@ -111,17 +115,11 @@ func runMap(ctx context.Context, e *env, c *config, args []string) int {
 	if err != nil {
 		return fail(e, fmt.Errorf("--focus: %w", err))
 	}
-	mentions := []string(c.mentions)
+	var text string
 	if c.mentionsFrom != "" {
-		text, err := readText(e, c.mentionsFrom)
-		if err != nil {
+		if text, err = readText(e, c.mentionsFrom); err != nil {
 			return fail(e, err)
 		}
-		ms, err := m.FindMentions(ctx, text)
-		if err != nil {
-			return fail(e, err)
-		}
-		mentions = append(mentions, ms.All()...)
 	}
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
@@ -134,7 +132,7 @@ func runMap(ctx context.Context, e *env, c *config, args []string) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	req := repomap.Request{Focus: focus, Mentions: mentions}
+	req := repomap.Request{Focus: focus, Mentions: c.mentions, Text: text}
 	if c.verbose {
 		fmt.Fprintf(e.stderr, "repomap: mapping %s\n", strings.Join(dirs, ", "))
 	}

@@ -28,10 +28,17 @@ Examples:
 		run: nameLookup(func(ctx context.Context, e *env, c *config, m *repomap.Map, args []string) int {
 			doc := newReferencesDoc(m.Roots())
 			var b strings.Builder
+			// One snapshot of the tree for all the names.
+			all, err := m.References(ctx, args...)
+			if err != nil {
+				return fail(e, err)
+			}
 			for _, name := range args {
-				refs, err := m.References(ctx, name)
-				if err != nil {
-					return fail(e, err)
+				var refs []repomap.Reference
+				for _, r := range all {
+					if r.Name == name {
+						refs = append(refs, r)
+					}
 				}
 				doc.add(name, refs)
 				if len(args) > 1 {
