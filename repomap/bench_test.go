@@ -4,19 +4,16 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
+
+	"github.com/repomap-dev/repomap/internal/corpus"
 )
 
 // benchRoot returns a directory of the Go distribution's sources, or skips.
 func benchRoot(b *testing.B, rel string) string {
 	b.Helper()
-	root := filepath.Join(runtime.GOROOT(), "src", rel)
-	if _, err := os.Stat(root); err != nil {
-		b.Skip("no Go sources:", err)
-	}
-	return root
+	return corpus.GoSrc(b, rel)
 }
 
 func benchRender(b *testing.B, m *Map) *Result {

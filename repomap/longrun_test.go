@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/repomap-dev/repomap/internal/corpus"
 )
 
 // rbGenTree writes n source files under dir, perDir to a directory, in
@@ -113,11 +115,7 @@ func TestCancelColdScan(t *testing.T) {
 			return dir
 		}},
 		{"goroot-net", func(t *testing.T) string {
-			dir := filepath.Join(runtime.GOROOT(), "src", "net")
-			if _, err := os.Stat(dir); err != nil {
-				t.Skip("no GOROOT/src/net:", err)
-			}
-			return dir
+			return corpus.GoSrc(t, "net")
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

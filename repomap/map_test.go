@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/repomap-dev/repomap/internal/corpus"
 	"github.com/repomap-dev/repomap/internal/fit"
 )
 
@@ -326,10 +326,7 @@ func TestNetHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: maps net/http")
 	}
-	root := filepath.Join(runtime.GOROOT(), "src", "net", "http")
-	if _, err := os.Stat(root); err != nil {
-		t.Skip("no net/http sources:", err)
-	}
+	root := corpus.GoSrc(t, "net/http")
 	enc, err := encoding(O200kBase)
 	if err != nil {
 		t.Fatal(err)

@@ -5,16 +5,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/repomap-dev/repomap/internal/corpus"
 )
 
-// corpus returns the .go files of a directory of the Go distribution, or
+// goFiles returns the .go files of a directory of the Go distribution, or
 // skips the benchmark when it is absent.
-func corpus(b *testing.B, dir string) map[string][]byte {
+func goFiles(b *testing.B, dir string) map[string][]byte {
 	b.Helper()
-	root := filepath.Join(runtime.GOROOT(), "src", dir)
+	root := corpus.GoSrc(b, dir)
 	files := map[string][]byte{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
@@ -34,7 +35,7 @@ func corpus(b *testing.B, dir string) map[string][]byte {
 
 // BenchmarkParse measures tag extraction (parse and query) on net/http.
 func BenchmarkParse(b *testing.B) {
-	files := corpus(b, "net/http")
+	files := goFiles(b, "net/http")
 	var size int64
 	for _, d := range files {
 		size += int64(len(d))
@@ -54,7 +55,7 @@ func BenchmarkParse(b *testing.B) {
 
 // BenchmarkOutline measures the outline walk on net/http.
 func BenchmarkOutline(b *testing.B) {
-	files := corpus(b, "net/http")
+	files := goFiles(b, "net/http")
 	p := NewParser(nil)
 	defer p.Close()
 	b.ReportAllocs()
@@ -70,7 +71,7 @@ func BenchmarkOutline(b *testing.B) {
 // BenchmarkFile measures tags and outline from one parse on net/http:
 // against BenchmarkParse, the cost of an outline for every file.
 func BenchmarkFile(b *testing.B) {
-	files := corpus(b, "net/http")
+	files := goFiles(b, "net/http")
 	p := NewParser(nil)
 	defer p.Close()
 	b.ReportAllocs()
@@ -85,7 +86,7 @@ func BenchmarkFile(b *testing.B) {
 
 // BenchmarkParseOnly measures tree-sitter parsing alone on net/http.
 func BenchmarkParseOnly(b *testing.B) {
-	files := corpus(b, "net/http")
+	files := goFiles(b, "net/http")
 	p := NewParser(nil)
 	defer p.Close()
 	lang, err := grammar("go")

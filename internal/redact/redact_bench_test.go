@@ -3,15 +3,16 @@ package redact
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/repomap-dev/repomap/internal/corpus"
 )
 
 // httpLines returns the lines of the Go files of the standard library's
 // net/http, or skips b.
 func httpLines(b *testing.B) [][]string {
-	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	files, _ := filepath.Glob(filepath.Join(corpus.GoSrc(b, "net/http"), "*.go"))
 	if len(files) == 0 {
 		b.Skip("no net/http sources")
 	}

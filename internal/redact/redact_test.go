@@ -4,12 +4,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/repomap-dev/repomap/internal/corpus"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/credentials.txtar")
@@ -169,8 +170,9 @@ func TestStandardLibrary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads net/http")
 	}
-	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*", "*.go"))
-	more, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	dir := corpus.GoSrc(t, "net/http")
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.go"))
+	more, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	files = append(files, more...)
 	if len(files) == 0 {
 		t.Skip("no net/http sources")
