@@ -121,7 +121,7 @@ func (m *Map) Related(ctx context.Context, p string, budget int) (*Result, error
 	p = cleanPaths([]string{p})[0]
 	self := snap.entry(p)
 	if self == nil {
-		return nil, fmt.Errorf("repomap: %s is not a file of the map", p)
+		return nil, fmt.Errorf("repomap: %s: %w", p, ErrNotInMap)
 	}
 	items, ranks := relatedItems(snap, p)
 	if budget <= 0 {

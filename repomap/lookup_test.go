@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -317,5 +318,25 @@ func TestRequestText(t *testing.T) {
 	}
 	if p := "server/server.go"; worded.ranked.ranks[p] <= plain.ranked.ranks[p] {
 		t.Errorf("rank of %s with the words %q: %g, not above %g without", p, text, worded.ranked.ranks[p], plain.ranked.ranks[p])
+	}
+}
+
+// TestErrNotInMap: a focus file or a file for Related that the map does
+// not have is an error that names it, and Close is safe on nil and zero
+// Maps.
+func TestErrNotInMap(t *testing.T) {
+	m := openLookup(t)
+	_, err := m.Build(context.Background(), Request{Focus: []string{"nope.go"}})
+	if !errors.Is(err, ErrNotInMap) || !strings.Contains(err.Error(), "nope.go") {
+		t.Errorf("Build(focus nope.go) error = %v, want ErrNotInMap naming nope.go", err)
+	}
+	if _, err := m.Related(context.Background(), "nope.go", 0); !errors.Is(err, ErrNotInMap) {
+		t.Errorf("Related(nope.go) error = %v, want ErrNotInMap", err)
+	}
+	if err := (*Map)(nil).Close(); err != nil {
+		t.Errorf("nil Map: Close() = %v", err)
+	}
+	if err := new(Map).Close(); err != nil {
+		t.Errorf("zero Map: Close() = %v", err)
 	}
 }

@@ -157,8 +157,12 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 	return m, nil
 }
 
-// Close releases the Map's resources. It is safe to call more than once.
+// Close releases the Map's resources. It is safe to call more than once,
+// and on a nil or zero Map.
 func (m *Map) Close() error {
+	if m == nil || m.idx == nil {
+		return nil
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -169,8 +173,13 @@ func (m *Map) Close() error {
 	return m.idx.close()
 }
 
-// ErrClosed is returned by the methods of a closed Map.
-var ErrClosed = errors.New("repomap: map is closed")
+var (
+	// ErrClosed is returned by the methods of a closed Map.
+	ErrClosed = errors.New("repomap: map is closed")
+	// ErrNotInMap is returned, wrapped with the path, for a focus file or
+	// a file given to Related that is not a file of the map.
+	ErrNotInMap = errors.New("not a file of the map")
+)
 
 // Render returns the map of the tree for req: the best-ranked definitions
 // that fit the token budget, as source lines under their file's path. The
@@ -266,6 +275,11 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 
 	t = time.Now()
 	focus := cleanPaths(req.Focus)
+	for _, p := range focus {
+		if snap.entry(p) == nil {
+			return nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
+		}
+	}
 	rk, _ := parseRanking(m.opts.Ranking) // checked by New
 	r := rankSnapshot(snap, rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
 	st.Nodes, st.Links = r.size.nodes, r.size.links
