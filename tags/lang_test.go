@@ -20,7 +20,8 @@ var update = flag.Bool("update", false, "rewrite the tags of the .tags files of 
 // and compares its tags with the fixture's .tags file, one tag a line as
 // "row kind sub name" (rows 0-based), below the header that golden
 // starts with (see readGolden). It also checks that the fixtures of a
-// language, together, exercise every capture of its query, so that each
+// language, together, exercise every capture of its query, or for a
+// lexer language every kind its spec names (see specKinds), so that each
 // definition and reference kind is asserted somewhere.
 //
 // With -update the tags below each header are rewritten, but the
@@ -246,6 +247,39 @@ func TestEveryLanguageHasFixture(t *testing.T) {
 	for _, l := range languages {
 		if !slices.Contains(have, l.name) {
 			t.Errorf("language %s has no fixture under testdata/lang/%s", l.name, l.name)
+		}
+	}
+}
+
+// TestReadGolden checks the header rules of the .tags goldens: a golden
+// without its intent, or with a malformed line, is refused.
+func TestReadGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		ok         bool
+	}{
+		{"header", "# checks: a function\n# want: def function f\n# never: ref * f\n0 def function f\n", true},
+		{"no header", "0 def function f\n", false},
+		{"empty checks", "# checks:\n0 def function f\n", false},
+		{"want first", "# want: def function f\n# checks: a function\n", false},
+		{"two checks", "# checks: a\n# checks: b\n", false},
+		{"bad kind", "# checks: a\n# want: definition function f\n", false},
+		{"no name", "# checks: a\n# never: ref call\n", false},
+		{"unknown key", "# checks: a\n# wants: def function f\n", false},
+	} {
+		file := filepath.Join(t.TempDir(), "a.tags")
+		if err := os.WriteFile(file, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g, err := readGolden(file)
+		if (err == nil) != tc.ok {
+			t.Errorf("readGolden(%s) error = %v, want ok %v", tc.name, err, tc.ok)
+			continue
+		}
+		if tc.ok && (g.tags != "0 def function f\n" || len(g.want) != 1 || len(g.never) != 1 ||
+			!g.want[0].match(Tag{Name: "f", Kind: Definition, Sub: "function"}) ||
+			!g.never[0].match(Tag{Name: "f", Kind: Reference, Sub: "call"})) {
+			t.Errorf("readGolden(%s) = %+v", tc.name, *g)
 		}
 	}
 }

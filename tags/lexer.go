@@ -66,6 +66,7 @@ type lexState struct {
 		keywordAt int // column of the section's word
 	}
 	lastDef string // name of the last col0Types definition
+	head    int    // the first token of the current token's line
 	col0    int    // the last token up to the current one that starts a line at column 0, or -1
 }
 
@@ -293,8 +294,11 @@ func (s *lexState) run(refsOnly bool) {
 	}
 	for i := range s.toks {
 		t := &s.toks[i]
-		if t.lineStart && t.col == 0 {
-			s.col0 = i
+		if t.lineStart {
+			s.head = i
+			if t.col == 0 {
+				s.col0 = i
+			}
 		}
 		if t.typ.InCategory(chroma.Punctuation) || t.typ.InCategory(chroma.Operator) || t.typ.InCategory(chroma.Text) {
 			s.punct(t.text)
@@ -324,7 +328,7 @@ func (s *lexState) run(refsOnly bool) {
 		}
 		member := t.typ == chroma.NameBuiltin && s.is(i-1, ".") // "Math.min": a member, not the builtin
 		if sp.noRefs || kind != "ref" && !member && !s.isRefType(t.typ) || sp.keys && s.is(i+1, "=") ||
-			sp.noRefLines != nil && sp.noRefLines[s.word(s.lineHead(i))] {
+			sp.noRefLines != nil && sp.noRefLines[s.word(s.head)] {
 			continue
 		}
 		sub := "name"
@@ -636,14 +640,6 @@ func validName(n string) bool {
 		return false
 	}
 	return strings.IndexFunc(n, unicode.IsLetter) >= 0
-}
-
-// lineHead returns the index of the first token on token i's line.
-func (s *lexState) lineHead(i int) int {
-	for i > 0 && !s.toks[i].lineStart {
-		i--
-	}
-	return i
 }
 
 // mergeByLine merges two lists of tags sorted by line into one.

@@ -91,7 +91,7 @@ func fortranHook(s *lexState, i int) string {
 	if !s.isName(s.toks[i].typ) || !s.is(i-1, "::") {
 		return ""
 	}
-	h := s.lineHead(i)
+	h := s.head
 	if s.word(h) == "type" && s.is(h+1, ",") {
 		return "type"
 	}
@@ -204,7 +204,7 @@ func objcHook(s *lexState, i int) string {
 	if !s.isName(t.typ) {
 		return ""
 	}
-	h := s.lineHead(i)
+	h := s.head
 	head := s.toks[h].text
 	switch {
 	case (head == "-" || head == "+") && s.is(i-1, ")"):
@@ -320,6 +320,8 @@ func sqlColumns(s *lexState, i int) {
 			}
 		case s.is(j, ",") && depth == 1:
 			first = true
+		case s.is(j, ";") || s.word(j) == "create":
+			return // the statement ends, the list unclosed
 		case first && depth == 1:
 			first = false
 			t := &s.toks[j]
@@ -407,7 +409,7 @@ func vimHook(s *lexState, i int) string {
 	if s.toks[i].typ != chroma.NameOther {
 		return ""
 	}
-	h := s.lineHead(i)
+	h := s.head
 	if w := s.word(h); w != "command" && w != "com" {
 		return ""
 	}
