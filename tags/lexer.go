@@ -641,19 +641,3 @@ func validName(n string) bool {
 	}
 	return strings.IndexFunc(n, unicode.IsLetter) >= 0
 }
-
-// mergeByLine merges two lists of tags sorted by line into one.
-func mergeByLine(a, b []Tag) []Tag {
-	if len(b) == 0 {
-		return a
-	}
-	out := make([]Tag, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if b[0].Line < a[0].Line {
-			out, b = append(out, b[0]), b[1:]
-		} else {
-			out, a = append(out, a[0]), a[1:]
-		}
-	}
-	return append(append(out, a...), b...)
-}
