@@ -90,9 +90,15 @@ func link(s *snapshot, rk ranking) linked {
 			}
 		}
 		for _, k := range graphNames {
-			name := set.Strings[k]
-			if !slices.ContainsFunc(shownDefs(set), func(r fit.Row) bool { return r.Name == name }) {
-				hidden[f.path] = append(hidden[f.path], rankName("", name))
+			shownToo := false
+			for j, t := range set.Tags {
+				if t.Kind == tags.Definition && t.Name == k && !graphOnly(set.Sub(j)) {
+					shownToo = true
+					break
+				}
+			}
+			if !shownToo {
+				hidden[f.path] = append(hidden[f.path], set.Strings[k])
 			}
 		}
 		// Each referenced name once, with its count.
@@ -389,19 +395,33 @@ func byRole(items []fit.Item, s *snapshot, tests float64, focus, pointed []strin
 	if end < 0 {
 		end = len(items)
 	}
-	byTier := func(part []fit.Item) {
-		var tiers [3][]fit.Item
-		for i := range part {
-			t := tier(&part[i])
-			tiers[t] = append(tiers[t], part[i])
+	tierOf := make([]uint8, len(items))
+	for i := range items {
+		tierOf[i] = uint8(tier(&items[i]))
+	}
+	buf := make([]fit.Item, 0, len(items))
+	byTier := func(lo, hi int) {
+		buf = buf[:0]
+		for t := range uint8(3) {
+			for i := lo; i < hi; i++ {
+				if tierOf[i] == t {
+					buf = append(buf, items[i])
+				}
+			}
 		}
-		copy(part, slices.Concat(tiers[0], tiers[1], tiers[2]))
-		if tests != 1 && len(part) > 0 && part[0].Name != "" {
-			slices.SortStableFunc(part[:len(tiers[0])], func(a, b fit.Item) int { return cmp.Compare(b.Score, a.Score) })
+		copy(items[lo:hi], buf)
+		if tests != 1 && lo < hi && items[lo].Name != "" {
+			zero := 0
+			for i := lo; i < hi; i++ {
+				if tierOf[i] == 0 {
+					zero++
+				}
+			}
+			slices.SortStableFunc(items[lo:lo+zero], func(a, b fit.Item) int { return cmp.Compare(b.Score, a.Score) })
 		}
 	}
-	byTier(items[:end])
-	byTier(items[end:])
+	byTier(0, end)
+	byTier(end, len(items))
 }
 
 // linkWeight weighs n references to name, defined in definers files, as

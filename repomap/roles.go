@@ -89,13 +89,15 @@ var (
 // relative to its root, from its path alone.
 func pathRole(p string) Role {
 	lower := strings.ToLower(p)
-	parts := strings.Split(lower, "/")
-	base := parts[len(parts)-1]
-	dirs := parts[:len(parts)-1]
+	dirPart, base := "", lower
+	if i := strings.LastIndexByte(lower, '/'); i >= 0 {
+		dirPart, base = lower[:i], lower[i+1:]
+	}
 	ext := path.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
+	firstDir, _, _ := strings.Cut(dirPart, "/")
 	has := func(names map[string]bool) bool {
-		for _, d := range dirs {
+		for d := range strings.SplitSeq(dirPart, "/") {
 			if names[d] {
 				return true
 			}
@@ -105,7 +107,7 @@ func pathRole(p string) Role {
 	switch {
 	case has(vendorDirs):
 		return RoleVendored
-	case len(dirs) > 0 && ciDirs[dirs[0]], ciFiles[base], communityStems[stem] || communityStems[base]:
+	case dirPart != "" && ciDirs[firstDir], ciFiles[base], communityStems[stem] || communityStems[base]:
 		return RoleCommunity
 	case assetExts[ext]:
 		return RoleAsset
