@@ -195,17 +195,7 @@ func (e *evaluator) run(ctx context.Context, head string) (*Report, error) {
 	fsys := &treeFS{blobs: e.blobs}
 	maps := make([]*repomap.Map, len(c.Variants))
 	for i, v := range c.Variants {
-		var o repomap.Options
-		if v.Options != nil {
-			if p := v.Options(); p != nil {
-				o = *p
-			}
-		}
-		o.MaxTokens = 0
-		o.Refresh = repomap.RefreshAlways
-		if o.Logger == nil {
-			o.Logger = c.Logger
-		}
+		o := variantOptions(v, c.Logger)
 		m, err := repomap.NewFS(fsys, &o)
 		if err != nil {
 			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
