@@ -340,3 +340,35 @@ func TestErrNotInMap(t *testing.T) {
 		t.Errorf("zero Map: Close() = %v", err)
 	}
 }
+
+// TestRelatedTakesTurns: a file with hundreds of links to the file does
+// not hold the whole of a small map: the files take turns, and the map
+// fills its budget.
+func TestRelatedTakesTurns(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("package p\n\n")
+	for i := range 300 {
+		fmt.Fprintf(&big, "func use%d() { Target() }\n\n", i)
+	}
+	tree := fstest.MapFS{
+		"target.go": {Data: []byte("package p\n\nfunc Target() {}\n")},
+		"big.go":    {Data: []byte(big.String())},
+		"small.go":  {Data: []byte("package p\n\nfunc once() { Target() }\n")},
+	}
+	m, err := NewFS(tree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	r, err := m.Related(context.Background(), "target.go", 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range r.Files {
+		paths = append(paths, f.Path)
+	}
+	if !slices.Equal(paths, []string{"big.go", "small.go"}) || r.Tokens < 250 {
+		t.Errorf("Related(target.go, 300 tokens) shows %v in %d tokens, want big.go and small.go, the budget nearly full:\n%s", paths, r.Tokens, r.Text)
+	}
+}

@@ -256,10 +256,10 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 
 // relatedItems returns the items of the map of the files related to the
 // file at p, and the weight of each file's links with it: one item per
-// definition p uses, in the file that defines it, and one per name of p
-// that a file uses, with the rows that use it; files by the weight of
-// their links with p, as the ranking weighs references, so that a small
-// budget shows the best part of each.
+// definition of a name p uses, in the file that defines it, and one per
+// row where a file uses a name p defines, weighed by the links of their
+// file with p, as the ranking weighs references, and taking turns between
+// files, so that a small budget shows the best part of each.
 func relatedItems(s *snapshot, p string) ([]fit.Item, map[string]float64) {
 	// What p defines and references, by the names they go by in the
 	// ranking.
@@ -325,13 +325,26 @@ func relatedItems(s *snapshot, p string) ([]fit.Item, map[string]float64) {
 	for _, q := range paths {
 		l := links[q]
 		ranks[q] = l.weight
+		// The k-th item of a file scores its weight over k, so that the
+		// files take turns, the better linked more often, and a file with
+		// a thousand links to p does not hold the whole map.
+		k := 0
+		add := func(name string, row fit.Row) {
+			k++
+			items = append(items, fit.Item{Path: q, Name: name, Rows: []fit.Row{row}, Score: l.weight / float64(k)})
+		}
 		for _, name := range slices.Sorted(maps.Keys(l.defs)) {
-			items = append(items, fit.Item{Path: q, Name: name, Rows: l.defs[name], Score: l.weight})
+			for _, row := range l.defs[name] {
+				add(name, row)
+			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(l.uses)) {
-			items = append(items, fit.Item{Path: q, Rows: l.uses[name], Score: l.weight})
+			for _, row := range l.uses[name] {
+				add("", row)
+			}
 		}
 	}
+	slices.SortStableFunc(items, func(a, b fit.Item) int { return cmp.Compare(b.Score, a.Score) })
 	return items, ranks
 }
 
