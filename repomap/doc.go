@@ -22,7 +22,7 @@
 // A request flows one way through five stages. The index walks the tree,
 // leaving out what .gitignore and .repomapignore files ignore and what
 // Options.Exclude and Options.Include leave out, and parses each source
-// file that changed, once, into its tags and its outline (package
+// file that changed, once, into its tags (package
 // [github.com/repomap-dev/repomap/tags], tree-sitter or a lexer, some
 // sixty languages); unchanged files come from memory or from the disk cache
 // (package [github.com/repomap-dev/repomap/cache]), which gets what was
@@ -34,7 +34,9 @@
 // focus and by the files most relevant to the words (BM25 over the words
 // of their names and paths), and keeps the code first by role. The fit finds the
 // longest prefix of the ranked list that stays within the budget, and the
-// render writes it. Lookups ([Map.Definitions], [Map.References],
+// render writes it, with the lines and the outline (the scopes around a
+// definition) that the index reads and makes the first time a map shows a
+// file. Lookups ([Map.Definitions], [Map.References],
 // [Map.Related]) take one snapshot of the index per call, however many
 // names they are given.
 //

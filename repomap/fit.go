@@ -56,7 +56,7 @@ func (bm blockMemo) keep(s *snapshot) {
 
 // of returns the block of the file at p showing rows (sorted, without
 // duplicates; none for a file by name alone).
-func (bs *blocks) of(p string, rows []int) block {
+func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	var key strings.Builder
 	key.WriteString(p)
 	for _, r := range rows {
@@ -69,7 +69,7 @@ func (bs *blocks) of(p string, rows []int) block {
 	}
 	var src *render.Source
 	if len(rows) > 0 {
-		src = bs.snap.source(p)
+		src = bs.snap.source(ctx, p)
 	}
 	var b strings.Builder
 	render.Block(&b, p, src, rows)
@@ -85,7 +85,7 @@ func (bs *blocks) of(p string, rows []int) block {
 }
 
 // ofItems returns the blocks of the map of items, in path order.
-func (bs *blocks) ofItems(items []fit.Item) []block {
+func (bs *blocks) ofItems(ctx context.Context, items []fit.Item) []block {
 	rows := make(map[string][]int)
 	for _, it := range items {
 		rs := rows[it.Path]
@@ -103,7 +103,7 @@ func (bs *blocks) ofItems(items []fit.Item) []block {
 	for i, p := range paths {
 		r := rows[p]
 		slices.Sort(r)
-		out[i] = bs.of(p, slices.Compact(r))
+		out[i] = bs.of(ctx, p, slices.Compact(r))
 	}
 	return out
 }
@@ -133,21 +133,21 @@ func text(blocks []block) string {
 // fit returns the map of the longest prefix of r's items that has at most
 // budget tokens: its text, its token count and the prefix's length.
 func (bs *blocks) fit(ctx context.Context, r *ranked, budget int) (string, int, int, error) {
-	cost := func(k int) (int, error) { return bs.tokens(bs.ofItems(r.prefix(k))), nil }
+	cost := func(k int) (int, error) { return bs.tokens(bs.ofItems(ctx, r.prefix(k))), nil }
 	// A first guess of 25 tokens an item.
 	k, err := fit.Prefix(ctx, len(r.items), budget, budget/25, cost)
 	if err != nil {
 		return "", 0, 0, fmt.Errorf("repomap: %w", err)
 	}
 	want, _ := cost(k)
-	out := text(bs.ofItems(r.prefix(k)))
+	out := text(bs.ofItems(ctx, r.prefix(k)))
 	n := bs.count(out)
 	if n != want {
 		// The sum was off; never let that break the cap.
 		bs.snap.idx.opts.Logger.Debug("repomap: token sum differs from the count", "sum", want, "count", n)
 		for n > budget && k > 0 {
 			k--
-			out = text(bs.ofItems(r.prefix(k)))
+			out = text(bs.ofItems(ctx, r.prefix(k)))
 			n = bs.count(out)
 		}
 	}

@@ -52,7 +52,7 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 				continue
 			}
 			def := Definition{Path: f.path, Name: d.Name, Kind: d.Kind, Line: d.Line + 1}
-			if src := snap.source(f.path); src != nil {
+			if src := snap.source(ctx, f.path); src != nil {
 				var b strings.Builder
 				render.Block(&b, f.path, src, []int{d.Line})
 				_, def.Text, _ = strings.Cut(b.String(), "\n")
@@ -60,6 +60,7 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 			out = append(out, def)
 		}
 	}
+	m.idx.persist(snap.files) // the outlines made on the way
 	return out, nil
 }
 
@@ -137,7 +138,9 @@ func (m *Map) Related(ctx context.Context, p string, budget int) (*Result, error
 		return nil, err
 	}
 	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown}
-	return publish(bs, res, m.opts.Encoding), nil
+	pub := publish(ctx, bs, res, m.opts.Encoding)
+	m.idx.persist(snap.files)
+	return pub, nil
 }
 
 // Mentions are the paths and identifiers found in free text.

@@ -304,7 +304,9 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	st.Total = time.Since(start)
 
 	res := &result{text: text, tokens: tokens, budget: budget, ranked: &r, shown: shown, stats: st, skipped: snap.skipped, blocks: bs}
-	res.public = publish(bs, res, m.opts.Encoding)
+	res.public = publish(ctx, bs, res, m.opts.Encoding)
+	// The outlines made for the files shown go to the disk cache.
+	m.idx.persist(files)
 	m.last = &lastRender{req: req.key(), state: state, res: res}
 	return res, nil
 }

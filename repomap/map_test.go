@@ -100,7 +100,7 @@ func TestFitBudget(t *testing.T) {
 		prevShown, prevDefs = r.shown, defs
 		// The prefix is the longest that fits: one more item does not.
 		if r.shown < len(r.ranked.items) {
-			more := text(r.blocks.ofItems(r.ranked.prefix(r.shown + 1)))
+			more := text(r.blocks.ofItems(context.Background(), r.ranked.prefix(r.shown+1)))
 			if n := countTokens(enc, more); n <= budget {
 				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
 			}
@@ -266,7 +266,7 @@ func TestBadFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src := snap.source("cr.py"); src == nil || src.Lines[2] != "def LoneCR():" {
+	if src := snap.source(context.Background(), "cr.py"); src == nil || src.Lines[2] != "def LoneCR():" {
 		t.Errorf("cr.py source = %v, want line 3 to be the def", src)
 	}
 	reasons := map[string]string{}

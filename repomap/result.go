@@ -60,7 +60,7 @@ func (m *Map) Build(ctx context.Context, req Request) (*Result, error) {
 }
 
 // publish returns the Result of r, whose blocks bs makes.
-func publish(bs *blocks, r *result, encName string) *Result {
+func publish(ctx context.Context, bs *blocks, r *result, encName string) *Result {
 	pub := &Result{Text: r.text, Tokens: r.tokens, Budget: r.budget, Encoding: encName, Stats: r.stats}
 	seen := make(map[string]bool)
 	for _, it := range r.ranked.items {
@@ -79,7 +79,7 @@ func publish(bs *blocks, r *result, encName string) *Result {
 		defs[it.Path] = ds
 	}
 	paths := slices.Sorted(maps.Keys(defs))
-	for i, b := range bs.ofItems(shown) {
+	for i, b := range bs.ofItems(ctx, shown) {
 		p := paths[i]
 		fr := FileResult{Path: p, Rank: r.ranked.ranks[p], Text: b.text, Defs: defs[p]}
 		if e := bs.snap.entry(p); e != nil && len(fr.Defs) > 0 {
