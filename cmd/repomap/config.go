@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-
 	"github.com/repomap-dev/repomap/internal/mapfile"
 	"github.com/repomap-dev/repomap/repomap"
 )
