@@ -269,7 +269,7 @@ func AddTools(s *mcp.Server, m *repomap.Map, opts *Options) {
 			return nil, nil, err
 		}
 		defer o.Progress.watch(ctx, req)()
-		res, err := m.Related(ctx, ps[0], in.Tokens)
+		res, err := m.Related(ctx, ps[0], repomap.Request{MaxTokens: in.Tokens})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -133,7 +133,7 @@ func ExampleMap_Related() {
 		log.Fatal(err)
 	}
 	defer m.Close()
-	res, err := m.Related(context.Background(), "shapes/shapes.go", 200)
+	res, err := m.Related(context.Background(), "shapes/shapes.go", repomap.Request{MaxTokens: 200})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -341,7 +341,7 @@ func TestLongRun(t *testing.T) {
 			if _, err := m.Definitions(ctx, fmt.Sprintf("Changed%d", i), "Helper1"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := m.Related(ctx, "pkg0/file000.go", 0); err != nil {
+			if _, err := m.Related(ctx, "pkg0/file000.go", Request{MaxTokens: 0}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -397,7 +397,7 @@ func TestConcurrentUse(t *testing.T) {
 		},
 		func(i int) error { _, err := m.References(ctx, fmt.Sprintf("Helper%d", i%24)); return err },
 		func(i int) error {
-			_, err := m.Related(ctx, fmt.Sprintf("pkg%d/file%03d.go", i%4, i%24), 400)
+			_, err := m.Related(ctx, fmt.Sprintf("pkg%d/file%03d.go", i%4, i%24), Request{MaxTokens: 400})
 			return err
 		},
 		func(i int) error {

@@ -110,9 +110,11 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 // both directions: the files defining what it uses, with those
 // definitions, and the files that use what it defines, with the lines
 // that use it in the context of their scopes. Files are ranked by the
-// weight of the links, as the ranking weighs references; the map fits
-// budget tokens (0 means the Map's budget).
-func (m *Map) Related(ctx context.Context, p string, budget int) (*Result, error) {
+// weight of the links, as the ranking weighs references: the names that
+// req mentions (Mentions, and the names Text writes as code) weigh ten
+// times more. The map fits req.MaxTokens tokens (0 means the Map's
+// budget); req.Focus is not used.
+func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	snap, err := m.snapshot(ctx)
@@ -124,7 +126,12 @@ func (m *Map) Related(ctx context.Context, p string, budget int) (*Result, error
 	if self == nil {
 		return nil, fmt.Errorf("repomap: %s: %w", p, ErrNotInMap)
 	}
-	items, ranks := relatedItems(snap, p)
+	mentioned := make(map[string]bool)
+	for _, w := range slices.Concat(req.Mentions, codeWords(req.Text)) {
+		mentioned[w] = true
+	}
+	items, ranks := relatedItems(snap, p, mentioned)
+	budget := req.MaxTokens
 	if budget <= 0 {
 		budget = Budget(m.opts.MaxTokens, m.opts.ContextWindow, true)
 	}

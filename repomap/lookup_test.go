@@ -154,7 +154,7 @@ func TestReferences(t *testing.T) {
 func TestRelated(t *testing.T) {
 	m := openLookup(t)
 	ctx := context.Background()
-	res, err := m.Related(ctx, "server/server.go", 1000)
+	res, err := m.Related(ctx, "server/server.go", Request{MaxTokens: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestRelated(t *testing.T) {
 		}
 	}
 	// The budget holds.
-	small, err := m.Related(ctx, "server/server.go", 20)
+	small, err := m.Related(ctx, "server/server.go", Request{MaxTokens: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestRelated(t *testing.T) {
 		t.Errorf("Related(server/server.go, 20) has %d tokens of %d", small.Tokens, small.Budget)
 	}
 	// A path not in the map is an error.
-	if _, err := m.Related(ctx, "nope.go", 0); err == nil {
+	if _, err := m.Related(ctx, "nope.go", Request{MaxTokens: 0}); err == nil {
 		t.Errorf("Related(nope.go) succeeded")
 	}
 }
@@ -330,7 +330,7 @@ func TestErrNotInMap(t *testing.T) {
 	if !errors.Is(err, ErrNotInMap) || !strings.Contains(err.Error(), "nope.go") {
 		t.Errorf("Build(focus nope.go) error = %v, want ErrNotInMap naming nope.go", err)
 	}
-	if _, err := m.Related(context.Background(), "nope.go", 0); !errors.Is(err, ErrNotInMap) {
+	if _, err := m.Related(context.Background(), "nope.go", Request{MaxTokens: 0}); !errors.Is(err, ErrNotInMap) {
 		t.Errorf("Related(nope.go) error = %v, want ErrNotInMap", err)
 	}
 	if err := (*Map)(nil).Close(); err != nil {
@@ -360,7 +360,7 @@ func TestRelatedTakesTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	r, err := m.Related(context.Background(), "target.go", 300)
+	r, err := m.Related(context.Background(), "target.go", Request{MaxTokens: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,5 +370,42 @@ func TestRelatedTakesTurns(t *testing.T) {
 	}
 	if !slices.Equal(paths, []string{"big.go", "small.go"}) || r.Tokens < 250 {
 		t.Errorf("Related(target.go, 300 tokens) shows %v in %d tokens, want big.go and small.go, the budget nearly full:\n%s", paths, r.Tokens, r.Text)
+	}
+}
+
+// TestRelatedMentions: a name the request mentions weighs more in the
+// links of Related, as in the ranking.
+func TestRelatedMentions(t *testing.T) {
+	tree := fstest.MapFS{
+		"main.go": {Data: []byte("package p\n\nfunc main() { alpha(); alpha(); beta() }\n")},
+		"a.go":    {Data: []byte("package p\n\nfunc alpha() {}\n")},
+		"b.go":    {Data: []byte("package p\n\nfunc beta() {}\n")},
+	}
+	m, err := NewFS(tree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	first := func(req Request) string {
+		r, err := m.Related(context.Background(), "main.go", req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top, best := "", -1.0
+		for _, f := range r.Files {
+			if f.Rank > best {
+				top, best = f.Path, f.Rank
+			}
+		}
+		return top
+	}
+	if got := first(Request{}); got != "a.go" {
+		t.Fatalf("Related(main.go) ranks %s first, want a.go, used twice: the case shows nothing", got)
+	}
+	if got := first(Request{Mentions: []string{"beta"}}); got != "b.go" {
+		t.Errorf("Related(main.go) with beta mentioned ranks %s first, want b.go", got)
+	}
+	if got := first(Request{Text: "why is `beta` slow?"}); got != "b.go" {
+		t.Errorf("Related(main.go) with beta in the words ranks %s first, want b.go", got)
 	}
 }

@@ -260,7 +260,7 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 // row where a file uses a name p defines, weighed by the links of their
 // file with p, as the ranking weighs references, and taking turns between
 // files, so that a small budget shows the best part of each.
-func relatedItems(s *snapshot, p string) ([]fit.Item, map[string]float64) {
+func relatedItems(s *snapshot, p string, mentioned map[string]bool) ([]fit.Item, map[string]float64) {
 	// What p defines and references, by the names they go by in the
 	// ranking.
 	self := s.entry(p).tags
@@ -310,10 +310,10 @@ func relatedItems(s *snapshot, p string) ([]fit.Item, map[string]float64) {
 			continue
 		}
 		for name := range l.defs {
-			l.weight += linkWeight(name, refCount[name], definers[name])
+			l.weight += linkWeight(name, refCount[name], definers[name], mentioned[name])
 		}
 		for name, rows := range l.uses {
-			l.weight += linkWeight(name, len(rows), definers[name])
+			l.weight += linkWeight(name, len(rows), definers[name], mentioned[name])
 		}
 		links[f.path] = l
 	}
@@ -439,8 +439,8 @@ func byRole(items []fit.Item, s *snapshot, tests float64, focus, pointed []strin
 
 // linkWeight weighs n references to name, defined in definers files, as
 // the ranking does.
-func linkWeight(name string, n, definers int) float64 {
-	return rank.Weight(name, definers, false) * math.Sqrt(float64(n))
+func linkWeight(name string, n, definers int, mentioned bool) float64 {
+	return rank.Weight(name, definers, mentioned) * math.Sqrt(float64(n))
 }
 
 // shownDefs returns the definitions of set that a map shows, in tag order.

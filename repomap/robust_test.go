@@ -365,7 +365,7 @@ func TestDeepNestingMap(t *testing.T) {
 	}
 
 	// A use inside the nesting, rendered in context by Related.
-	rel, err := m.Related(ctx, "lib.py", 1<<20)
+	rel, err := m.Related(ctx, "lib.py", Request{MaxTokens: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -847,7 +847,7 @@ func TestNoCredentialInMap(t *testing.T) {
 	if err != nil || len(defs) != 1 || strings.Contains(defs[0].Text, token[4:20]) {
 		t.Errorf("Definitions(GithubToken) = %+v, %v: want it, without the token", defs, err)
 	}
-	rel, err := m.Related(context.Background(), "fetch.go", 0)
+	rel, err := m.Related(context.Background(), "fetch.go", Request{MaxTokens: 0})
 	if err != nil || strings.Contains(rel.Text, token[4:20]) {
 		t.Errorf("Related(fetch.go) = %v, %v: want it without the token", rel, err)
 	}

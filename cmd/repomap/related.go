@@ -51,7 +51,7 @@ Examples:
 			if err != nil {
 				return fail(e, err)
 			}
-			related := func(n int) (*repomap.Result, error) { return m.Related(ctx, ps[0], n) }
+			related := func(n int) (*repomap.Result, error) { return m.Related(ctx, ps[0], repomap.Request{MaxTokens: n}) }
 			switch c.format {
 			case formatMarkdown:
 				doc, err := markdownWithin(fmt.Sprintf("Files related to %s in %s", ps[0], rootTitle(m.Roots())), related)
