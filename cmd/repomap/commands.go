@@ -533,14 +533,18 @@ Help prints the manual of repomap, or of COMMAND. "repomap -h" and
 func evalCommand() *command {
 	return &command{
 		name:  "eval",
-		usage: "repomap eval [flags] [REPO]",
-		short: "measure the maps of a git repository on its own history",
+		usage: "repomap eval [flags] [REPO]\nrepomap eval -tasks FILE.jsonl -mirrors DIR [flags]",
+		short: "measure the maps of a git repository on its own history, or on a task set",
 		long: `
 Eval measures how well maps point at the files a change needs, on a git
 repository's own history: for recent commits, would a map of the tree
 before the commit have shown the files the commit changed? REPO is the
 repository's directory, by default the current one; nothing is written
-to it. See package eval for the method and the report.`,
+to it. With -tasks it measures on a task set instead: issues filed
+against repositories (git mirrors under -mirrors) at a base commit, each
+mapped with the issue's text as the request, against BM25 and random
+rankings of the same files. See package eval for the method and the
+report.`,
 		flags: func(*flag.FlagSet, *config) {},
 		raw:   runEval,
 	}
