@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -317,5 +319,36 @@ func TestTaskConfigErrors(t *testing.T) {
 	cancel()
 	if _, err := RunTasks(ctx, TaskConfig{Tasks: tasks, Mirrors: mirrors}); err == nil {
 		t.Error("RunTasks with a cancelled context: no error")
+	}
+}
+
+// TestRunTasksPartialMirror checks that a file whose blob the mirror
+// lacks is left out of the tree, not a failure: mirrors may leave their
+// largest files out.
+func TestRunTasksPartialMirror(t *testing.T) {
+	r := newTestRepo(t)
+	base := r.commit("Start", map[string]string{
+		"app/core.py": "def handle(request):\n    return request\n",
+		"data/big.py": "TABLE = [1, 2, 3]\n",
+	})
+	oid := r.git("rev-parse", base+":data/big.py")
+	if err := os.Remove(filepath.Join(r.dir, ".git", "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatal(err)
+	}
+	tasks := []Task{
+		{InstanceID: "p-1", Repo: "o/p", BaseCommit: base, ProblemStatement: "handle drops the request",
+			GoldFiles: []string{"app/core.py", "data/big.py"}},
+	}
+	rep, err := RunTasks(context.Background(), TaskConfig{Tasks: tasks, Mirrors: map[string]string{"o/p": r.dir}, Budgets: extremes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tasks) != 1 {
+		t.Fatalf("%d tasks evaluated, want 1", len(rep.Tasks))
+	}
+	tr := rep.Tasks[0]
+	if !slices.Equal(tr.Gold, []string{"app/core.py"}) || !slices.Equal(tr.Dropped, []string{"data/big.py"}) ||
+		tr.Results[0].Map.First != 1 || tr.Results[0].Map.Files[1] != 1 {
+		t.Errorf("task = %+v", tr)
 	}
 }
