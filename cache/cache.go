@@ -42,6 +42,9 @@ type Entry struct {
 	ModTime int64         // its modification time, Unix nanoseconds
 	Tags    tags.Set      // its tags
 	Outline *tags.Outline // its outline, or nil when none was made
+	// Generated is whether the head of the file's text says it was
+	// generated ("Code generated … DO NOT EDIT.").
+	Generated bool
 }
 
 // Options configures a Cache. The zero value is ready to use.

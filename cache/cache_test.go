@@ -69,6 +69,12 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("Load(new) = %v, %v; want empty", got, err)
 	}
 	put := map[string]Entry{"a.go": sampleEntry("a.go", 10), "dir/b.py": sampleEntry("dir/b.py", 0), "c.go": sampleEntry("c.go", 3)}
+	gen := sampleEntry("gen.pb.go", 4)
+	gen.Generated = true
+	put["gen.pb.go"] = gen
+	bare := sampleEntry("bare.go", 2)
+	bare.Outline, bare.Generated = nil, true
+	put["bare.go"] = bare
 	if err := c.Store(ctx, put, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -280,6 +286,7 @@ func TestDecodeMalformed(t *testing.T) {
 func FuzzCacheDecode(f *testing.F) {
 	f.Add(encode(nil, sampleEntry("a.go", 5)))
 	f.Add(encode(nil, Entry{}))
+	f.Add(encode(nil, Entry{Generated: true}))
 	f.Add([]byte{0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		e, err := decode(b)

@@ -42,8 +42,10 @@
 //	                    uvarint index of its name in the strings, uvarint
 //	                    index of its sub-kind in the strings, varint row
 //	                    minus the previous tag's row (the first: minus 0)
-//	outline   bytes     optional, to the end: the file's tags.Outline in
-//	                    its binary form, after a 1 byte
+//	flags     byte      optional: bit 0, an outline follows; bit 1, the
+//	                    file's head says it is generated
+//	outline   bytes     with flags bit 0, to the end: the file's
+//	                    tags.Outline in its binary form
 //
 // An entry is valid while the file's size and modification time are those
 // recorded.

@@ -35,8 +35,17 @@ func encode(b []byte, e Entry) []byte {
 		b = binary.AppendVarint(b, int64(t.Line)-prev)
 		prev = int64(t.Line)
 	}
+	var flags byte
 	if e.Outline != nil {
-		b = append(b, 1)
+		flags |= flagOutline
+	}
+	if e.Generated {
+		flags |= flagGenerated
+	}
+	if flags != 0 {
+		b = append(b, flags)
+	}
+	if e.Outline != nil {
 		b, _ = e.Outline.AppendBinary(b)
 	}
 	return b
@@ -105,20 +114,30 @@ func decode(b []byte) (Entry, error) {
 		e.Tags.Tags[i] = tags.Packed{Name: uint32(name), Sub: uint32(sub), Line: int32(line), Kind: tags.Kind(kind)}
 	}
 	if len(b) > 0 {
-		if b[0] != 1 {
+		flags := b[0]
+		if flags&^(flagOutline|flagGenerated) != 0 || (flags&flagOutline == 0) != (len(b) == 1) {
 			return e, errMalformed
 		}
-		e.Outline = new(tags.Outline)
-		if err := e.Outline.UnmarshalBinary(b[1:]); err != nil {
-			return e, errMalformed
+		e.Generated = flags&flagGenerated != 0
+		if flags&flagOutline != 0 {
+			e.Outline = new(tags.Outline)
+			if err := e.Outline.UnmarshalBinary(b[1:]); err != nil {
+				return e, errMalformed
+			}
 		}
 	}
 	return e, nil
 }
 
+// The bits of an entry's flags byte.
+const (
+	flagOutline   = 1 << 0 // the outline follows
+	flagGenerated = 1 << 1 // the file's head says it is generated
+)
+
 // tagFormat is bumped whenever tag extraction changes in a way that the
 // query files and grammar versions do not show.
-const tagFormat = "tags/1"
+const tagFormat = "tags/2"
 
 // Fingerprint returns the SHA-256 of everything a file's tags depend on
 // besides its content: the tag format, every query file and the versions

@@ -352,7 +352,7 @@ func (e *evaluator) commit(ctx context.Context, m *repomap.Map, p *Commit, files
 		out    *Outcomes
 	}{
 		{repomap.Request{Focus: []string{p.Focus}}, p.Wanted[1:], nil},
-		{repomap.Request{Mentions: ms.All()}, p.Wanted, nil},
+		{repomap.Request{Text: p.Message}, p.Wanted, nil},
 	}
 	var res CommitResult
 	questions[0].out, questions[1].out = &res.Focus, &res.Message

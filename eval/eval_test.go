@@ -79,19 +79,21 @@ func TestRunScriptedHistory(t *testing.T) {
 			Mentioned: []string{"tools/clamp.py"},
 			Results: []CommitResult{{
 				Focus: Outcomes{
-					// 2 nodes, then .gitignore, logo, NOTES, lint, notes.py: 7th.
-					// Every file but the focus is shown at 100000: 7.
-					Map: out(7, 0, 1, 7),
+					// 2 nodes, then the files by name, the source ones
+					// (NOTES, lint, notes.py) before .gitignore and the
+					// logo: 5th. Every file but the focus is shown at
+					// 100000: 7.
+					Map: out(5, 0, 1, 7),
 					// Candidates: store, cli, lint, notes.py; notes.py is 2nd.
 					Random:   out(2, 0, 1, 4),
-					PageRank: out(7, 0, 1, 8),
+					PageRank: out(5, 0, 1, 8),
 				},
 				Message: Outcomes{
 					// clamp.py is mentioned, but it is outside the graph:
-					// 2 nodes, then .gitignore, logo, NOTES, lint, clamp.py.
-					Map:      out(7, 0, 2, 8),
+					// 2 nodes, then NOTES, lint, clamp.py.
+					Map:      out(5, 0, 2, 8),
 					Random:   out(2, 0, 2, 5),
-					PageRank: out(7, 0, 2, 8),
+					PageRank: out(5, 0, 2, 8),
 				},
 			}},
 		},
@@ -164,28 +166,28 @@ func TestRunScriptedHistory(t *testing.T) {
 		t.Errorf("Variants = %+v, want one named default", rep.Variants)
 	}
 	type m = Metrics
-	// Focus: reciprocal ranks 1/7, 0, 1 (map and pagerank), 1/2, 0, 1/2
+	// Focus: reciprocal ranks 1/5, 0, 1 (map and pagerank), 1/2, 0, 1/2
 	// (random); at 100000 tokens, 1 of 1, 0 of 1 and 1 of 1 wanted files
 	// shown. Files at 100000: map 7, 6, 5; random 4, 3, 3; pagerank 8, 7, 6.
 	wantFocus := []Row{
-		{Budget: 1, Map: m{MRR: (1.0/7 + 1) / 3}, Random: m{MRR: 1.0 / 3}, PageRank: m{MRR: (1.0/7 + 1) / 3}},
+		{Budget: 1, Map: m{MRR: (1.0/5 + 1) / 3}, Random: m{MRR: 1.0 / 3}, PageRank: m{MRR: (1.0/5 + 1) / 3}},
 		{
 			Budget:   100_000,
-			Map:      m{Recall: 2.0 / 3, HitRate: 2.0 / 3, MRR: (1.0/7 + 1) / 3, Files: 6},
+			Map:      m{Recall: 2.0 / 3, HitRate: 2.0 / 3, MRR: (1.0/5 + 1) / 3, Files: 6},
 			Random:   m{Recall: 2.0 / 3, HitRate: 2.0 / 3, MRR: 1.0 / 3, Files: 10.0 / 3},
-			PageRank: m{Recall: 2.0 / 3, HitRate: 2.0 / 3, MRR: (1.0/7 + 1) / 3, Files: 7},
+			PageRank: m{Recall: 2.0 / 3, HitRate: 2.0 / 3, MRR: (1.0/5 + 1) / 3, Files: 7},
 		},
 	}
-	// Message: reciprocal ranks 1/7, 1/2, 1 (map and pagerank), 1/2,
+	// Message: reciprocal ranks 1/5, 1/2, 1 (map and pagerank), 1/2,
 	// 1/4, 1 (random); at 100000 tokens, 2 of 2, 1 of 2 and 2 of 2 shown.
 	// Files at 100000: map and pagerank 8, 7, 6; random 5, 4, 4.
 	wantMessage := []Row{
-		{Budget: 1, Map: m{MRR: (1.0/7 + 0.5 + 1) / 3}, Random: m{MRR: (0.5 + 0.25 + 1) / 3}, PageRank: m{MRR: (1.0/7 + 0.5 + 1) / 3}},
+		{Budget: 1, Map: m{MRR: (1.0/5 + 0.5 + 1) / 3}, Random: m{MRR: (0.5 + 0.25 + 1) / 3}, PageRank: m{MRR: (1.0/5 + 0.5 + 1) / 3}},
 		{
 			Budget:   100_000,
-			Map:      m{Recall: 2.5 / 3, HitRate: 1, MRR: (1.0/7 + 0.5 + 1) / 3, Files: 7},
+			Map:      m{Recall: 2.5 / 3, HitRate: 1, MRR: (1.0/5 + 0.5 + 1) / 3, Files: 7},
 			Random:   m{Recall: 2.5 / 3, HitRate: 1, MRR: (0.5 + 0.25 + 1) / 3, Files: 13.0 / 3},
-			PageRank: m{Recall: 2.5 / 3, HitRate: 1, MRR: (1.0/7 + 0.5 + 1) / 3, Files: 7},
+			PageRank: m{Recall: 2.5 / 3, HitRate: 1, MRR: (1.0/5 + 0.5 + 1) / 3, Files: 7},
 		},
 	}
 	approx := cmp.Options{
@@ -212,8 +214,8 @@ func TestRunScriptedHistory(t *testing.T) {
 		"commits     3 evaluated of 7 non-merge commits scanned; skipped: 1 fewer than 2 source files touched, " +
 			"1 fewer than 2 touched source files in the parent, 1 more than 20 source files touched, 1 root commit\n",
 		"tags computed for 12 of 21 files (42.9% reused)\n",
-		"\n       1   0.000  0.000  0.381       0    0.0     0.000  0.000  0.333       0.000  0.000  0.381       0    0.0\n",
-		"\n       1   0.000  0.000  0.548       0    0.0     0.000  0.000  0.583       0.000  0.000  0.548       0    0.0\n",
+		"\n       1   0.000  0.000  0.400       0    0.0     0.000  0.000  0.333       0.000  0.000  0.400       0    0.0\n",
+		"\n       1   0.000  0.000  0.567       0    0.0     0.000  0.000  0.583       0.000  0.000  0.567       0    0.0\n",
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("WriteText: no %q in\n%s", want, text.String())

@@ -12,8 +12,9 @@
 //
 // Rank is pure and deterministic: no I/O, no goroutines, and every floating
 // point sum runs in a fixed order, so equal inputs give bit-identical
-// results whatever the order of the files. The lower-level Graph, NewGraph
-// and PageRank are exported on their own.
+// results whatever the order of the files. Rank never builds the edge
+// list; the tests check it against an explicit graph and its PageRank,
+// which are checked against gonum.
 //
 // # Edges
 //

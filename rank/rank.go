@@ -72,12 +72,41 @@ type Input struct {
 	// of them as a path element, base name, or base name without extension
 	// get personalization.
 	MentionedIdents []string
+	// Personal gives files a personalization of their own, by path, on top
+	// of what Focus and the mentions give: a file's weight of the teleport
+	// is the sum. Weights that are not positive and finite are ignored.
+	Personal map[string]float64
+	// Weights, when its fields are set, replace some of Aider's weights.
+	Weights Weights
 	// Reverse, when positive, adds an edge back from each definer to each
 	// file that references its identifier, weighing Reverse times the
 	// forward edge. The rank that flows back is credited to the
 	// referencing file's definitions, split evenly, so that the files that
 	// use a focus file rise with it (Aider has no such edges: 0).
 	Reverse float64
+}
+
+// Weights replaces some of the weights and multipliers of the graph; a
+// zero field keeps Aider's value. They are for measuring changes to the
+// ranking.
+type Weights struct {
+	LongIdent    float64 // multiplies the edges of long descriptive names; Aider: 10
+	CommonIdent  float64 // multiplies the edges of names defined in more than five files; Aider: 0.1
+	Unreferenced float64 // the self-edge of a definition nothing references; Aider: 0.1
+}
+
+// or returns w's fields, Aider's where they are zero.
+func (w Weights) or() Weights {
+	if w.LongIdent == 0 {
+		w.LongIdent = longIdentMul
+	}
+	if w.CommonIdent == 0 {
+		w.CommonIdent = commonIdentMul
+	}
+	if w.Unreferenced == 0 {
+		w.Unreferenced = unreferencedWeight
+	}
+	return w
 }
 
 // Entry is one item of the ranked list: a definition (Name != "") or a
@@ -222,7 +251,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		}
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 			if !s.referenced[s.slotIdent[slot]] {
-				out[f] += unreferencedWeight
+				out[f] += s.weights.Unreferenced
 				isNode[f] = true
 			}
 		}
@@ -292,7 +321,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 			for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 				k := s.slotIdent[slot]
 				if !s.referenced[k] {
-					self[i] += c * unreferencedWeight
+					self[i] += c * s.weights.Unreferenced
 				} else if beta > 0 {
 					back[k] += c * beta
 				}
@@ -359,7 +388,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		}
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 			if !s.referenced[s.slotIdent[slot]] {
-				score[slot] = x[i] / out[f] * unreferencedWeight
+				score[slot] = x[i] / out[f] * s.weights.Unreferenced
 				scored[slot] = true
 			}
 		}
@@ -411,6 +440,8 @@ type state struct {
 
 	mentionedFiles  map[string]bool
 	mentionedIdents map[string]bool
+	personal        map[string]float64 // Input.Personal
+	weights         Weights            // Input.Weights, with Aider's for zeros
 	reverse         float64
 }
 
@@ -453,6 +484,9 @@ func (s *state) personalization(f int32) float64 {
 	if len(s.mentionedIdents) > 0 && pathMentioned(p, s.mentionedIdents) {
 		v++
 	}
+	if w := s.personal[p]; w > 0 && !math.IsInf(w, 1) {
+		v += w
+	}
 	return v
 }
 
@@ -483,20 +517,20 @@ func stripExt(base string) string {
 }
 
 // identMul returns the edge weight multiplier of an identifier defined in
-// nDefiners files.
-func identMul(ident string, nDefiners int, mentioned bool) float64 {
+// nDefiners files, with the weights w.
+func identMul(w Weights, ident string, nDefiners int, mentioned bool) float64 {
 	mul := 1.0
 	if mentioned {
 		mul *= mentionedIdentMul
 	}
 	if isLongStyled(ident) {
-		mul *= longIdentMul
+		mul *= w.LongIdent
 	}
 	if strings.HasPrefix(ident, "_") {
 		mul *= privateIdentMul
 	}
 	if nDefiners > commonIdentFiles {
-		mul *= commonIdentMul
+		mul *= w.CommonIdent
 	}
 	return mul
 }
@@ -528,6 +562,8 @@ func isLongStyled(ident string) bool {
 func prepare(in Input) *state {
 	s := &state{
 		reverse:         in.Reverse,
+		personal:        in.Personal,
+		weights:         in.Weights.or(),
 		mentionedFiles:  make(map[string]bool, len(in.MentionedFiles)),
 		mentionedIdents: make(map[string]bool, len(in.MentionedIdents)),
 	}
@@ -706,7 +742,7 @@ func prepare(in Input) *state {
 
 	s.mul = make([]float64, ni)
 	for k, name := range s.names {
-		s.mul[k] = identMul(name, int(s.defStart[k+1]-s.defStart[k]), s.mentionedIdents[name])
+		s.mul[k] = identMul(s.weights, name, int(s.defStart[k+1]-s.defStart[k]), s.mentionedIdents[name])
 	}
 	return s
 }
@@ -714,5 +750,5 @@ func prepare(in Input) *state {
 // Weight returns the multiplier of the edges for an identifier defined in
 // definers files, as Rank weighs them: see the package documentation.
 func Weight(ident string, definers int, mentioned bool) float64 {
-	return identMul(ident, definers, mentioned)
+	return identMul(Weights{}.or(), ident, definers, mentioned)
 }

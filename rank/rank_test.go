@@ -811,3 +811,36 @@ func TestReverseMatchesExplicitGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestWeights: Input.Weights replaces Aider's multipliers, and zero
+// fields keep them.
+func TestWeights(t *testing.T) {
+	in := Input{Files: []File{
+		{Path: "a.go", Defs: []string{"Run"}},
+		{Path: "b.go", Defs: []string{"parseFlags"}},
+		{Path: "c.go", Refs: []string{"Run", "Run", "parseFlags"}},
+	}}
+	order := func(in Input) []string {
+		var out []string
+		for _, e := range Rank(in).Entries {
+			if e.Name != "" {
+				out = append(out, e.Name)
+			}
+		}
+		return out
+	}
+	// Aider's ×10 for a long camelCase name puts parseFlags first, though
+	// Run is used twice.
+	if got := order(in); !slices.Equal(got, []string{"parseFlags", "Run"}) {
+		t.Fatalf("Aider's weights rank %v, want [parseFlags Run]", got)
+	}
+	same := in
+	same.Weights = Weights{CommonIdent: commonIdentMul}
+	if got := order(same); !slices.Equal(got, []string{"parseFlags", "Run"}) {
+		t.Errorf("zero fields of Weights changed the ranking: %v", got)
+	}
+	in.Weights = Weights{LongIdent: 1}
+	if got := order(in); !slices.Equal(got, []string{"Run", "parseFlags"}) {
+		t.Errorf("with LongIdent 1, ranked %v, want [Run parseFlags]", got)
+	}
+}

@@ -110,3 +110,24 @@ func BenchmarkTouched(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTouchedPolyglot measures a long-lived Map re-rendering after one
+// Scala file of a Scala, C++ and Go tree changed: the tags queries, which
+// take seconds to compile for Scala and C++, are compiled once for the
+// Map's life, so this costs what parsing one small file does.
+func BenchmarkTouchedPolyglot(b *testing.B) {
+	tree := polyglotTree()
+	m, err := NewFS(tree, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	benchRender(b, m)
+	for b.Loop() {
+		f := tree["b.scala"]
+		f.ModTime = f.ModTime.Add(time.Second)
+		if r := benchRender(b, m); r.Stats.Parsed != 1 {
+			b.Fatalf("after touching one file, %d were parsed", r.Stats.Parsed)
+		}
+	}
+}

@@ -18,15 +18,21 @@
 //
 // # How a map is made
 //
-// Render walks the tree, leaving out what .gitignore and .repomapignore
-// files ignore and what Options.Exclude and Options.Include leave out;
-// parses each source file into tags (package
+// A request flows one way through five stages. The index walks the tree,
+// leaving out what .gitignore and .repomapignore files ignore and what
+// Options.Exclude and Options.Include leave out, and parses each source
+// file that changed, once, into its tags and its outline (package
 // [github.com/repomap-dev/repomap/tags], tree-sitter or a lexer, some
-// sixty languages), reading unchanged files' tags from the disk cache
-// (package [github.com/repomap-dev/repomap/cache]); ranks the definitions with
+// sixty languages); unchanged files come from memory or from the disk cache
+// (package [github.com/repomap-dev/repomap/cache]), which gets what was
+// parsed right away. The link stage ties references to the definitions of
+// the same name, and the rank stage ranks the definitions with
 // personalized PageRank over the graph of which files refer to which
-// (package [github.com/repomap-dev/repomap/rank]); and fits the longest
-// prefix of the ranked list that stays within the budget.
+// (package [github.com/repomap-dev/repomap/rank]). The fit finds the
+// longest prefix of the ranked list that stays within the budget, and the
+// render writes it. Lookups ([Map.Definitions], [Map.References],
+// [Map.Related]) take one snapshot of the index per call, however many
+// names they are given.
 //
 // # The text of a map
 //
@@ -52,4 +58,14 @@
 // logged through Options.Logger; it never fails the map. Render fails only
 // when the root cannot be walked, the context is done, or the Map is
 // closed. The package prints nothing.
+//
+// # Effects on the process
+//
+// Two dependencies keep settings global to the process, which a program
+// that uses them itself should know of. The tokenizer package,
+// github.com/pkoukk/tiktoken-go, reads its tables through a package-level
+// loader whose default downloads them: before loading an encoding, a Map
+// sets that loader to github.com/pkoukk/tiktoken-go-loader's offline one,
+// whose tables are built in, so that no map ever touches the network. And
+// tree-sitter's allocator is set as package tags describes.
 package repomap

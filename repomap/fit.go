@@ -7,8 +7,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/repomap-dev/repomap/tags"
+	"github.com/repomap-dev/repomap/internal/fit"
+	"github.com/repomap-dev/repomap/internal/render"
 )
+
+// The fit stage finds the longest prefix of the ranked items whose map
+// fits the budget, and the render stage writes it. A map is the blocks of
+// the files its items show, in path order, each after a blank line.
 
 // block is one file's part of a map, without the blank line before it,
 // with its token counts: alone, and followed by the "\n" that separates
@@ -22,79 +27,72 @@ type block struct {
 // the start of a line that begins with a non-space character, which is
 // where every block of a map starts. So the tokens of a map add up from
 // its blocks: one for the leading "\n", each block but the last with its
-// separator, and the last alone. fit relies on that and checks it once on
-// the map it returns.
+// separator, and the last alone. fitItems relies on that and checks it
+// once on the map it returns.
 
-// fit returns the longest prefix of items whose map has at most budget
-// tokens: its text, its token count and its length.
-func (m *Map) fit(ctx context.Context, items []item, budget int, count func(string) int) (string, int, int, error) {
-	lead := count("\n")
-	tokens := func(k int) (int, error) {
-		if err := ctx.Err(); err != nil {
-			return 0, fmt.Errorf("repomap: %w", err)
-		}
-		bs := m.blocksOf(ctx, items[:k], count)
-		if len(bs) == 0 {
-			return 0, nil
-		}
-		n := lead + bs[len(bs)-1].alone
-		for _, b := range bs[:len(bs)-1] {
-			n += b.withSep
-		}
-		return n, nil
-	}
-	// Invariant: the prefix of length lo fits; the one of length hi does
-	// not (hi = len+1 stands for "nothing longer exists"). Gallop up from
-	// a first guess of 25 tokens an item, then bisect.
-	lo, hi := 0, len(items)+1
-	k := min(max(budget/25, 1), len(items))
-	for k > lo && k < hi {
-		n, err := tokens(k)
-		if err != nil {
-			return "", 0, 0, err
-		}
-		if n > budget {
-			hi = k
-			break
-		}
-		lo = k
-		if k == len(items) {
-			break
-		}
-		k = min(2*k, len(items))
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		n, err := tokens(mid)
-		if err != nil {
-			return "", 0, 0, err
-		}
-		if n <= budget {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	text := m.renderItems(ctx, items[:lo], count)
-	n := count(text)
-	if want, _ := tokens(lo); n != want {
-		// The sum was off; never let that break the cap.
-		m.opts.Logger.Debug("repomap: token sum differs from the count", "sum", want, "count", n)
-		for n > budget && lo > 0 {
-			lo--
-			text = m.renderItems(ctx, items[:lo], count)
-			n = count(text)
-		}
-	}
-	return text, n, lo, nil
+// blocks makes the blocks of a snapshot's files, and remembers them.
+type blocks struct {
+	snap  *snapshot
+	count func(string) int
+	memo  blockMemo
 }
 
-// blocksOf returns the blocks of the map of items, in path order.
-func (m *Map) blocksOf(ctx context.Context, items []item, count func(string) int) []block {
+// blockMemo holds the blocks made of the files of entries, by path and
+// rows; an entry's blocks go with it when its file changes.
+type blockMemo map[*entry]map[string]block
+
+// keep drops the blocks of entries not in s.
+func (bm blockMemo) keep(s *snapshot) {
+	live := make(map[*entry]bool, len(s.entries))
+	for _, e := range s.entries {
+		live[e] = true
+	}
+	for e := range bm {
+		if !live[e] {
+			delete(bm, e)
+		}
+	}
+}
+
+// of returns the block of the file at p showing rows (sorted, without
+// duplicates; none for a file by name alone).
+func (bs *blocks) of(p string, rows []int) block {
+	var key strings.Builder
+	key.WriteString(p)
+	for _, r := range rows {
+		key.WriteByte(0)
+		key.WriteString(strconv.Itoa(r))
+	}
+	e, memo := bs.snap.entry(p), bs.memo
+	if b, ok := memo[e][key.String()]; ok {
+		return b
+	}
+	var src *render.Source
+	if len(rows) > 0 {
+		src = bs.snap.source(p)
+	}
+	var b strings.Builder
+	render.Block(&b, p, src, rows)
+	text := b.String()
+	bl := block{text: text, alone: bs.count(text), withSep: bs.count(text + "\n")}
+	if e != nil {
+		if memo[e] == nil {
+			memo[e] = make(map[string]block)
+		}
+		memo[e][key.String()] = bl
+	}
+	return bl
+}
+
+// ofItems returns the blocks of the map of items, in path order.
+func (bs *blocks) ofItems(items []fit.Item) []block {
 	rows := make(map[string][]int)
-	for i := range items {
-		m.defsOf(&items[i])
-		rows[items[i].path] = append(rows[items[i].path], items[i].rows...)
+	for _, it := range items {
+		rs := rows[it.Path]
+		for _, r := range it.Rows {
+			rs = append(rs, r.Line)
+		}
+		rows[it.Path] = rs
 	}
 	paths := make([]string, 0, len(rows))
 	for p := range rows {
@@ -105,105 +103,53 @@ func (m *Map) blocksOf(ctx context.Context, items []item, count func(string) int
 	for i, p := range paths {
 		r := rows[p]
 		slices.Sort(r)
-		out[i] = m.block(ctx, p, slices.Compact(r), count)
+		out[i] = bs.of(p, slices.Compact(r))
 	}
 	return out
 }
 
-// renderItems returns the map of items: files in path order, each after
-// a blank line, with its shown definitions or by name alone.
-func (m *Map) renderItems(ctx context.Context, items []item, count func(string) int) string {
-	bs := m.blocksOf(ctx, items, count)
-	if len(bs) == 0 {
-		return ""
+// tokens returns the tokens of the map of the blocks.
+func (bs *blocks) tokens(blocks []block) int {
+	if len(blocks) == 0 {
+		return 0
 	}
+	n := bs.count("\n") + blocks[len(blocks)-1].alone
+	for _, b := range blocks[:len(blocks)-1] {
+		n += b.withSep
+	}
+	return n
+}
+
+// text returns the map of the blocks.
+func text(blocks []block) string {
 	var b strings.Builder
-	for _, bl := range bs {
+	for _, bl := range blocks {
 		b.WriteByte('\n')
 		b.WriteString(bl.text)
 	}
 	return b.String()
 }
 
-// block returns the block of the file at p showing rows (sorted, without
-// duplicates; none for a file by name alone), from the Map's cache.
-func (m *Map) block(ctx context.Context, p string, rows []int, count func(string) int) block {
-	var key strings.Builder
-	key.WriteString(p)
-	for _, r := range rows {
-		key.WriteByte(0)
-		key.WriteString(strconv.Itoa(r))
+// fitItems returns the map of the longest prefix of items that has at most
+// budget tokens: its text, its token count and the prefix's length.
+func (bs *blocks) fit(ctx context.Context, items []fit.Item, budget int) (string, int, int, error) {
+	cost := func(k int) (int, error) { return bs.tokens(bs.ofItems(items[:k])), nil }
+	// A first guess of 25 tokens an item.
+	k, err := fit.Prefix(ctx, len(items), budget, budget/25, cost)
+	if err != nil {
+		return "", 0, 0, fmt.Errorf("repomap: %w", err)
 	}
-	if b, ok := m.blocks[key.String()]; ok {
-		return b
-	}
-	var b strings.Builder
-	if src := m.source(ctx, p, len(rows) > 0); src != nil {
-		src.render(&b, p, rows)
-	} else {
-		writePath(&b, p, "")
-	}
-	text := b.String()
-	bl := block{text: text, alone: count(text), withSep: count(text + "\n")}
-	m.blocks[key.String()] = bl
-	return bl
-}
-
-// dropBlocks forgets the cached blocks of the file at p.
-func (m *Map) dropBlocks(p string) {
-	for k := range m.blocks {
-		if strings.HasPrefix(k, p) && (len(k) == len(p) || k[len(p)] == 0) {
-			delete(m.blocks, k)
+	want, _ := cost(k)
+	out := text(bs.ofItems(items[:k]))
+	n := bs.count(out)
+	if n != want {
+		// The sum was off; never let that break the cap.
+		bs.snap.idx.opts.Logger.Debug("repomap: token sum differs from the count", "sum", want, "count", n)
+		for n > budget && k > 0 {
+			k--
+			out = text(bs.ofItems(items[:k]))
+			n = bs.count(out)
 		}
 	}
-}
-
-// source returns the file at p ready to render, or nil when it has
-// nothing to show or cannot be read. Its text and outline are read once
-// and kept while the file is unchanged.
-func (m *Map) source(ctx context.Context, p string, want bool) *source {
-	st := m.files[p]
-	if !want || st == nil {
-		return nil
-	}
-	if st.lines == nil {
-		f := m.fileOf(p)
-		if f == nil {
-			return nil
-		}
-		text, reason := readSource(m.roots[f.root].FS, f.rel, m.opts.MaxFileSize)
-		if reason != "" {
-			m.opts.Logger.Debug("repomap: render: skipped", "path", p, "reason", reason)
-			return nil
-		}
-		st.lines = newSource(string(text), nil).lines
-		if st.outline == nil && tags.Detect(f.rel, text) != "" {
-			if m.parser == nil {
-				m.parser = tags.NewParser(&tags.ParserOptions{Timeout: m.opts.ParseTimeout})
-			}
-			o, err := m.parser.Outline(ctx, p, text)
-			if err == nil {
-				st.outline = o
-				st.dirty = true
-			} else if ctx.Err() == nil {
-				m.opts.Logger.Debug("repomap: render: no outline", "path", p, "err", err)
-			}
-		}
-	}
-	return &source{lines: st.lines, outline: st.outline}
-}
-
-// fileOf returns the root and relative path of the file at p in the map.
-func (m *Map) fileOf(p string) *file {
-	for i, r := range m.roots {
-		rel := p
-		if r.Name != "" {
-			var ok bool
-			if rel, ok = strings.CutPrefix(p, r.Name+"/"); !ok {
-				continue
-			}
-		}
-		return &file{path: p, root: i, rel: rel}
-	}
-	return nil
+	return out, n, k, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -50,12 +51,12 @@ func FuzzRender(f *testing.F) {
 		for i := 0; i+1 < len(rows); i += 2 {
 			lois = append(lois, int(int16(binary.LittleEndian.Uint16(rows[i:]))))
 		}
-		src := newSource(string(text), outline)
+		src := &render.Source{Lines: render.Lines(string(text)), Outline: outline}
 		var b strings.Builder
-		src.render(&b, path, lois)
+		render.Block(&b, path, src, lois)
 		out := b.String()
 		var again strings.Builder
-		src.render(&again, path, lois)
+		render.Block(&again, path, src, lois)
 		if again.String() != out {
 			t.Fatalf("render twice differs:\n%q\n%q", out, again.String())
 		}
@@ -65,7 +66,7 @@ func FuzzRender(f *testing.F) {
 
 // checkBlock checks the block out that src.render wrote for the file at
 // path and the rows of interest lois.
-func checkBlock(t *testing.T, src *source, path string, lois []int, out string) {
+func checkBlock(t *testing.T, src *render.Source, path string, lois []int, out string) {
 	t.Helper()
 	if !utf8.ValidString(out) || !strings.HasSuffix(out, "\n") || strings.IndexByte(out, 0) >= 0 {
 		t.Fatalf("block is not valid UTF-8 without NUL ending in a newline: %q", out)
@@ -85,8 +86,8 @@ func checkBlock(t *testing.T, src *source, path string, lois []int, out string) 
 		t.Fatalf("path line %q names %q, want %q", lines[0], head, path)
 	}
 
-	n := len(src.lines)
-	shown := src.shownRows(lois)
+	n := len(src.Lines)
+	shown := src.ShownRows(lois)
 	for i, r := range shown {
 		if r < 0 || r >= n || (i > 0 && r <= shown[i-1]) {
 			t.Fatalf("shownRows(%v) = %v: not increasing rows of the %d-line source", lois, shown, n)
@@ -126,9 +127,9 @@ func checkBlock(t *testing.T, src *source, path string, lois []int, out string) 
 		if hidden != (r > next) {
 			t.Fatalf("row %d follows row %d, with %s before it: %v:\n%s", r, next-1, hiddenMark, hidden, out)
 		}
-		real := strings.ReplaceAll(strings.ToValidUTF8(shownMark+src.lines[r], "\uFFFD"), "\x00", "\uFFFD")
+		real := strings.ReplaceAll(strings.ToValidUTF8(shownMark+src.Lines[r], "\uFFFD"), "\x00", "\uFFFD")
 		if !strings.HasPrefix(real, line) || (line != real && utf8.RuneCountInString(line) != maxLine) {
-			t.Fatalf("shown line %q is not row %d, %q, or its first %d runes", line, r, src.lines[r], maxLine)
+			t.Fatalf("shown line %q is not row %d, %q, or its first %d runes", line, r, src.Lines[r], maxLine)
 		}
 		hidden = false
 		k++

@@ -4,13 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/repomap-dev/repomap/rank"
+	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -28,33 +27,17 @@ type Definition struct {
 
 // Reference is one file that refers to a name, found by Map.References.
 type Reference struct {
+	Name  string
 	Path  string
 	Rank  float64 // the file's PageRank in the whole tree
 	Lines []int   // 1-based lines of its references to the name
-}
-
-// current brings the Map's view of the tree up to date and returns the
-// files. The caller holds m.mu.
-func (m *Map) current(ctx context.Context) ([]file, error) {
-	if m.closed {
-		return nil, ErrClosed
-	}
-	files, _, err := m.walk(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := m.refreshTags(ctx, files); err != nil {
-		return nil, err
-	}
-	m.storeCaches(ctx, files)
-	return files, nil
 }
 
 // Definitions returns every definition of the names, by path and line.
 func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	files, err := m.current(ctx)
+	snap, err := m.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -63,55 +46,62 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 		want[n] = true
 	}
 	var out []Definition
-	for _, f := range files {
-		set := m.files[f.path].tags
-		for j, t := range set.Tags {
-			if t.Kind != tags.Definition || !want[set.Strings[t.Name]] || graphOnly(set.Sub(j)) {
+	for i, f := range snap.files {
+		for _, d := range shownDefs(snap.entries[i].tags) {
+			if !want[d.Name] {
 				continue
 			}
-			d := Definition{Path: f.path, Name: set.Strings[t.Name], Kind: set.Sub(j), Line: int(t.Line) + 1}
-			if src := m.source(ctx, f.path, true); src != nil {
+			def := Definition{Path: f.path, Name: d.Name, Kind: d.Kind, Line: d.Line + 1}
+			if src := snap.source(f.path); src != nil {
 				var b strings.Builder
-				src.render(&b, f.path, []int{int(t.Line)})
-				_, d.Text, _ = strings.Cut(b.String(), "\n")
+				render.Block(&b, f.path, src, []int{d.Line})
+				_, def.Text, _ = strings.Cut(b.String(), "\n")
 			}
-			out = append(out, d)
+			out = append(out, def)
 		}
 	}
-	m.storeCaches(ctx, files) // outlines made on the way
 	return out, nil
 }
 
-// References returns the files that refer to name, best ranked first,
-// each with the lines of its references.
-func (m *Map) References(ctx context.Context, name string) ([]Reference, error) {
+// References returns the files that refer to each of the names: for
+// each name in turn, its files best ranked first, each with the lines of
+// its references.
+func (m *Map) References(ctx context.Context, names ...string) ([]Reference, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	files, err := m.current(ctx)
+	snap, err := m.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []Reference
-	for _, f := range files {
-		set := m.files[f.path].tags
-		var lines []int
-		for _, t := range set.Tags {
-			if t.Kind == tags.Reference && set.Strings[t.Name] == name {
-				lines = append(lines, int(t.Line)+1)
+	var ranks map[string]float64 // of the whole tree, once some file refers to a name
+	for _, name := range names {
+		start := len(out)
+		for i, f := range snap.files {
+			set := snap.entries[i].tags
+			var lines []int
+			for _, t := range set.Tags {
+				if t.Kind == tags.Reference && set.Strings[t.Name] == name {
+					lines = append(lines, int(t.Line)+1)
+				}
+			}
+			if len(lines) > 0 {
+				out = append(out, Reference{Name: name, Path: f.path, Lines: slices.Compact(lines)})
 			}
 		}
-		if len(lines) > 0 {
-			out = append(out, Reference{Path: f.path, Lines: slices.Compact(lines)})
+		if len(out) == start {
+			continue
 		}
+		if ranks == nil {
+			rk, _ := parseRanking(m.opts.Ranking)
+			ranks = rankSnapshot(snap, rk, query{}).ranks
+		}
+		refs := out[start:]
+		for i := range refs {
+			refs[i].Rank = ranks[refs[i].Path]
+		}
+		slices.SortStableFunc(refs, func(a, b Reference) int { return cmp.Compare(b.Rank, a.Rank) })
 	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	_, ranks, _ := m.rankItems(files, nil, nil)
-	for i := range out {
-		out[i].Rank = ranks[out[i].Path]
-	}
-	slices.SortStableFunc(out, func(a, b Reference) int { return cmp.Compare(b.Rank, a.Rank) })
 	return out, nil
 }
 
@@ -124,128 +114,29 @@ func (m *Map) References(ctx context.Context, name string) ([]Reference, error) 
 func (m *Map) Related(ctx context.Context, p string, budget int) (*Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	files, err := m.current(ctx)
+	snap, err := m.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
 	p = cleanPaths([]string{p})[0]
-	self := m.files[p]
+	self := snap.entry(p)
 	if self == nil {
 		return nil, fmt.Errorf("repomap: %s is not a file of the map", p)
 	}
-	// What p defines and references.
-	defines := make(map[string]bool)
-	refCount := make(map[string]int)
-	for _, t := range self.tags.Tags {
-		name := self.tags.Strings[t.Name]
-		if t.Kind == tags.Definition {
-			defines[name] = true
-		} else {
-			refCount[name]++
-		}
-	}
-	type link struct {
-		weight   float64
-		names    []string // what p uses that the file defines
-		useRows  []int    // where the file uses what p defines
-		useNames []string // what it uses there
-	}
-	links := make(map[string]*link)
-	get := func(q string) *link {
-		l := links[q]
-		if l == nil {
-			l = &link{}
-			links[q] = l
-		}
-		return l
-	}
-	definers := make(map[string]int) // how many files define a name
-	for _, f := range files {
-		set := m.files[f.path].tags
-		for _, t := range set.Tags {
-			if t.Kind == tags.Definition {
-				definers[set.Strings[t.Name]]++
-			}
-		}
-	}
-	for _, f := range files {
-		if f.path == p {
-			continue
-		}
-		set := m.files[f.path].tags
-		used := make(map[string]int)
-		for j, t := range set.Tags {
-			name := set.Strings[t.Name]
-			switch {
-			case t.Kind == tags.Definition && refCount[name] > 0 && !graphOnly(set.Sub(j)):
-				// f defines what p uses.
-				l := get(f.path)
-				if !slices.Contains(l.names, name) {
-					l.names = append(l.names, name)
-					l.weight += linkWeight(name, refCount[name], definers[name])
-				}
-			case t.Kind == tags.Reference && defines[name]:
-				// f uses what p defines.
-				used[name]++
-				l := get(f.path)
-				l.useRows = append(l.useRows, int(t.Line))
-				l.useNames = append(l.useNames, name)
-			}
-		}
-		for name, n := range used {
-			links[f.path].weight += linkWeight(name, n, definers[name])
-		}
-	}
-	paths := make([]string, 0, len(links))
-	for q := range links {
-		paths = append(paths, q)
-	}
-	slices.SortFunc(paths, func(a, b string) int {
-		return cmp.Or(cmp.Compare(links[b].weight, links[a].weight), strings.Compare(a, b))
-	})
-	// One item per definition p uses, and one per file for where it uses
-	// p, files by weight: a small budget shows the best part of each.
-	var items []item
-	for _, q := range paths {
-		l := links[q]
-		slices.Sort(l.names)
-		for _, name := range l.names {
-			items = append(items, item{path: q, name: name, score: l.weight})
-		}
-		if len(l.useRows) > 0 {
-			it := item{path: q, score: l.weight, rows: l.useRows, names: l.useNames}
-			for range l.useRows {
-				it.kinds = append(it.kinds, "use")
-			}
-			items = append(items, it)
-		}
-	}
+	items, ranks := relatedItems(snap, p)
 	if budget <= 0 {
 		budget = Budget(m.opts.MaxTokens, m.opts.ContextWindow, true)
 	}
-	enc, err := encoding(m.opts.Encoding)
-	if err != nil {
+	if _, err := encoding(m.opts.Encoding); err != nil {
 		return nil, err
 	}
-	count := func(s string) int { return countTokens(enc, s) }
-	text, tokens, shown, err := m.fit(ctx, items, budget, count)
+	bs := m.blocksOf(snap)
+	text, tokens, shown, err := bs.fit(ctx, items, budget)
 	if err != nil {
 		return nil, err
-	}
-	ranks := make(map[string]float64, len(links))
-	for q, l := range links {
-		ranks[q] = l.weight
 	}
 	res := &result{text: text, tokens: tokens, budget: budget, items: items, shown: shown, ranks: ranks}
-	m.publish(ctx, res, m.opts.Encoding, count)
-	m.storeCaches(ctx, files)
-	return res.public, nil
-}
-
-// linkWeight weighs n references to name, defined in definers files, as
-// the ranking does.
-func linkWeight(name string, n, definers int) float64 {
-	return rank.Weight(name, definers, false) * math.Sqrt(float64(n))
+	return publish(bs, res, m.opts.Encoding), nil
 }
 
 // Mentions are the paths and identifiers found in free text.
@@ -272,7 +163,7 @@ func (m *Map) FindMentions(ctx context.Context, text string) (Mentions, error) {
 	if m.closed {
 		return Mentions{}, ErrClosed
 	}
-	files, _, err := m.walk(ctx)
+	files, _, err := m.idx.walk(ctx)
 	if err != nil {
 		return Mentions{}, err
 	}
@@ -280,10 +171,12 @@ func (m *Map) FindMentions(ctx context.Context, text string) (Mentions, error) {
 	for i, f := range files {
 		paths[i] = f.path
 	}
-	return findMentions(text, paths), nil
+	return findMentions(text, paths, true), nil
 }
 
-func findMentions(text string, paths []string) Mentions {
+// findMentions returns what text mentions among paths, as FindMentions
+// says; without stems, files are mentioned only by path or base name.
+func findMentions(text string, paths []string, stems bool) Mentions {
 	isPath := make(map[string]bool, len(paths))
 	byBase := make(map[string][]string)
 	byStem := make(map[string][]string)
@@ -315,7 +208,7 @@ func findMentions(text string, paths []string) Mentions {
 		}
 		seen[w] = true
 		ms.Idents = append(ms.Idents, w)
-		if len(w) >= 5 {
+		if stems && len(w) >= 5 {
 			for _, p := range byStem[strings.ToLower(w)] {
 				files[p] = true
 			}

@@ -244,14 +244,14 @@ func TestFindMentions(t *testing.T) {
 		{"Util helpers", nil},
 		{"", nil},
 	} {
-		got := findMentions(tc.text, paths)
+		got := findMentions(tc.text, paths, true)
 		if !slices.Equal(got.Files, tc.files) {
 			t.Errorf("findMentions(%q).Files = %v, want %v", tc.text, got.Files, tc.files)
 		}
 	}
 
 	// Every identifier word is an identifier mention, once, in order.
-	got := findMentions("Fix parseArgs in cmd/main.go: parseArgs drops -v, café_2 too", paths)
+	got := findMentions("Fix parseArgs in cmd/main.go: parseArgs drops -v, café_2 too", paths, true)
 	want := []string{"Fix", "parseArgs", "in", "cmd", "main", "go", "drops", "v", "café_2", "too"}
 	if !slices.Equal(got.Idents, want) {
 		t.Errorf("findMentions(…).Idents = %q, want %q", got.Idents, want)
@@ -276,5 +276,46 @@ func TestFindMentionsMap(t *testing.T) {
 	m.Close()
 	if _, err := m.FindMentions(context.Background(), "x"); err != ErrClosed {
 		t.Errorf("FindMentions on a closed Map: %v, want ErrClosed", err)
+	}
+}
+
+// TestRequestText: the user's words as Request.Text give, with a ranking
+// without relevance, the map that their mentions, found by FindMentions,
+// give as Request.Mentions; with the default ranking, a file they name
+// ranks higher than with no words.
+func TestRequestText(t *testing.T) {
+	text := "Why does server.go call Get twice? See the Handler class."
+	m, err := NewFS(lookupTree, &Options{Ranking: "aider+reverse=0.5+roles"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ms, err := m.FindMentions(context.Background(), text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byText, err := m.Build(context.Background(), Request{Text: text, MaxTokens: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byMentions, err := m.Build(context.Background(), Request{Mentions: ms.All(), MaxTokens: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if byText.Text != byMentions.Text || !slices.Equal(byText.Ranked, byMentions.Ranked) {
+		t.Errorf("Request.Text gave\n%s\nwant the map of its mentions:\n%s", byText.Text, byMentions.Text)
+	}
+
+	d := openLookup(t)
+	plain, err := d.build(context.Background(), Request{MaxTokens: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	worded, err := d.build(context.Background(), Request{Text: text, MaxTokens: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := "server/server.go"; worded.ranks[p] <= plain.ranks[p] {
+		t.Errorf("rank of %s with the words %q: %g, not above %g without", p, text, worded.ranks[p], plain.ranks[p])
 	}
 }

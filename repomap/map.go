@@ -1,11 +1,11 @@
 package repomap
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,24 +15,28 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/cache"
-	"github.com/repomap-dev/repomap/rank"
-	"github.com/repomap-dev/repomap/tags"
+	"github.com/repomap-dev/repomap/internal/fit"
 )
 
 // Map makes repo maps of one tree, or of several trees as one. It keeps
 // what it learned about the files between renders, so that a map of a
 // tree that changed a little costs little. Its methods are safe for
 // concurrent use; renders run one at a time.
+//
+// A map is made in stages, each taking what the one before gives: the
+// index walks, reads, parses and caches, and gives a snapshot of the
+// tree; the rank stage links references to definitions and ranks them;
+// the fit finds how much of the ranked list fits the budget; the render
+// writes it. The Map holds what lasts between requests: the index, with
+// the compiled tags queries, and the blocks already rendered.
 type Map struct {
 	roots []*root
 	opts  Options
 
-	mu     sync.Mutex            // serialises renders and guards what follows
-	files  map[string]*fileState // by path in the map
-	blocks map[string]block      // rendered file blocks, by path and rows
-	last   *lastRender           // the last map made, for the refresh modes
-	parser *tags.Parser          // for outlines; nil until needed
-	warned map[string]bool       // cache warnings given, once each
+	mu     sync.Mutex  // serialises requests and guards what follows
+	idx    *index      // the files, their tags and outlines
+	blocks blockMemo   // rendered file blocks, by entry
+	last   *lastRender // the last map made, for the refresh modes
 	closed bool
 }
 
@@ -56,6 +60,14 @@ type root struct {
 	known  map[string]bool // the paths the disk cache holds, after a store
 }
 
+// mapPath returns the path in the map of the file at rel in r.
+func (r *root) mapPath(rel string) string {
+	if r.Name == "" {
+		return rel
+	}
+	return r.Name + "/" + rel
+}
+
 // Request says what a map is for.
 type Request struct {
 	// Focus lists the files being worked on, as slash-separated paths in
@@ -71,13 +83,17 @@ type Request struct {
 	// higher.
 	Mentions []string
 
+	// Text is the user's words, free text such as a task or an issue:
+	// what it mentions (see Map.FindMentions) counts as Mentions do.
+	Text string
+
 	// MaxTokens, when positive, overrides the Map's budget for this request.
 	MaxTokens int
 }
 
 // key identifies a request for the refresh modes.
 func (r Request) key() string {
-	return fmt.Sprintf("%q|%q|%d", r.Focus, r.Mentions, r.MaxTokens)
+	return fmt.Sprintf("%q|%q|%q|%d", cleanPaths(r.Focus), r.Mentions, r.Text, r.MaxTokens)
 }
 
 // New returns a Map of the tree at dir. It is cheap: the work happens in
@@ -104,7 +120,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 	if len(roots) == 0 {
 		return nil, errors.New("repomap: no root")
 	}
-	m := &Map{opts: o, files: make(map[string]*fileState), blocks: make(map[string]block), warned: make(map[string]bool)}
+	m := &Map{opts: o, blocks: make(blockMemo)}
 	names := make(map[string]bool)
 	for _, r := range roots {
 		if len(roots) > 1 && (r.Name == "" || r.Name == "." || r.Name == ".." || strings.ContainsAny(r.Name, `/\`)) {
@@ -138,6 +154,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 		}
 		m.roots = append(m.roots, rt)
 	}
+	m.idx = newIndex(m.roots, &m.opts)
 	return m, nil
 }
 
@@ -145,14 +162,12 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 func (m *Map) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.closed = true
-	m.files, m.blocks, m.last = nil, nil, nil
-	if m.parser != nil {
-		err := m.parser.Close()
-		m.parser = nil
-		return err
+	if m.closed {
+		return nil
 	}
-	return nil
+	m.closed = true
+	m.blocks, m.last = nil, nil
+	return m.idx.close()
 }
 
 // ErrClosed is returned by the methods of a closed Map.
@@ -176,31 +191,24 @@ type result struct {
 	text    string
 	tokens  int
 	budget  int
-	items   []item // the ranked list
-	shown   int    // how many items of it the map shows
+	items   []fit.Item // the ranked list
+	shown   int        // how many items of it the map shows
 	ranks   map[string]float64
 	stats   Stats
 	skipped []skip
+	blocks  *blocks // what made its blocks
 	public  *Result
 }
 
 // lastRender is the last map made, with what it was made of.
 type lastRender struct {
 	req   string
-	state map[string][2]int64 // path → size, modification time
+	state map[string]stamp // by path
 	res   *result
 }
 
-// item is one entry of the ranked list: a definition, with the rows of all
-// its definition tags in its file, or a file by itself (rows nil).
-type item struct {
-	path  string
-	name  string
-	rows  []int    // 0-based
-	kinds []string // the kind of the definition on each row
-	names []string // the name on each row, when not all are name
-	score float64
-}
+// stamp is what tells that a file changed.
+type stamp struct{ size, mod int64 }
 
 func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	m.mu.Lock()
@@ -217,50 +225,53 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
 
 	var st Stats
-	files, skipped, err := m.walk(ctx)
+	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err // encDone is buffered: the loader does not wait
 	}
 	st.Files = len(files)
+	state := make(map[string]stamp, len(files))
 	for _, f := range files {
 		st.Bytes += f.size
+		state[f.path] = stamp{f.size, f.mod}
 	}
 	st.Walk = time.Since(start)
-	state := make(map[string][2]int64, len(files))
-	for _, f := range files {
-		state[f.path] = [2]int64{f.size, f.mod}
-	}
 	if last := m.last; last != nil && last.req == req.key() {
 		switch m.opts.Refresh {
 		case RefreshFiles:
-			if samePaths(last.state, state) {
+			if maps.EqualFunc(last.state, state, func(stamp, stamp) bool { return true }) {
 				return last.res, nil
 			}
 		case RefreshAuto:
-			if maps2Equal(last.state, state) {
+			if maps.Equal(last.state, state) {
 				return last.res, nil
 			}
 		}
 	}
 
 	t := time.Now()
-	more, parsed, err := m.refreshTags(ctx, files)
+	snap, err := m.idx.update(ctx, files, skipped)
 	if err != nil {
 		return nil, err // encDone is buffered: the loader does not wait
 	}
-	st.Parsed, st.Cached = parsed, len(files)-parsed
+	m.blocks.keep(snap)
+	st.Parsed, st.Cached = snap.parsed, len(files)-snap.parsed
 	st.Tags = time.Since(t)
-	skipped = append(skipped, more...)
-	for _, s := range skipped {
+	for _, s := range snap.skipped {
 		m.opts.Logger.Debug("repomap: skipped", "path", s.path, "reason", s.reason)
 	}
-	st.Skipped = len(skipped)
+	st.Skipped = len(snap.skipped)
+	st.Roles = make(map[string]int)
+	for _, r := range snap.roles {
+		st.Roles[r.String()]++
+	}
 
 	t = time.Now()
 	focus := cleanPaths(req.Focus)
-	items, ranks, graph := m.rankItems(files, focus, req.Mentions)
-	st.Nodes, st.Links = graph.nodes, graph.links
-	st.Defs, st.Refs = graph.defs, graph.refs
+	rk, _ := parseRanking(m.opts.Ranking) // checked by New
+	r := rankSnapshot(snap, rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
+	st.Nodes, st.Links = r.size.nodes, r.size.links
+	st.Defs, st.Refs = r.size.defs, r.size.refs
 	st.Rank = time.Since(t)
 
 	budget := req.MaxTokens
@@ -270,220 +281,45 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	if err := <-encDone; err != nil {
 		return nil, err
 	}
-	enc, _ := encoding(m.opts.Encoding)
+	bs := m.blocksOf(snap)
 	t = time.Now()
-	text, tokens, shown, err := m.fit(ctx, items, budget, func(s string) int { return countTokens(enc, s) })
+	text, tokens, shown, err := bs.fit(ctx, r.items, budget)
 	if err != nil {
 		return nil, err
 	}
 	st.Fit = time.Since(t)
 	st.Tokens = tokens
-
-	t = time.Now()
-	m.storeCaches(ctx, files)
-	st.Store = time.Since(t)
 	st.Total = time.Since(start)
 
-	res := &result{text: text, tokens: tokens, budget: budget, items: items, shown: shown, ranks: ranks, stats: st, skipped: skipped}
-	m.publish(ctx, res, m.opts.Encoding, func(s string) int { return countTokens(enc, s) })
+	res := &result{text: text, tokens: tokens, budget: budget, items: r.items, shown: shown, ranks: r.ranks, stats: st, skipped: snap.skipped, blocks: bs}
+	res.public = publish(bs, res, m.opts.Encoding)
 	m.last = &lastRender{req: req.key(), state: state, res: res}
 	return res, nil
 }
 
-func samePaths(a, b map[string][2]int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for p := range a {
-		if _, ok := b[p]; !ok {
-			return false
-		}
-	}
-	return true
+// blocksOf returns the maker of the blocks of snap's files, for the Map's
+// encoding, which is loaded.
+func (m *Map) blocksOf(snap *snapshot) *blocks {
+	enc, _ := encoding(m.opts.Encoding)
+	return &blocks{snap: snap, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks}
 }
 
-func maps2Equal(a, b map[string][2]int64) bool {
-	if len(a) != len(b) {
-		return false
+// snapshot brings the index up to date and returns its snapshot. The
+// caller holds m.mu.
+func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
+	if m.closed {
+		return nil, ErrClosed
 	}
-	for p, v := range a {
-		if w, ok := b[p]; !ok || w != v {
-			return false
-		}
+	files, skipped, err := m.idx.walk(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return true
-}
-
-// refreshTags brings the tags of files up to date, from the disk cache or
-// by parsing, and returns the files left out with why and how many were
-// parsed.
-func (m *Map) refreshTags(ctx context.Context, files []file) ([]skip, int, error) {
-	m.loadCaches(ctx)
-	more, parsed := m.extract(ctx, files)
-	if err := ctx.Err(); err != nil {
-		return nil, 0, fmt.Errorf("repomap: %w", err)
+	snap, err := m.idx.update(ctx, files, skipped)
+	if err != nil {
+		return nil, err
 	}
-	return more, parsed, nil
-}
-
-// walk lists the files of every root, with their paths in the map.
-func (m *Map) walk(ctx context.Context) ([]file, []skip, error) {
-	var files []file
-	var skipped []skip
-	for i, r := range m.roots {
-		fs, sk, err := walkGlobs(ctx, r.FS, m.opts.Exclude, m.opts.Include)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, f := range fs {
-			f.root, f.rel = i, f.path
-			if r.Name != "" {
-				f.path = r.Name + "/" + f.path
-			}
-			files = append(files, f)
-		}
-		for _, s := range sk {
-			if r.Name != "" {
-				s.path = r.Name + "/" + s.path
-			}
-			skipped = append(skipped, s)
-		}
-	}
-	return files, skipped, nil
-}
-
-// graphSize tells how large the ranking's input was.
-type graphSize struct{ nodes, links, defs, refs int }
-
-// graphOnly reports whether definitions of this kind link files in the
-// ranking without being shown: every Go file of a package defines the
-// package's name, which ties the files that use the package to it, but a
-// package clause says nothing the path does not.
-func graphOnly(sub string) bool { return sub == "package" }
-
-// rankItems ranks the files' definitions for the focus files and mentions
-// and returns the ranked list and each file's rank.
-func (m *Map) rankItems(files []file, focus, mentions []string) ([]item, map[string]float64, graphSize) {
-	in := rank.Input{Files: make([]rank.File, len(files)), Focus: focus}
-	isPath := make(map[string]bool, len(files))
-	for _, f := range files {
-		isPath[f.path] = true
-	}
-	for _, w := range mentions {
-		if p := path.Clean(strings.TrimPrefix(w, "./")); isPath[p] {
-			in.MentionedFiles = append(in.MentionedFiles, p)
-		}
-		in.MentionedIdents = append(in.MentionedIdents, w)
-	}
-	var size graphSize
-	rk, _ := parseRanking(m.opts.Ranking) // checked by New
-	in.Reverse = rk.reverse
-	// hidden holds the definitions that link files but are not shown.
-	hidden := make(map[[2]string]bool)
-	var count []int // per string of a file's Set: references to it
-	for i, f := range files {
-		rf := rank.File{Path: f.path}
-		set := m.files[f.path].tags
-		count = slices.Grow(count[:0], len(set.Strings))[:len(set.Strings)]
-		clear(count)
-		var bi map[string]bool
-		if rk.builtins {
-			bi = builtinsOf(f.path)
-		}
-		for j, t := range set.Tags {
-			name := set.Strings[t.Name]
-			if t.Kind == tags.Reference {
-				if !builtinUse(bi, set.Sub(j), name) {
-					count[t.Name]++
-				}
-				size.refs++
-				continue
-			}
-			name = rankName(set.Sub(j), name)
-			rf.Defs = append(rf.Defs, name)
-			if graphOnly(set.Sub(j)) {
-				hidden[[2]string{f.path, name}] = true
-			}
-		}
-		// Each referenced name once, with its count.
-		for k, n := range count {
-			if n > 0 {
-				rf.Refs = append(rf.Refs, set.Strings[k])
-				rf.RefCounts = append(rf.RefCounts, n)
-			}
-		}
-		size.defs += len(rf.Defs)
-		in.Files[i] = rf
-	}
-	res := rank.Rank(in)
-	size.nodes = len(res.Files)
-	size.links = res.Links
-	items := make([]item, 0, len(res.Entries))
-	listed := make(map[string]bool, len(files))
-	var dropped []string
-	for _, e := range res.Entries {
-		if e.Name != "" && hidden[[2]string{e.Path, e.Name}] && !m.hasShown(e.Path, e.Name) {
-			dropped = append(dropped, e.Path)
-			continue // a definition that is never shown
-		}
-		listed[e.Path] = true
-		items = append(items, item{path: e.Path, name: e.Name, score: e.Score})
-	}
-	if rk.docs > 0 {
-		demoteDocs(items, rk.docs)
-	}
-	// A file whose only definitions are never shown still belongs in the
-	// list, by its rank, among the files by name alone.
-	var extra []item
-	for _, p := range dropped {
-		if !listed[p] {
-			listed[p] = true
-			extra = append(extra, item{path: p, score: res.Files[p]})
-		}
-	}
-	if len(extra) > 0 {
-		first := slices.IndexFunc(items, func(it item) bool { return it.name == "" })
-		if first < 0 {
-			first = len(items)
-		}
-		tail := append(slices.Clone(items[first:]), extra...)
-		slices.SortStableFunc(tail, func(a, b item) int {
-			return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.path, b.path))
-		})
-		items = append(items[:first], tail...)
-	}
-	return items, res.Files, size
-}
-
-// hasShown reports whether the file at p has a shown definition of name.
-func (m *Map) hasShown(p, name string) bool {
-	set := m.files[p].tags
-	for j, t := range set.Tags {
-		if t.Kind == tags.Definition && rankName(set.Sub(j), set.Strings[t.Name]) == name && !graphOnly(set.Sub(j)) {
-			return true
-		}
-	}
-	return false
-}
-
-// defsOf returns the rows and kinds of the shown definitions of it.name in
-// its file, filling them in on first use.
-func (m *Map) defsOf(it *item) {
-	if it.name == "" || it.rows != nil {
-		return
-	}
-	st := m.files[it.path]
-	if st == nil {
-		return
-	}
-	set := st.tags
-	for j, t := range set.Tags {
-		if t.Kind == tags.Definition && rankName(set.Sub(j), set.Strings[t.Name]) == it.name && !graphOnly(set.Sub(j)) {
-			it.rows = append(it.rows, int(t.Line))
-			it.kinds = append(it.kinds, set.Sub(j))
-			it.names = append(it.names, set.Strings[t.Name])
-		}
-	}
+	m.blocks.keep(snap)
+	return snap, nil
 }
 
 // cleanPaths returns the paths cleaned, slash-separated and without a

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
+
+	"github.com/repomap-dev/repomap/internal/fit"
 )
 
 func TestBudget(t *testing.T) {
@@ -97,7 +100,7 @@ func TestFitBudget(t *testing.T) {
 		prevShown, prevDefs = r.shown, defs
 		// The prefix is the longest that fits: one more item does not.
 		if r.shown < len(r.items) {
-			more := m.renderItems(context.Background(), r.items[:r.shown+1], func(s string) int { return countTokens(enc, s) })
+			more := text(r.blocks.ofItems(r.items[:r.shown+1]))
 			if n := countTokens(enc, more); n <= budget {
 				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
 			}
@@ -135,9 +138,9 @@ func TestFocusAndMentions(t *testing.T) {
 		"e/eps.go":   {Data: []byte("package e\n\nfunc Epsilon() int { return 5 }\n")},
 	}
 	index := func(r *result, name string) int {
-		return slices.IndexFunc(r.items, func(it item) bool { return it.name == name })
+		return slices.IndexFunc(r.items, func(it fit.Item) bool { return it.Name == name })
 	}
-	score := func(r *result, name string) float64 { return r.items[index(r, name)].score }
+	score := func(r *result, name string) float64 { return r.items[index(r, name)].Score }
 	// Aider's ranking: no reverse edges, so the sums below are plain.
 	aider := &Options{Ranking: RankingAider}
 	base := build(t, tree, aider, Request{})
@@ -147,10 +150,10 @@ func TestFocusAndMentions(t *testing.T) {
 
 	// A focus file is left out, and what it uses comes first.
 	focus := build(t, tree, aider, Request{Focus: []string{"d/delta.go"}})
-	if it := focus.items[0]; it.path != "e/eps.go" || it.name != "Epsilon" {
-		t.Errorf("with focus d/delta.go the first item is %s:%s, want e/eps.go:Epsilon", it.path, it.name)
+	if it := focus.items[0]; it.Path != "e/eps.go" || it.Name != "Epsilon" {
+		t.Errorf("with focus d/delta.go the first item is %s:%s, want e/eps.go:Epsilon", it.Path, it.Name)
 	}
-	if slices.ContainsFunc(focus.items, func(it item) bool { return it.path == "d/delta.go" }) || strings.Contains(focus.text, "delta.go") {
+	if slices.ContainsFunc(focus.items, func(it fit.Item) bool { return it.Path == "d/delta.go" }) || strings.Contains(focus.text, "delta.go") {
 		t.Errorf("the focus file is in the ranked list or the map:\n%s", focus.text)
 	}
 
@@ -259,9 +262,12 @@ func TestBadFiles(t *testing.T) {
 	if _, err := m.Render(context.Background(), Request{}); err != nil {
 		t.Fatal(err)
 	}
-	src := m.source(context.Background(), "cr.py", true)
-	if src == nil || src.lines[2] != "def LoneCR():" {
-		t.Errorf("cr.py lines = %q, want line 3 to be the def", src.lines)
+	snap, err := m.snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := snap.source("cr.py"); src == nil || src.Lines[2] != "def LoneCR():" {
+		t.Errorf("cr.py source = %v, want line 3 to be the def", src)
 	}
 	reasons := map[string]string{}
 	for _, s := range r.skipped {
@@ -388,8 +394,8 @@ func TestHeadingsDoNotCaptureCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if it := r.items[0]; it.path != "shapes/shapes.go" {
-		t.Errorf("first item %s:%s, want shapes/shapes.go (a heading named shapes must not draw the package's users)", it.path, it.name)
+	if it := r.items[0]; it.Path != "shapes/shapes.go" {
+		t.Errorf("first item %s:%s, want shapes/shapes.go (a heading named shapes must not draw the package's users)", it.Path, it.Name)
 	}
 	if !strings.Contains(r.text, "│# shapes") {
 		t.Errorf("the heading is not in the map:\n%s", r.text)
@@ -397,17 +403,17 @@ func TestHeadingsDoNotCaptureCode(t *testing.T) {
 }
 
 func TestDemoteDocs(t *testing.T) {
-	items := []item{
-		{path: "config.yaml", name: "server", score: 0.5},
-		{path: "README.md", name: "#Install", score: 0.4},
-		{path: "main.go", name: "Serve", score: 0.3},
-		{path: "util.go", name: "helper", score: 0.001},
-		{path: "notes.txt", score: 0.2}, // a file entry stays in place
+	items := []fit.Item{
+		{Path: "config.yaml", Name: "server", Score: 0.5},
+		{Path: "README.md", Name: "#Install", Score: 0.4},
+		{Path: "main.go", Name: "Serve", Score: 0.3},
+		{Path: "util.go", Name: "helper", Score: 0.001},
+		{Path: "notes.txt", Score: 0.2}, // a file entry stays in place
 	}
 	demoteDocs(items, 0.1)
 	var got []string
 	for _, it := range items {
-		got = append(got, it.path)
+		got = append(got, it.Path)
 	}
 	want := []string{"main.go", "config.yaml", "README.md", "util.go", "notes.txt"}
 	if !slices.Equal(got, want) {
@@ -420,5 +426,46 @@ func TestDemoteDocs(t *testing.T) {
 		if CheckRanking(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}
+	}
+}
+
+// polyglotTree is a small tree in Scala, C++ and Go, the first two of
+// which have tags queries that take seconds to compile.
+func polyglotTree() fstest.MapFS {
+	return fstest.MapFS{
+		"a.scala": {Data: []byte("object A { def run(x: Int): Int = B.helper(x) }\n")},
+		"b.scala": {Data: []byte("object B { def helper(x: Int): Int = x }\n")},
+		"c.cpp":   {Data: []byte("int helper(int x) { return x; }\nint run() { return helper(1); }\n")},
+		"d.hpp":   {Data: []byte("namespace d { int helper(int x); }\n")},
+		"e.go":    {Data: []byte("package e\n\nfunc Run() int { return helper() }\n")},
+	}
+}
+
+// TestQueriesCompiledOncePerMap: a Map compiles each language's tags query
+// once for its whole life, however many files of it its parsers meet and
+// however often they change.
+func TestQueriesCompiledOncePerMap(t *testing.T) {
+	tree := polyglotTree()
+	m, err := NewFS(tree, &Options{Parallelism: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i := range 3 {
+		if i > 0 {
+			f := tree["b.scala"]
+			f.Data = fmt.Appendf(nil, "object B { def helper(x: Int): Int = x + %d }\n", i)
+			f.ModTime = f.ModTime.Add(time.Second)
+		}
+		r, err := m.Build(context.Background(), Request{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{5, 1, 1}[i]; r.Stats.Parsed != want {
+			t.Fatalf("build %d parsed %d files, want %d", i, r.Stats.Parsed, want)
+		}
+	}
+	if n := m.idx.queries.Compiles(); n != 3 {
+		t.Errorf("the Map compiled %d tags queries for Scala, C++ and Go over three builds, want 3", n)
 	}
 }

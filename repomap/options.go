@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Options configures a Map. A nil *Options, and every zero field, means
@@ -76,6 +78,12 @@ type Options struct {
 	// that can hold no match are not walked.
 	Include []string
 
+	// Roles give roles to the files whose paths match their globs, in place
+	// of the ones found from the files' paths and content (see Role); they
+	// come after the rules of a root's RolesFile, and the last rule that
+	// matches a path wins.
+	Roles []RoleRule
+
 	// Logger receives diagnostics: files skipped and why at Debug level,
 	// a cache that cannot be used at Warn level. Nil means none.
 	Logger *slog.Logger
@@ -115,7 +123,12 @@ func (o *Options) withDefaults() (Options, error) {
 	if err := checkGlobs("Include", c.Include); err != nil {
 		return c, err
 	}
-	c.Exclude, c.Include = slices.Clone(c.Exclude), slices.Clone(c.Include)
+	for _, r := range c.Roles {
+		if !doublestar.ValidatePattern(cleanGlob(r.Glob)) || r.Role >= numRoles {
+			return c, fmt.Errorf("repomap: Roles: malformed rule %q %v", r.Glob, r.Role)
+		}
+	}
+	c.Exclude, c.Include, c.Roles = slices.Clone(c.Exclude), slices.Clone(c.Include), slices.Clone(c.Roles)
 	if c.Encoding == "" {
 		c.Encoding = O200kBase
 	}
@@ -212,6 +225,9 @@ type Stats struct {
 	Nodes   int   // files in the ranking graph
 	Links   int   // links between them: (referencing file, defining file, identifier)
 	Tokens  int   // tokens of the map
+
+	// Roles counts the files of each role (see Role), by the role's name.
+	Roles map[string]int
 
 	Walk, Tags, Rank, Fit, Store, Total time.Duration
 }

@@ -3,12 +3,395 @@ package repomap
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/fit"
+	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
 )
+
+// The rank stage turns a snapshot and a request into the ranked list of
+// items the fit takes: it links references to definitions by name, ranks
+// with package rank, and applies the map's own rules, which all live in
+// this file: which definitions link files without being shown, the names
+// headings go by, builtins, the weight of reverse edges, and the
+// demotion of documents and data.
+
+// ranked is the rank stage's result.
+type ranked struct {
+	items []fit.Item         // definitions best first, then files by name alone
+	ranks map[string]float64 // the PageRank of each file of the graph
+	size  graphSize
+}
+
+// graphSize tells how large the ranking's input was.
+type graphSize struct{ nodes, links, defs, refs int }
+
+// graphOnly reports whether definitions of this kind link files in the
+// ranking without being shown: every Go file of a package defines the
+// package's name, which ties the files that use the package to it, but a
+// package clause says nothing the path does not.
+func graphOnly(sub string) bool { return sub == "package" }
+
+// shownDef is one definition a map can show, as the rank stage indexes
+// it: by the name it goes by in the ranking.
+type shownDef struct {
+	rankName string
+	row      fit.Row
+}
+
+// linked is the link stage's result: the graph's input, as rank takes it,
+// and each file's definitions that a map can show.
+type linked struct {
+	files []rank.File
+	shown map[string][]shownDef // by path, sorted by rank name, then line
+	size  graphSize
+}
+
+// link ties the references of the files of s to definitions: today by
+// name, a reference to every definition of its name, as package rank
+// links the names it is given.
+func link(s *snapshot, rk ranking) linked {
+	files := make([]rank.File, len(s.files))
+	var size graphSize
+	// shown holds each file's definitions that a map can show, sorted by
+	// rank name then line, so that an item finds its rows by a search.
+	shown := make(map[string][]shownDef, len(s.files))
+	var count []int // per string of a file's Set: references to it
+	for i, f := range s.files {
+		rf := rank.File{Path: f.path}
+		set := s.entries[i].tags
+		count = slices.Grow(count[:0], len(set.Strings))[:len(set.Strings)]
+		clear(count)
+		var bi map[string]bool
+		if rk.builtins {
+			bi = builtinsOf(f.path)
+		}
+		var defs []shownDef
+		for j, t := range set.Tags {
+			name := set.Strings[t.Name]
+			sub := set.Sub(j)
+			if t.Kind == tags.Reference {
+				if !builtinUse(bi, sub, name) {
+					count[t.Name]++
+				}
+				size.refs++
+				continue
+			}
+			rn := rankName(sub, name)
+			rf.Defs = append(rf.Defs, rn)
+			if !graphOnly(sub) {
+				defs = append(defs, shownDef{rn, fit.Row{Line: int(t.Line), Kind: sub, Name: name}})
+			}
+		}
+		slices.SortStableFunc(defs, func(a, b shownDef) int {
+			return cmp.Or(strings.Compare(a.rankName, b.rankName), cmp.Compare(a.row.Line, b.row.Line))
+		})
+		shown[f.path] = defs
+		// Each referenced name once, with its count.
+		for k, n := range count {
+			if n > 0 {
+				rf.Refs = append(rf.Refs, set.Strings[k])
+				rf.RefCounts = append(rf.RefCounts, n)
+			}
+		}
+		size.defs += len(rf.Defs)
+		files[i] = rf
+	}
+	return linked{files: files, shown: shown, size: size}
+}
+
+// rankSnapshot ranks the definitions of the files of s for the query q,
+// with the ranking rk.
+func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
+	l := link(s, rk)
+	focus, mentions := q.focus, q.mentions
+	in := rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights}
+	var rel map[string]float64 // relevance to the user's words, the best 1
+	switch {
+	case q.text == "":
+	case !rk.relevance:
+		mentions = slices.Concat(mentions, findMentions(q.text, s.paths(), true).All())
+	default:
+		// The paths the words name, the names written as code, and the
+		// files whose words the words are.
+		mentions = slices.Concat(mentions, namedFiles(q.text, s.paths()), codeWords(q.text))
+		rel = relevance(s, q.text)
+		best := 0.0
+		for _, v := range rel {
+			best = max(best, v)
+		}
+		for p := range rel {
+			rel[p] /= best
+		}
+		in.Personal = make(map[string]float64)
+		for _, p := range topRelevant(rel, rk.relTop) {
+			in.Personal[p] = rk.relPersonal * rel[p]
+		}
+	}
+	for _, w := range mentions {
+		if p := path.Clean(strings.TrimPrefix(w, "./")); s.entry(p) != nil {
+			in.MentionedFiles = append(in.MentionedFiles, p)
+		}
+		in.MentionedIdents = append(in.MentionedIdents, w)
+	}
+	shown, size := l.shown, l.size
+	res := rank.Rank(in)
+	size.nodes = len(res.Files)
+	size.links = res.Links
+	items := make([]fit.Item, 0, len(res.Entries))
+	listed := make(map[string]bool, len(s.files))
+	var dropped []string
+	for _, e := range res.Entries {
+		it := fit.Item{Path: e.Path, Name: e.Name, Score: e.Score}
+		if e.Name != "" {
+			defs := shown[e.Path]
+			lo, _ := slices.BinarySearchFunc(defs, e.Name, func(d shownDef, name string) int { return strings.Compare(d.rankName, name) })
+			for _, d := range defs[lo:] {
+				if d.rankName != e.Name {
+					break
+				}
+				it.Rows = append(it.Rows, d.row)
+			}
+			if it.Rows == nil {
+				dropped = append(dropped, e.Path)
+				continue // a definition that is never shown
+			}
+		}
+		listed[e.Path] = true
+		items = append(items, it)
+	}
+	if rel != nil && rk.relBoost > 0 {
+		boost(items, rel, rk.relBoost)
+	}
+	if rk.docs > 0 {
+		demoteDocs(items, rk.docs)
+	}
+	if rk.roles {
+		// Tests and examples go below the code only in a map for no
+		// request: a request's files draw their tests with them, which
+		// the history of changes says matters. A file the request names,
+		// or one of the most relevant to its words, is never moved down.
+		tests := 1.0
+		if len(focus) == 0 && len(mentions) == 0 && q.text == "" {
+			tests = rk.tests
+		}
+		pointed := slices.Clone(in.MentionedFiles)
+		if rel != nil {
+			pointed = append(pointed, topRelevant(rel, rk.relTop)...)
+		}
+		byRole(items, s, tests, focus, pointed)
+	}
+	// A file whose only definitions are never shown still belongs in the
+	// list, by its rank, among the files by name alone.
+	var extra []fit.Item
+	for _, p := range dropped {
+		if !listed[p] {
+			listed[p] = true
+			extra = append(extra, fit.Item{Path: p, Score: res.Files[p]})
+		}
+	}
+	if len(extra) > 0 {
+		first := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
+		if first < 0 {
+			first = len(items)
+		}
+		tail := append(slices.Clone(items[first:]), extra...)
+		slices.SortStableFunc(tail, func(a, b fit.Item) int {
+			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
+		})
+		items = append(items[:first], tail...)
+	}
+	return ranked{items: items, ranks: res.Files, size: size}
+}
+
+// relatedItems returns the items of the map of the files related to the
+// file at p, and the weight of each file's links with it: one item per
+// definition p uses, in the file that defines it, and one per name of p
+// that a file uses, with the rows that use it; files by the weight of
+// their links with p, as the ranking weighs references, so that a small
+// budget shows the best part of each.
+func relatedItems(s *snapshot, p string) ([]fit.Item, map[string]float64) {
+	// What p defines and references, by the names they go by in the
+	// ranking.
+	self := s.entry(p).tags
+	defines := make(map[string]bool)
+	refCount := make(map[string]int)
+	for j, t := range self.Tags {
+		name := self.Strings[t.Name]
+		if t.Kind == tags.Definition {
+			defines[rankName(self.Sub(j), name)] = true
+		} else {
+			refCount[name]++
+		}
+	}
+	definers := make(map[string]int) // how many files define a name
+	for _, e := range s.entries {
+		seen := make(map[string]bool)
+		for j, t := range e.tags.Tags {
+			if n := rankName(e.tags.Sub(j), e.tags.Strings[t.Name]); t.Kind == tags.Definition && !seen[n] {
+				seen[n] = true
+				definers[n]++
+			}
+		}
+	}
+	type link struct {
+		weight float64
+		defs   map[string][]fit.Row // what p uses that the file defines
+		uses   map[string][]fit.Row // where the file uses what p defines
+	}
+	links := make(map[string]*link)
+	for i, f := range s.files {
+		if f.path == p {
+			continue
+		}
+		set := s.entries[i].tags
+		l := &link{defs: make(map[string][]fit.Row), uses: make(map[string][]fit.Row)}
+		for j, t := range set.Tags {
+			name, sub := set.Strings[t.Name], set.Sub(j)
+			switch {
+			case t.Kind == tags.Definition && refCount[rankName(sub, name)] > 0 && !graphOnly(sub):
+				rn := rankName(sub, name)
+				l.defs[rn] = append(l.defs[rn], fit.Row{Line: int(t.Line), Kind: sub, Name: name})
+			case t.Kind == tags.Reference && defines[name]:
+				l.uses[name] = append(l.uses[name], fit.Row{Line: int(t.Line), Kind: "use", Name: name})
+			}
+		}
+		if len(l.defs) == 0 && len(l.uses) == 0 {
+			continue
+		}
+		for name := range l.defs {
+			l.weight += linkWeight(name, refCount[name], definers[name])
+		}
+		for name, rows := range l.uses {
+			l.weight += linkWeight(name, len(rows), definers[name])
+		}
+		links[f.path] = l
+	}
+	paths := slices.SortedFunc(maps.Keys(links), func(a, b string) int {
+		return cmp.Or(cmp.Compare(links[b].weight, links[a].weight), strings.Compare(a, b))
+	})
+	var items []fit.Item
+	ranks := make(map[string]float64, len(links))
+	for _, q := range paths {
+		l := links[q]
+		ranks[q] = l.weight
+		for _, name := range slices.Sorted(maps.Keys(l.defs)) {
+			items = append(items, fit.Item{Path: q, Name: name, Rows: l.defs[name], Score: l.weight})
+		}
+		for _, name := range slices.Sorted(maps.Keys(l.uses)) {
+			items = append(items, fit.Item{Path: q, Rows: l.uses[name], Score: l.weight})
+		}
+	}
+	return items, ranks
+}
+
+// boost raises the score of each definition of items by factor times its
+// file's relevance, and sorts them again; file entries stay where they
+// are.
+func boost(items []fit.Item, rel map[string]float64, factor float64) {
+	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
+	if end < 0 {
+		end = len(items)
+	}
+	defs := items[:end]
+	for i := range defs {
+		defs[i].Score *= 1 + factor*rel[defs[i].Path]
+	}
+	slices.SortStableFunc(defs, func(a, b fit.Item) int { return cmp.Compare(b.Score, a.Score) })
+}
+
+// The tiers of roles in the ranked list: the code of the tree (its tests
+// and examples with it, scaled), then fixtures, generated and vendored
+// code, then documents, configuration, CI and community files.
+var roleTier = [numRoles]int{
+	RoleSource: 0, RoleTest: 0, RoleExample: 0,
+	RoleFixture: 1, RoleGenerated: 1, RoleVendored: 1,
+	RoleDocs: 2, RoleConfig: 2, RoleCommunity: 2, RoleAsset: 2,
+}
+
+// byRole orders the ranked items by the roles of their files: the
+// definitions of tier 0 first, the tests' and examples' scaled by tests,
+// then those of tier 1, then tier 2, each tier by score; then the files
+// by name alone, by tier too. A role of a focus file, and a pointed file,
+// are never moved down: the request points at them.
+func byRole(items []fit.Item, s *snapshot, tests float64, focus, pointed []string) {
+	liftedRoles := make(map[Role]bool)
+	for _, p := range focus {
+		if i, ok := s.byPath[p]; ok {
+			liftedRoles[s.roles[i]] = true
+		}
+	}
+	isMentioned := make(map[string]bool, len(pointed))
+	for _, p := range pointed {
+		isMentioned[p] = true
+	}
+	tier := func(it *fit.Item) int {
+		i, ok := s.byPath[it.Path]
+		if !ok || isMentioned[it.Path] {
+			return 0
+		}
+		r := s.roles[i]
+		if liftedRoles[r] {
+			return 0
+		}
+		if (r == RoleTest || r == RoleExample) && it.Name != "" {
+			it.Score *= tests
+		}
+		return roleTier[r]
+	}
+	tiers := make([]int, len(items))
+	for i := range items {
+		tiers[i] = tier(&items[i])
+	}
+	// Definitions, then files by name alone: sort each part apart, by
+	// tier then score, keeping the order of equals.
+	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
+	if end < 0 {
+		end = len(items)
+	}
+	sortPart := func(lo, hi int, byScore bool) {
+		idx := make([]int, hi-lo)
+		for i := range idx {
+			idx[i] = lo + i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int {
+			if c := cmp.Compare(tiers[a], tiers[b]); c != 0 || !byScore {
+				return c
+			}
+			return cmp.Compare(items[b].Score, items[a].Score)
+		})
+		sorted := make([]fit.Item, len(idx))
+		for i, k := range idx {
+			sorted[i] = items[k]
+		}
+		copy(items[lo:hi], sorted)
+	}
+	sortPart(0, end, true)
+	sortPart(end, len(items), false)
+}
+
+// linkWeight weighs n references to name, defined in definers files, as
+// the ranking does.
+func linkWeight(name string, n, definers int) float64 {
+	return rank.Weight(name, definers, false) * math.Sqrt(float64(n))
+}
+
+// shownDefs returns the definitions of set that a map shows, in tag order.
+func shownDefs(set tags.Set) []fit.Row {
+	var out []fit.Row
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && !graphOnly(set.Sub(j)) {
+			out = append(out, fit.Row{Line: int(t.Line), Kind: set.Sub(j), Name: set.Strings[t.Name]})
+		}
+	}
+	return out
+}
 
 // The rankings a Map can use.
 const (
@@ -23,6 +406,18 @@ const (
 	RankingAider = "aider"
 )
 
+// The relevance of files to the user's words, by default: see ranking.
+const (
+	relTop      = 10
+	relPersonal = 1
+	relBoost    = 1
+)
+
+// testFactor scales the definitions of tests and examples in the ranked
+// list, so that they come below the code they use unless the request
+// points at them.
+const testFactor = 0.3
+
 // reverseWeight is the weight of an edge back from a definer to a file
 // that references it, relative to the forward edge. 0.1, 0.3, 0.5, 0.7
 // and 1 were measured; 0.5 was the only one that raised recall at both
@@ -34,6 +429,26 @@ type ranking struct {
 	builtins bool    // drop calls of builtin functions and uses of builtin types
 	reverse  float64 // weight of the reverse edges; 0 for none
 	docs     float64 // scales the definitions of documents and data; 0: no change
+	roles    bool    // order the list by the files' roles (see byRole)
+	tests    float64 // with roles, scales the definitions of tests and examples
+
+	// How the relevance of files to the user's words (Request.Text)
+	// steers the ranking: the relTop most relevant files get a teleport
+	// weight of relPersonal times their relevance (the best file's is 1),
+	// and every definition's score grows by relBoost times its file's.
+	relevance   bool
+	relTop      int
+	relPersonal float64
+	relBoost    float64
+
+	weights rank.Weights // Aider's weights replaced, for experiments
+}
+
+// query is what the rank stage takes of a request.
+type query struct {
+	focus    []string // clean paths
+	mentions []string // identifiers and paths
+	text     string   // the user's words
 }
 
 // parseRanking returns the ranking named s: RankingDefault ("" too),
@@ -45,7 +460,8 @@ func parseRanking(s string) (ranking, error) {
 	case "", RankingDefault:
 		// Dropping builtins (aider+builtins) left recall unchanged on two
 		// repositories and lowered it on the third: it is not in.
-		return ranking{reverse: reverseWeight}, nil
+		return ranking{reverse: reverseWeight, roles: true, tests: testFactor,
+			relevance: true, relTop: relTop, relPersonal: relPersonal, relBoost: relBoost}, nil
 	case RankingAider:
 		return ranking{}, nil
 	}
@@ -67,6 +483,37 @@ func parseRanking(s string) (ranking, error) {
 				return r, fmt.Errorf("repomap: ranking %q: docs takes a factor in (0, 1]", s)
 			}
 			r.docs = w
+		case name == "roles" && !hasVal:
+			r.roles, r.tests = true, testFactor
+		case name == "roles":
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w <= 0 || w > 1 {
+				return r, fmt.Errorf("repomap: ranking %q: roles takes a factor for tests in (0, 1]", s)
+			}
+			r.roles, r.tests = true, w
+		case name == "rel" && !hasVal:
+			r.relevance, r.relTop, r.relPersonal, r.relBoost = true, relTop, relPersonal, relBoost
+		case name == "rel":
+			// rel=TOP/PERSONAL/BOOST
+			var top int
+			var pers, bst float64
+			if n, err := fmt.Sscanf(val, "%d/%g/%g", &top, &pers, &bst); n != 3 || err != nil || top < 0 || pers < 0 || bst < 0 {
+				return r, fmt.Errorf("repomap: ranking %q: rel takes TOP/PERSONAL/BOOST, as rel=10/1/1", s)
+			}
+			r.relevance, r.relTop, r.relPersonal, r.relBoost = true, top, pers, bst
+		case hasVal && (name == "long" || name == "common" || name == "self"):
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w <= 0 || w > 100 {
+				return r, fmt.Errorf("repomap: ranking %q: %s takes a weight above 0", s, name)
+			}
+			switch name {
+			case "long":
+				r.weights.LongIdent = w
+			case "common":
+				r.weights.CommonIdent = w
+			case "self":
+				r.weights.Unreferenced = w
+			}
 		case name == "reverse" && !hasVal:
 			r.reverse = reverseWeight
 		case name == "reverse":
@@ -76,7 +523,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, long=W, common=W, self=W, rel, rel=TOP/PERSONAL/BOOST, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	return r, nil
@@ -151,24 +598,24 @@ const docFactor = 0.01
 
 // demoteDocs scales down the definitions of document and data files in
 // the ranked list and sorts it again; file entries stay where they are.
-func demoteDocs(items []item, factor float64) {
-	end := slices.IndexFunc(items, func(it item) bool { return it.name == "" })
+func demoteDocs(items []fit.Item, factor float64) {
+	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
 	if end < 0 {
 		end = len(items)
 	}
 	defs := items[:end]
 	lang := make(map[string]bool)
 	for i := range defs {
-		doc, ok := lang[defs[i].path]
+		doc, ok := lang[defs[i].Path]
 		if !ok {
-			doc = docLanguages[tags.Detect(defs[i].path, nil)]
-			lang[defs[i].path] = doc
+			doc = docLanguages[tags.Detect(defs[i].Path, nil)]
+			lang[defs[i].Path] = doc
 		}
 		if doc {
-			defs[i].score *= factor
+			defs[i].Score *= factor
 		}
 	}
-	slices.SortStableFunc(defs, func(a, b item) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.path, b.path), strings.Compare(a.name, b.name))
+	slices.SortStableFunc(defs, func(a, b fit.Item) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name))
 	})
 }

@@ -1,7 +1,9 @@
 package repomap
 
 import (
+	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -55,48 +57,36 @@ func (m *Map) Build(ctx context.Context, req Request) (*Result, error) {
 	return r.public, nil
 }
 
-// publish fills r.public from the ranked list and the blocks shown.
-func (m *Map) publish(ctx context.Context, r *result, encName string, count func(string) int) {
+// publish returns the Result of r, whose blocks bs makes.
+func publish(bs *blocks, r *result, encName string) *Result {
 	pub := &Result{Text: r.text, Tokens: r.tokens, Budget: r.budget, Encoding: encName, Stats: r.stats}
 	seen := make(map[string]bool)
 	for _, it := range r.items {
-		if !seen[it.path] {
-			seen[it.path] = true
-			pub.Ranked = append(pub.Ranked, it.path)
+		if !seen[it.Path] {
+			seen[it.Path] = true
+			pub.Ranked = append(pub.Ranked, it.Path)
 		}
 	}
 	shown := r.items[:r.shown]
-	byPath := make(map[string][]item)
+	defs := make(map[string][]Def)
 	for _, it := range shown {
-		byPath[it.path] = append(byPath[it.path], it)
-	}
-	paths := make([]string, 0, len(byPath))
-	for p := range byPath {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	blocks := m.blocksOf(ctx, shown, count)
-	for i, p := range paths {
-		fr := FileResult{Path: p, Rank: r.ranks[p], Text: blocks[i].text}
-		for _, it := range byPath[p] {
-			for j, row := range it.rows {
-				name := it.name
-				if it.names != nil {
-					name = it.names[j]
-				}
-				fr.Defs = append(fr.Defs, Def{Name: name, Kind: it.kinds[j], Line: row + 1})
-			}
+		ds := defs[it.Path]
+		for _, row := range it.Rows {
+			ds = append(ds, Def{Name: row.Name, Kind: row.Kind, Line: row.Line + 1})
 		}
+		defs[it.Path] = ds
+	}
+	paths := slices.Sorted(maps.Keys(defs))
+	for i, b := range bs.ofItems(shown) {
+		p := paths[i]
+		fr := FileResult{Path: p, Rank: r.ranks[p], Text: b.text, Defs: defs[p]}
 		slices.SortFunc(fr.Defs, func(a, b Def) int {
-			if a.Line != b.Line {
-				return a.Line - b.Line
-			}
-			return strings.Compare(a.Name, b.Name)
+			return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
 		})
 		pub.Files = append(pub.Files, fr)
 	}
 	for _, s := range r.skipped {
 		pub.Skipped = append(pub.Skipped, Skipped{Path: s.path, Reason: s.reason})
 	}
-	r.public = pub
+	return pub
 }

@@ -191,7 +191,7 @@ func TestGlobOptions(t *testing.T) {
 	}
 	defer m.Close()
 	ex[0] = "services"
-	files, _, err := m.walk(context.Background())
+	files, _, err := m.idx.walk(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

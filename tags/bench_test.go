@@ -67,14 +67,34 @@ func BenchmarkOutline(b *testing.B) {
 	}
 }
 
+// BenchmarkFile measures tags and outline from one parse on net/http:
+// against BenchmarkParse, the cost of an outline for every file.
+func BenchmarkFile(b *testing.B) {
+	files := corpus(b, "net/http")
+	p := NewParser(nil)
+	defer p.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		for name, src := range files {
+			if _, err := p.File(context.Background(), name, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
 // BenchmarkParseOnly measures tree-sitter parsing alone on net/http.
 func BenchmarkParseOnly(b *testing.B) {
 	files := corpus(b, "net/http")
 	p := NewParser(nil)
 	defer p.Close()
+	lang, err := grammar("go")
+	if err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
 		for _, src := range files {
-			tree, _, err := p.parse(context.Background(), "go", src)
+			tree, _, err := p.parseTimed(context.Background(), lang, src)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -19,12 +19,16 @@
 //
 // # Parsing
 //
-// A [Parser] holds one tree-sitter parser and the compiled queries of the
-// languages it has met. It is not safe for concurrent use: give each
-// goroutine its own, and Close it. [Parser.Parse] returns a file's tags
-// sorted by line; [Parser.Outline] returns the file's [Outline], the shape
-// of its syntax tree that a renderer needs to show a definition with the
-// headers of the scopes around it.
+// A [Parser] holds one tree-sitter parser. It is not safe for concurrent
+// use: give each goroutine its own, and Close it. The compiled tags
+// queries, some of which take seconds to compile, live in a [Queries],
+// which parsers on several goroutines may share (ParserOptions.Queries)
+// so that each query is compiled once for all of them. [Parser.Parse]
+// returns a file's tags sorted by line; [Parser.File] returns them with
+// the file's [Outline] from the same parse: the shape of its syntax tree
+// that a renderer needs to show a definition with the headers of the
+// scopes around it. [Parser.Outline] returns the outline alone, which
+// needs the grammar and no query.
 //
 // # Languages
 //
@@ -36,4 +40,12 @@
 // references from the tokens of a chroma lexer, with a table of defining
 // words per language, and has no outline (its definitions are shown
 // without scope headers).
+//
+// # Effects on the process
+//
+// The first [NewParser] points tree-sitter's allocator, which is global to
+// the process, at the C library's malloc and free: go-tree-sitter's own
+// hooks call into Go for every allocation and end in the same malloc and
+// free, so memory allocated either way may be freed the other way, and
+// another tree-sitter user in the process is unaffected but for speed.
 package tags

@@ -177,6 +177,10 @@ const headLimit = 64 << 10
 
 var cppMarks = regexp.MustCompile(`(?m)^\s*(namespace\s+\w|template\s*<|class\s+\w+[^;]*\{|(public|private|protected)\s*:)|\w::\w|extern\s+"C"`)
 
+// objcMarks are marks of Objective-C in the head of a ".m" file (MATLAB
+// otherwise) or a ".h" header (C or C++ otherwise).
+var objcMarks = regexp.MustCompile(`(?m)^[ \t]*(@(interface|implementation|protocol|end|property|class|import)\b|#import[ \t]*[<"])`)
+
 // fromShebang returns the language of the interpreter on a "#!" first
 // line, or "".
 func fromShebang(head []byte) string {

@@ -3,22 +3,29 @@ package tags
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2"
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite the .tags files of testdata/lang")
+var update = flag.Bool("update", false, "rewrite the tags of the .tags files of testdata/lang, keeping their headers")
 
 // TestLanguageFixtures parses every fixture under testdata/lang/<language>/
 // and compares its tags with the fixture's .tags file, one tag a line as
-// "row kind sub name" (rows 0-based). It also checks that the fixtures of
-// a language, together, exercise every capture of its query, so that each
+// "row kind sub name" (rows 0-based), below the header that golden
+// starts with (see readGolden). It also checks that the fixtures of a
+// language, together, exercise every capture of its query, so that each
 // definition and reference kind is asserted somewhere.
+//
+// With -update the tags below each header are rewritten, but the
+// header's want and never lines still hold, and a golden without a
+// header is not written: its intent comes first, by hand.
 func TestLanguageFixtures(t *testing.T) {
 	dirs, err := os.ReadDir("testdata/lang")
 	if err != nil {
@@ -59,22 +66,37 @@ func TestLanguageFixtures(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Parse(%s): %v", file, err)
 				}
-				got := strings.Join(short(tags), "\n") + "\n"
-				for _, s := range short(tags) {
+				lines := short(tags)
+				for _, s := range lines {
 					fields := strings.Fields(s)
 					seen[fields[1]+" "+fields[2]] = true
 				}
-				want, err := os.ReadFile(file + ".tags")
-				if *update || os.IsNotExist(err) && *update {
-					if err := os.WriteFile(file+".tags", []byte(got), 0o644); err != nil {
+				g, err := readGolden(file + ".tags")
+				if err != nil {
+					t.Errorf("%v (write its header by hand; -update then writes the tags below it)", err)
+					continue
+				}
+				if l.grammar == nil && (len(g.want) == 0 || len(g.never) == 0) {
+					t.Errorf("%s.tags: a lexer's fixture needs a want and a never line", file)
+				}
+				for _, w := range g.want {
+					if !slices.ContainsFunc(tags, w.match) {
+						t.Errorf("Parse(%s) has no %s, which its golden wants", file, w)
+					}
+				}
+				for _, w := range g.never {
+					if i := slices.IndexFunc(tags, w.match); i >= 0 {
+						t.Errorf("Parse(%s) has %s, which its golden never allows", file, lines[i])
+					}
+				}
+				got := strings.Join(lines, "\n") + "\n"
+				if *update {
+					if err := os.WriteFile(file+".tags", []byte(g.header+got), 0o644); err != nil {
 						t.Fatal(err)
 					}
 					continue
 				}
-				if err != nil {
-					t.Fatalf("%v (run with -update to write it, then review it)", err)
-				}
-				if diff := cmp.Diff(string(want), got); diff != "" {
+				if diff := cmp.Diff(g.tags, got); diff != "" {
 					t.Errorf("Parse(%s) mismatch (-want +got):\n%s", file, diff)
 				}
 			}
@@ -82,6 +104,11 @@ func TestLanguageFixtures(t *testing.T) {
 				t.Fatalf("no fixture in testdata/lang/%s", name)
 			}
 			if l.grammar == nil {
+				for _, k := range specKinds(lexSpecs[name]) {
+					if !seen[k] {
+						t.Errorf("no fixture of %s has a tag %q that its lexer spec names", name, k)
+					}
+				}
 				return
 			}
 			p := NewParser(nil)
@@ -102,11 +129,115 @@ func TestLanguageFixtures(t *testing.T) {
 	}
 }
 
+// specKinds returns the tags, as "kind sub", that the tables of a lexer
+// spec name: the kinds of its defining words, sections, token types and
+// file, and "ref implementation" for its impls. "binding" stands for the
+// function and variable it becomes, and "-" for no tag; the kinds a hook
+// returns are the hook's to test.
+func specKinds(sp *lexSpec) []string {
+	var kinds []string
+	var add func(k string)
+	add = func(k string) {
+		switch k {
+		case "-", "":
+		case "binding":
+			if sp.assign == nil { // "let" and "define" become these
+				add("function")
+				add("variable")
+				return
+			}
+			fallthrough
+		default:
+			if k := "def " + k; !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+	}
+	for _, m := range []map[string]string{sp.defs, sp.topDefs, sp.sections} {
+		for _, k := range m {
+			add(k)
+		}
+	}
+	for _, m := range []map[chroma.TokenType]string{sp.defTypes, sp.col0Types, sp.assign} {
+		for _, k := range m {
+			add(k)
+		}
+	}
+	add(sp.fileKind)
+	slices.Sort(kinds)
+	if len(sp.impls) > 0 {
+		kinds = append(kinds, "ref implementation")
+	}
+	return kinds
+}
+
+// golden is a .tags file of testdata/lang. It starts with a header of
+// lines that a person writes:
+//
+//	# checks: what the fixture shows, in a sentence or two
+//	# want: kind sub name
+//	# never: kind sub name
+//
+// "checks" comes once and first. Each "want" is a tag that the fixture
+// must have and each "never" one it must not have, on whatever row; a
+// sub of "*" matches every sub. The tags follow, one a line.
+type golden struct {
+	header, tags string
+	want, never  []tagPattern
+}
+
+// tagPattern is a tag without its row, as "kind sub name"; a sub of "*"
+// matches any.
+type tagPattern struct{ kind, sub, name string }
+
+func (w tagPattern) String() string { return w.kind + " " + w.sub + " " + w.name }
+
+func (w tagPattern) match(t Tag) bool {
+	return t.Kind.String() == w.kind && (w.sub == "*" || t.Sub == w.sub) && t.Name == w.name
+}
+
+// readGolden reads and checks the golden at file.
+func readGolden(file string) (*golden, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	g := &golden{}
+	rest := string(data)
+	for strings.HasPrefix(rest, "#") {
+		line, after, _ := strings.Cut(rest, "\n")
+		key, val, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "#")), ":")
+		val = strings.TrimSpace(val)
+		switch key {
+		case "checks":
+			if g.header != "" || val == "" {
+				return nil, fmt.Errorf("%s: %q: want one non-empty checks line, first", file, line)
+			}
+		case "want", "never":
+			f := strings.SplitN(val, " ", 3)
+			if g.header == "" || len(f) != 3 || f[0] != "def" && f[0] != "ref" {
+				return nil, fmt.Errorf("%s: %q: want \"# %s: def|ref sub name\" after the checks line", file, line, key)
+			}
+			if key == "want" {
+				g.want = append(g.want, tagPattern{f[0], f[1], f[2]})
+			} else {
+				g.never = append(g.never, tagPattern{f[0], f[1], f[2]})
+			}
+		default:
+			return nil, fmt.Errorf("%s: %q: the header has checks, want and never lines", file, line)
+		}
+		g.header += line + "\n"
+		rest = after
+	}
+	if g.header == "" {
+		return nil, fmt.Errorf("%s: no \"# checks:\" line says what the fixture shows", file)
+	}
+	g.tags = rest
+	return g, nil
+}
+
 // TestEveryLanguageHasFixture checks that each language has fixtures.
 func TestEveryLanguageHasFixture(t *testing.T) {
-	if testing.Short() {
-		t.Skip("languages are still being added")
-	}
 	dirs, _ := os.ReadDir("testdata/lang")
 	var have []string
 	for _, d := range dirs {

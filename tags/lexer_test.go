@@ -111,6 +111,28 @@ func TestLexDefiningWords(t *testing.T) {
 		}},
 		// Erlang's clauses of one function are one definition.
 		{"a.erl", "f(0) -> 1;\nf(N) -> g(N).\n", []string{"0 def function f", "1 ref call g"}},
+		// A var of an inner class is a variable, one in its function a local.
+		{"a.gd", "class Item:\n\tvar sku\n\tfunc f():\n\t\tvar local = sku\n", []string{
+			"0 def class Item",
+			"1 def variable sku",
+			"2 def function f",
+			"3 ref name local", "3 ref name sku",
+		}},
+		// The cases of a match in a type's member, or a record update, are
+		// no union cases.
+		{"a.fs", "type T() =\n    member this.F x =\n        match x with\n        | Some y -> y\n        | None -> 0\n", []string{
+			"0 def type T",
+			"1 def method F", "1 ref name x",
+			"2 ref name x",
+			"3 ref name Some", "3 ref name y", "3 ref name y",
+			"4 ref name None",
+		}},
+		{"a.elm", "type Msg\n    = Reset\n\nupdate model =\n    { model | count = 0 }\n", []string{
+			"0 def type Msg",
+			"1 def constructor Reset",
+			"3 def function update", "3 ref name model",
+			"4 ref name model", "4 ref name count",
+		}},
 	} {
 		got := lexTags(t, tc.path, tc.src)
 		if diff := cmp.Diff(tc.want, got); diff != "" {

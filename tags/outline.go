@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
 // HeaderMax is the most rows a scope's header shows.
@@ -42,11 +44,20 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*Outline
 	if lookup(name).grammar == nil {
 		return nil, ErrNoOutline
 	}
-	tree, _, err := p.parse(ctx, name, src)
+	lang, err := grammar(name)
+	if err != nil {
+		return nil, err
+	}
+	tree, _, err := p.parseTimed(ctx, lang, src)
 	if err != nil {
 		return nil, fmt.Errorf("tags: outline %s: %w", path, err)
 	}
 	defer tree.Close()
+	return outlineOf(tree), nil
+}
+
+// outlineOf returns the Outline of tree.
+func outlineOf(tree *ts.Tree) *Outline {
 
 	type scope struct {
 		count   int
@@ -99,7 +110,7 @@ done:
 			o.head[i] = s + min(sc.minSize, HeaderMax)
 		}
 	}
-	return o, nil
+	return o
 }
 
 // Context returns the rows to show for the given rows of interest: the

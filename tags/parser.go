@@ -15,18 +15,18 @@ import (
 	"unsafe"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
-
-	"github.com/repomap-dev/repomap/queries"
 )
 
 // Parser extracts tags from source files. It holds one tree-sitter parser
-// and, for each language it has met, the compiled tags query. A Parser is
-// not safe for concurrent use; give each goroutine its own.
+// and takes the compiled tags queries from a Queries, its own or one
+// shared with other parsers. A Parser is not safe for concurrent use;
+// give each goroutine its own.
 type Parser struct {
 	timeout time.Duration
 	parser  *ts.Parser
 	cursor  *ts.QueryCursor
-	queries map[string]*compiled
+	queries *Queries
+	ownsQ   bool     // queries is the parser's own, closed with it
 	raw     []rawTag // reused between files
 
 	// cancel is the parser's cancellation flag: tree-sitter reads it
@@ -40,6 +40,12 @@ type ParserOptions struct {
 	// Timeout bounds the time spent parsing one file; a file that takes
 	// longer gives ErrTimeout. Zero means no limit.
 	Timeout time.Duration
+
+	// Queries, when set, is where the parser takes its compiled tags
+	// queries from, so that parsers sharing it compile each language's
+	// query once between them. It must outlive the parser. Nil gives the
+	// parser queries of its own.
+	Queries *Queries
 }
 
 // compiled is a language's grammar with its compiled tags query.
@@ -68,13 +74,15 @@ type rawTag struct {
 func NewParser(opts *ParserOptions) *Parser {
 	useLibcAllocator()
 	p := &Parser{
-		parser:  ts.NewParser(),
-		cursor:  ts.NewQueryCursor(),
-		queries: make(map[string]*compiled),
-		cancel:  (*uintptr)(C.calloc(1, C.size_t(unsafe.Sizeof(uintptr(0))))),
+		parser: ts.NewParser(),
+		cursor: ts.NewQueryCursor(),
+		cancel: (*uintptr)(C.calloc(1, C.size_t(unsafe.Sizeof(uintptr(0))))),
 	}
 	if opts != nil {
-		p.timeout = opts.Timeout
+		p.timeout, p.queries = opts.Timeout, opts.Queries
+	}
+	if p.queries == nil {
+		p.queries, p.ownsQ = NewQueries(), true
 	}
 	p.parser.SetCancellationFlag(p.cancel)
 	return p
@@ -86,8 +94,8 @@ func (p *Parser) Close() error {
 	if p.parser == nil {
 		return nil
 	}
-	for _, c := range p.queries {
-		c.query.Close()
+	if p.ownsQ {
+		p.queries.Close()
 	}
 	p.cursor.Close()
 	p.parser.SetCancellationFlag(nil)
@@ -97,49 +105,8 @@ func (p *Parser) Close() error {
 	return nil
 }
 
-// compile returns the compiled query of the named language, compiling it
-// on first use.
-func (p *Parser) compile(name string) (*compiled, error) {
-	if c, ok := p.queries[name]; ok {
-		return c, nil
-	}
-	l := lookup(name)
-	if l == nil || l.grammar == nil {
-		return nil, fmt.Errorf("%w: %q", ErrUnsupportedLanguage, name)
-	}
-	// The query is the concatenation of its files; an error is reported
-	// against the file and row it falls in.
-	var src strings.Builder
-	var starts []int // first row of each file in src
-	rows := 0
-	for _, f := range l.queryFiles() {
-		data, err := queries.FS.ReadFile(f)
-		if err != nil {
-			return nil, fmt.Errorf("tags: read query for %s: %w", name, err)
-		}
-		text := string(data)
-		if !strings.HasSuffix(text, "\n") {
-			text += "\n"
-		}
-		starts = append(starts, rows)
-		rows += strings.Count(text, "\n")
-		src.WriteString(text)
-	}
-	files := l.queryFiles()
-	c, err := compileQuery(ts.NewLanguage(l.grammar()), files[0], src.String())
-	if qe, ok := err.(*QueryError); ok {
-		i := len(starts) - 1
-		for i > 0 && starts[i] > qe.Row {
-			i--
-		}
-		qe.File, qe.Row = files[i], qe.Row-starts[i]
-	}
-	if err != nil {
-		return nil, err
-	}
-	p.queries[name] = c
-	return c, nil
-}
+// compile returns the compiled query of the named language.
+func (p *Parser) compile(name string) (*compiled, error) { return p.queries.get(name) }
 
 // compileQuery compiles a tags query; file names it in errors.
 func compileQuery(lang *ts.Language, file, src string) (*compiled, error) {
@@ -185,33 +152,34 @@ func queryFault(e *ts.QueryError) string {
 // errClosed is returned by the methods of a closed Parser.
 var errClosed = errors.New("tags: parser is closed")
 
-// parse parses src as the named language. The caller closes the tree.
-func (p *Parser) parse(ctx context.Context, name string, src []byte) (*ts.Tree, *compiled, error) {
-	tree, c, _, err := p.parseTimed(ctx, name, src)
-	return tree, c, err
+// grammar returns the tree-sitter language of the named language, which
+// has a grammar.
+func grammar(name string) (*ts.Language, error) {
+	l := lookup(name)
+	if l == nil || l.grammar == nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnsupportedLanguage, name)
+	}
+	return ts.NewLanguage(l.grammar()), nil
 }
 
-// parseTimed is parse that also returns the time by which the parse and
-// whatever follows on the tree must be done: zero without a timeout.
+// parseTimed parses src in the grammar lang and returns the tree, which
+// the caller closes, and the time by which the parse and whatever follows
+// on the tree must be done: zero without a timeout.
 //
 // The timeout and ctx reach tree-sitter as its timeout and cancellation
 // flag rather than as a progress callback: go-tree-sitter 0.25 never
 // releases the handle it makes for ParseOptions, so every parse with a
 // callback would leak the callback and all it holds, ctx included.
-func (p *Parser) parseTimed(ctx context.Context, name string, src []byte) (*ts.Tree, *compiled, time.Time, error) {
+func (p *Parser) parseTimed(ctx context.Context, lang *ts.Language, src []byte) (*ts.Tree, time.Time, error) {
 	var deadline time.Time
 	if p.parser == nil {
-		return nil, nil, deadline, errClosed
+		return nil, deadline, errClosed
 	}
-	c, err := p.compile(name)
-	if err != nil {
-		return nil, nil, deadline, err
-	}
-	if err := p.parser.SetLanguage(c.lang); err != nil {
-		return nil, nil, deadline, fmt.Errorf("tags: set language %s: %w", name, err)
+	if err := p.parser.SetLanguage(lang); err != nil {
+		return nil, deadline, fmt.Errorf("tags: set language: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, deadline, err
+		return nil, deadline, err
 	}
 	if p.timeout > 0 {
 		deadline = time.Now().Add(p.timeout)
@@ -236,14 +204,14 @@ func (p *Parser) parseTimed(ctx context.Context, name string, src []byte) (*ts.T
 	if tree == nil {
 		p.renewParser()
 		if err := ctx.Err(); err != nil {
-			return nil, nil, deadline, err
+			return nil, deadline, err
 		}
 		if p.timeout > 0 {
-			return nil, nil, deadline, ErrTimeout
+			return nil, deadline, ErrTimeout
 		}
-		return nil, nil, deadline, fmt.Errorf("tags: parse failed")
+		return nil, deadline, fmt.Errorf("tags: parse failed")
 	}
-	return tree, c, deadline, nil
+	return tree, deadline, nil
 }
 
 // renewParser replaces the tree-sitter parser after a parse that was cut
@@ -267,6 +235,13 @@ func micros(d time.Duration) uint64 {
 	return uint64(max(d.Microseconds(), 1))
 }
 
+// File is what one parse of a file gives.
+type File struct {
+	Lang    string   // the language, as Detect names it
+	Tags    []Tag    // as Parse returns them
+	Outline *Outline // nil for a language without a grammar
+}
+
 // Parse returns the tags of the file at path, whose content is src, sorted
 // by line and then by position in the line. The path, slash-separated and
 // relative to the map's root, and the content pick the language (see
@@ -275,23 +250,51 @@ func micros(d time.Duration) uint64 {
 // the parser's timeout passed, and the context's error when ctx is done. A
 // file with syntax errors still gives the tags of the parts that parse.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) ([]Tag, error) {
+	f, err := p.parse(ctx, path, src, false)
+	return f.Tags, err
+}
+
+// File returns the tags of the file at path, as Parse does, and its
+// Outline, from one parse.
+func (p *Parser) File(ctx context.Context, path string, src []byte) (File, error) {
+	return p.parse(ctx, path, src, true)
+}
+
+func (p *Parser) parse(ctx context.Context, path string, src []byte, outline bool) (File, error) {
 	name := Detect(path, src)
 	if name == "" {
-		return nil, fmt.Errorf("%w: %s", ErrUnsupportedLanguage, path)
+		return File{}, fmt.Errorf("%w: %s", ErrUnsupportedLanguage, path)
 	}
 	if p.parser == nil {
-		return nil, errClosed
+		return File{}, errClosed
 	}
 	l := lookup(name)
 	if l.grammar == nil {
-		return p.lex(ctx, l, path, src)
+		lexed, err := p.lex(ctx, l, path, src)
+		return File{Lang: name, Tags: lexed}, err
 	}
-	tree, c, deadline, err := p.parseTimed(ctx, name, src)
+	c, err := p.compile(name)
 	if err != nil {
-		return nil, fmt.Errorf("tags: parse %s: %w", path, err)
+		return File{}, fmt.Errorf("tags: parse %s: %w", path, err)
+	}
+	tree, deadline, err := p.parseTimed(ctx, c.lang, src)
+	if err != nil {
+		return File{}, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
 	defer tree.Close()
+	tags, err := p.query(ctx, tree, c, l, path, src, deadline)
+	if err != nil {
+		return File{}, err
+	}
+	f := File{Lang: name, Tags: tags}
+	if outline {
+		f.Outline = outlineOf(tree)
+	}
+	return f, nil
+}
 
+// query runs the tags query c on tree and returns the tags.
+func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *language, path string, src []byte, deadline time.Time) ([]Tag, error) {
 	// The query can take far longer than the parse (time quadratic in the
 	// nesting of some trees): the parse's deadline bounds it too. It is
 	// the cursor's timeout, as the progress callback of

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -129,30 +130,56 @@ func TestParsePathologicalQuery(t *testing.T) {
 	}
 }
 
-// TestParseCancelledMidway cancels a context while a large file is being
-// parsed: Parse returns the context's error soon after, and the parser
+// TestParseCancelledMidway cancels the context of a parse once Parse has
+// checked that it is live, so that the cancel lands in the work that
+// follows: tree-sitter's parse of a large Go file, the lexer's token loop
+// for a Swift one. Parse returns the context's error, and the parser
 // parses the next file in full.
 func TestParseCancelledMidway(t *testing.T) {
-	p := NewParser(nil)
-	defer p.Close()
-	src := []byte("package p\n" + strings.Repeat("func f() { a := []int{1, 2, 3}; b := map[string]int{\"x\": a[0]}; _ = b }\n", 60000))
+	for _, tc := range []struct{ path, src string }{
+		{"big.go", "package p\n" + strings.Repeat("func f() { a := []int{1, 2, 3}; b := map[string]int{\"x\": a[0]}; _ = b }\n", 60000)},
+		{"big.swift", strings.Repeat("func f() { let a = [1, 2, 3]; g(a) }\n", 10000)},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			p := NewParser(nil)
+			defer p.Close()
+			ctx := newCancelOnLook(t)
+			if _, err := p.Parse(ctx, tc.path, []byte(tc.src)); !errors.Is(err, context.Canceled) {
+				t.Fatalf("Parse(%s, cancelled after its first look at ctx) error = %v, want context.Canceled", tc.path, err)
+			}
+			got, err := p.Parse(context.Background(), "small.go", []byte("package p\n\nfunc After() {}\n"))
+			if err != nil || !slices.ContainsFunc(got, func(tg Tag) bool { return tg.Name == "After" }) {
+				t.Errorf("Parse after a cancelled parse = %v, %v; want the definition of After", short(got), err)
+			}
+		})
+	}
+}
+
+// cancelOnLook is a context that cancels itself right after the first
+// call of its Err or Done method: that call still finds it live, every
+// later one finds it cancelled.
+type cancelOnLook struct {
+	context.Context
+	cancel context.CancelFunc
+	once   sync.Once
+}
+
+func newCancelOnLook(t *testing.T) *cancelOnLook {
 	ctx, cancel := context.WithCancel(context.Background())
-	var cancelled time.Time
-	timer := time.AfterFunc(20*time.Millisecond, func() { cancelled = time.Now(); cancel() })
-	defer timer.Stop()
-	_, err := p.Parse(ctx, "big.go", src)
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("Parse(big file, cancelled after 20ms) error = %v, want context.Canceled", err)
-	}
-	if late := time.Since(cancelled); late > time.Second {
-		t.Errorf("Parse returned %v after the cancel", late)
-	} else {
-		t.Logf("Parse returned %v after the cancel", late)
-	}
-	got, err := p.Parse(context.Background(), "small.go", []byte("package p\n\nfunc After() {}\n"))
-	if err != nil || !slices.ContainsFunc(got, func(tg Tag) bool { return tg.Name == "After" }) {
-		t.Errorf("Parse after a cancelled parse = %v, %v; want the definition of After", short(got), err)
-	}
+	t.Cleanup(cancel)
+	return &cancelOnLook{Context: ctx, cancel: cancel}
+}
+
+func (c *cancelOnLook) Err() error {
+	err := c.Context.Err()
+	c.once.Do(c.cancel)
+	return err
+}
+
+func (c *cancelOnLook) Done() <-chan struct{} {
+	done := c.Context.Done()
+	c.once.Do(c.cancel)
+	return done
 }
 
 // TestParseNoLeak parses one small file many times with a timeout and

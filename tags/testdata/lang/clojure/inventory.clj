@@ -27,3 +27,10 @@
 
 (defn total-value [items]
   (format-cents (reduce + (map price items))))
+
+(defmulti describe :kind)
+(defmethod describe :item [x] (str "item " (:sku x)))
+
+(definterface IStock (restockAll []))
+(deftype Shelf [items])
+(defstruct slot :sku :count)

@@ -28,3 +28,7 @@
 
 (defmacro with-stock ((var) &body body)
   `(let ((,var (make-instance 'stock))) ,@body))
+
+(define-condition out-of-stock (error) ((sku :initarg :sku)))
+(defconstant +shelves+ 40)
+(deftype quantity () '(integer 0 1000))

@@ -28,3 +28,17 @@ module Shop
     class {{name.id}} < Store; end
   end
 end
+
+lib LibPricing
+  fun format_cents(cents : Int32) : UInt8*
+end
+
+enum Unit
+  Piece
+  Kilogram
+end
+
+annotation Audited
+end
+
+alias Catalog = Hash(String, Shop::Item)

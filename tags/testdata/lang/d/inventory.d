@@ -27,3 +27,9 @@ class Inventory : Priced
 }
 
 T clampCount(T)(T n) { return n < 0 ? 0 : n; }
+
+union Code { int number; char[8] label; }
+
+alias Stock = Item[string];
+
+template Pair(T) { struct Entry { T first, second; } }

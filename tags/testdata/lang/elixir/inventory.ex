@@ -28,3 +28,16 @@ end
 defprotocol Shop.Describable do
   def describe(thing)
 end
+
+defmodule Shop.OutOfStock do
+  defexception message: "out of stock"
+end
+
+defmodule Shop.Store do
+  @callback fetch(term()) :: {:ok, term()}
+  defguard is_count(n) when is_integer(n) and n >= 0
+end
+
+defimpl Shop.Describable, for: Shop.Inventory do
+  def describe(inv), do: inspect(inv)
+end

@@ -27,4 +27,10 @@
 (defun shop-inventory-value ()
   (shop-pricing-sum (hash-table-values shop-inventory--table)))
 
+(defconst shop-inventory-version "1.0")
+(defface shop-inventory-low '((t :foreground "red")) "Low stock.")
+(defclass shop-shelf () ((items :initform nil)))
+(cl-defmethod shop-shelf-size ((s shop-shelf)) (length (oref s items)))
+(define-minor-mode shop-inventory-mode "Track stock." :lighter " Stock")
+
 (provide 'shop-inventory)

@@ -25,3 +25,5 @@ add_value(_Sku, _Item, Acc) ->
 
 init([]) ->
     {ok, #{}}.
+
+-callback handle_restock(binary(), integer()) -> ok.

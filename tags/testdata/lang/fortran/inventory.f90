@@ -28,3 +28,17 @@ contains
   end function total_value
 
 end module inventory
+
+block data shop_defaults
+  common /counters/ total_items
+end block data shop_defaults
+
+program restock_all
+  use inventory
+  implicit none
+  interface notify
+    subroutine notify_one(sku)
+      character(len=*), intent(in) :: sku
+    end subroutine notify_one
+  end interface notify
+end program restock_all

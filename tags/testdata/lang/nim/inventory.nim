@@ -28,3 +28,12 @@ template withStock*(s: Stock, body: untyped) =
 
 iterator skus*(stock: Stock): string =
   for k in stock.keys: yield k.toUpperAscii
+
+var openCount = 0
+let defaultName = "main"
+
+converter toCount(n: int): Natural = Natural(n)
+
+macro checked(body: untyped): untyped = body
+
+method describe(s: Stock): string {.base.} = "stock"

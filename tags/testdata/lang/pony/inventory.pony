@@ -27,3 +27,9 @@ actor Inventory
     end
 
 type Stock is Map[String, Item]
+
+interface Countable
+  fun count(): USize
+
+struct Point
+  var x: U32 = 0

@@ -28,3 +28,19 @@ contract Inventory is Ownable, IPriced {
         emit Restocked(sku, count);
     }
 }
+
+library Math {
+    function min(uint256 a, uint256 b) internal pure returns (uint256) {
+        return a < b ? a : b;
+    }
+}
+
+type Price is uint256;
+
+contract Shop {
+    address public immutable owner;
+
+    constructor() {
+        owner = msg.sender;
+    }
+}

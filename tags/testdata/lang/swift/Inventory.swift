@@ -28,3 +28,7 @@ extension Inventory: CustomStringConvertible {
 enum StockError: Error {
     case missing(String)
 }
+
+actor StockCounter {
+    var count = 0
+}

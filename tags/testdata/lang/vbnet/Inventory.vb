@@ -25,3 +25,19 @@ Namespace Shop
         End Function
     End Class
 End Namespace
+
+Module Defaults
+    Public Enum Unit
+        Piece
+        Kilogram
+    End Enum
+
+    Public Structure Slot
+        Public Sku As String
+    End Structure
+
+    Public Class Shelf
+        Public Event Changed(sku As String)
+        Public Property Label As String
+    End Class
+End Module

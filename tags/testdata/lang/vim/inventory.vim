@@ -17,3 +17,5 @@ endfunction
 
 command! -nargs=+ Restock call inventory#Restock(<f-args>)
 nnoremap <silent> <Plug>(inventory-total) :call inventory#Total()<CR>
+
+const g:inventory_shelves = 40

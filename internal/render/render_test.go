@@ -1,4 +1,4 @@
-package repomap
+package render
 
 import "testing"
 
@@ -14,8 +14,8 @@ func TestPathText(t *testing.T) {
 		{"colon:", `"colon:"`},
 		{"ünïcode/ファイル.go", "ünïcode/ファイル.go"},
 	} {
-		if got := pathText(tc.in); got != tc.want {
-			t.Errorf("pathText(%q) = %s, want %s", tc.in, got, tc.want)
+		if got := PathText(tc.in); got != tc.want {
+			t.Errorf("PathText(%q) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,146 @@
+// Package render writes the blocks of a map: a file's path, then the
+// source lines it shows after "│" and a "⋮" line for each run of hidden
+// lines. It is pure: the lines and the outline come in, text goes out.
+package render
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// Characters of the map's text format.
+const (
+	ShownMark  = "│" // U+2502, before each shown source line
+	HiddenMark = "⋮" // U+22EE, alone on a line for each run of hidden lines
+	MaxLine    = 100 // runes per source line of the map; longer lines are cut
+)
+
+// Source is a file's text as the renderer needs it.
+type Source struct {
+	Lines   []string      // the file's lines, without line endings
+	Outline *tags.Outline // nil when the file has none: no scope headers
+}
+
+// Lines splits text, whose line endings are "\n", into lines.
+func Lines(text string) []string {
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+}
+
+// ShownRows returns the rows of s to show for the rows of interest: the
+// rows themselves, the headers of the scopes around them, every row alone
+// between two shown rows, and a blank row right after a shown one. Rows
+// outside the text are dropped.
+func (s *Source) ShownRows(interest []int) []int {
+	var rows []int
+	if s.Outline != nil {
+		rows = s.Outline.Context(interest)
+	} else {
+		rows = slices.Clone(interest)
+		slices.Sort(rows)
+		rows = slices.Compact(rows)
+	}
+	// A row of interest can lie past the end of the text only if the
+	// file changed since its tags were taken.
+	n := len(s.Lines)
+	rows = slices.DeleteFunc(rows, func(r int) bool { return r < 0 || r >= n })
+
+	show := make([]bool, n)
+	for _, r := range rows {
+		show[r] = true
+	}
+	// A hidden run of one row costs as much as the row: show it.
+	for i := 1; i < len(rows); i++ {
+		if rows[i]-rows[i-1] == 2 {
+			show[rows[i]-1] = true
+		}
+	}
+	// Take along one blank line after a shown line.
+	for i := 0; i < n-1; i++ {
+		if show[i] && !blank(s.Lines[i]) && blank(s.Lines[i+1]) {
+			show[i+1] = true
+		}
+	}
+	rows = rows[:0]
+	for i, ok := range show {
+		if ok {
+			rows = append(rows, i)
+		}
+	}
+	return rows
+}
+
+// Block writes to b the block of the file at path showing the rows of
+// interest: the path and a colon, then each shown line after ShownMark
+// and a HiddenMark line for each run of hidden lines. A nil s, or no rows
+// of interest, is the path alone, without a colon.
+func Block(b *strings.Builder, path string, s *Source, interest []int) {
+	if s == nil || len(interest) == 0 {
+		writePath(b, path, "")
+		return
+	}
+	rows := s.ShownRows(interest)
+	writePath(b, path, ":")
+	next := 0 // the row after the last one written
+	for _, r := range rows {
+		if r > next {
+			writeLine(b, HiddenMark)
+		}
+		writeLine(b, ShownMark+s.Lines[r])
+		next = r + 1
+	}
+	if next < len(s.Lines) {
+		writeLine(b, HiddenMark)
+	}
+}
+
+// writePath writes the path line of the file at p to b: its path as
+// PathText gives it, then suffix and a newline. It is never cut: a path
+// cut short names another file, or none.
+func writePath(b *strings.Builder, p, suffix string) {
+	b.WriteString(PathText(p))
+	b.WriteString(suffix)
+	b.WriteByte('\n')
+}
+
+// writeLine writes line to b, made valid UTF-8 without NUL bytes (a file
+// with them past the part the reader looks at is still text) and cut to
+// MaxLine runes, and a newline.
+func writeLine(b *strings.Builder, line string) {
+	if !utf8.ValidString(line) {
+		line = strings.ToValidUTF8(line, "\uFFFD")
+	}
+	if strings.IndexByte(line, 0) >= 0 {
+		line = strings.ReplaceAll(line, "\x00", "\uFFFD")
+	}
+	if len(line) > MaxLine {
+		n := 0
+		for i := range line {
+			if n == MaxLine {
+				line = line[:i]
+				break
+			}
+			n++
+		}
+	}
+	b.WriteString(line)
+	b.WriteByte('\n')
+}
+
+func blank(line string) bool { return strings.TrimSpace(line) == "" }
+
+// PathText returns p as a map writes it: as it is, or, when it could be
+// misread (a newline or other control character, invalid UTF-8, leading
+// or trailing space, a quote first, a colon last), quoted as a Go string.
+func PathText(p string) string {
+	plain := utf8.ValidString(p) && p != "" && p == strings.TrimSpace(p) &&
+		!strings.HasPrefix(p, `"`) && !strings.HasSuffix(p, ":") &&
+		!strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 })
+	if plain {
+		return p
+	}
+	return strconv.Quote(p)
+}

@@ -1,0 +1,419 @@
+package repomap
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sync"
+	"sync/atomic"
+
+	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/render"
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// The index is the stage of a map that touches the file system: it walks
+// the roots, reads and parses the files that changed, and keeps their
+// tags and outlines in memory and in the roots' disk caches. Each request
+// takes a snapshot of it; the stages after it work on the snapshot alone.
+
+// index is what a Map knows of its trees.
+type index struct {
+	roots   []*root
+	opts    *Options
+	queries *tags.Queries     // compiled once for the Map's life, shared by its parsers
+	files   map[string]*entry // by path in the map
+	warned  map[string]bool   // cache warnings given, once each
+}
+
+func newIndex(roots []*root, opts *Options) *index {
+	return &index{roots: roots, opts: opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool)}
+}
+
+func (x *index) close() error {
+	x.files = nil
+	return x.queries.Close()
+}
+
+// entry is what the index knows of one file, valid while its size and
+// modification time are unchanged. An entry is replaced, never changed,
+// when its file changes, but for lines, which are read on first use.
+type entry struct {
+	size, mod int64
+	tags      tags.Set
+	outline   *tags.Outline // nil for a file without one
+	generated bool          // the head of its text says it was generated
+	lines     []string      // the file's lines, once a map shows it
+	bag       *bag          // the words of its names and path, once a request has words
+	dirty     bool          // not yet written to the disk cache
+	skip      string        // why it was left out of parsing, or ""
+}
+
+// snapshot is the tree as one request sees it: the files walked, each
+// with its entry.
+type snapshot struct {
+	idx     *index
+	files   []file   // in map order: by root, then path
+	entries []*entry // entries[i] is that of files[i]; never nil
+	roles   []Role   // roles[i] is that of files[i]
+	byPath  map[string]int
+	skipped []skip // files left out, with why
+	parsed  int    // files parsed for this snapshot
+}
+
+// paths returns the paths of the files, in map order.
+func (s *snapshot) paths() []string {
+	out := make([]string, len(s.files))
+	for i, f := range s.files {
+		out[i] = f.path
+	}
+	return out
+}
+
+// entry returns the entry of the file at p, or nil.
+func (s *snapshot) entry(p string) *entry {
+	if i, ok := s.byPath[p]; ok {
+		return s.entries[i]
+	}
+	return nil
+}
+
+// source returns the file at p ready to render, or nil when it is not in
+// the snapshot or cannot be read. Its lines are read once and kept while
+// the file is unchanged.
+func (s *snapshot) source(p string) *render.Source {
+	i, ok := s.byPath[p]
+	if !ok {
+		return nil
+	}
+	e, f := s.entries[i], s.files[i]
+	if e.lines == nil {
+		text, reason := readSource(s.idx.roots[f.root].FS, f.rel, s.idx.opts.MaxFileSize)
+		if reason != "" {
+			s.idx.opts.Logger.Debug("repomap: render: skipped", "path", p, "reason", reason)
+			return nil
+		}
+		e.lines = render.Lines(string(text))
+	}
+	return &render.Source{Lines: e.lines, Outline: e.outline}
+}
+
+// walk lists the files of every root, with their paths in the map.
+func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
+	var files []file
+	var skipped []skip
+	for i, r := range x.roots {
+		fs, sk, err := walkGlobs(ctx, r.FS, x.opts.Exclude, x.opts.Include)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range fs {
+			f.root, f.rel, f.path = i, f.path, r.mapPath(f.path)
+			files = append(files, f)
+		}
+		for _, s := range sk {
+			s.path = r.mapPath(s.path)
+			skipped = append(skipped, s)
+		}
+	}
+	return files, skipped, nil
+}
+
+// update brings the index up to date for the files walked, from the disk
+// caches or by parsing, writes what changed to the disk caches, and
+// returns the snapshot. When ctx is done it keeps, and writes to the disk
+// caches, the tags of the files parsed in full till then, so that maps
+// cancelled one after the other still make progress, and returns ctx's
+// error.
+func (x *index) update(ctx context.Context, files []file, skipped []skip) (*snapshot, error) {
+	x.loadCaches(ctx)
+	parsed := x.extract(ctx, files)
+	x.persist(files)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("repomap: %w", err)
+	}
+	s := &snapshot{idx: x, files: files, entries: make([]*entry, len(files)), roles: make([]Role, len(files)), byPath: make(map[string]int, len(files)), parsed: parsed}
+	s.skipped = skipped
+	rules := x.roleRules()
+	for i, f := range files {
+		e := x.files[f.path]
+		if e == nil {
+			e = &entry{size: f.size, mod: f.mod}
+		}
+		s.entries[i] = e
+		s.roles[i] = fileRole(rules[f.root], f.rel, e.generated)
+		s.byPath[f.path] = i
+		if e.skip != "" {
+			s.skipped = append(s.skipped, skip{f.path, e.skip})
+		}
+	}
+	return s, nil
+}
+
+// roleRules returns, for each root, the rules that give its files roles:
+// those of its RolesFile, then Options.Roles. A RolesFile that cannot be
+// read as rules is left out, with a warning.
+func (x *index) roleRules() []roleRules {
+	out := make([]roleRules, len(x.roots))
+	for i, r := range x.roots {
+		if data, err := fs.ReadFile(r.FS, RolesFile); err == nil {
+			rs, err := parseRoles(RolesFile, string(data))
+			if err != nil {
+				x.opts.Logger.Warn("repomap: roles file left out", "root", r.Dir, "err", err)
+			}
+			out[i] = rs
+		}
+		out[i] = append(out[i], x.opts.Roles...)
+	}
+	return out
+}
+
+// fileRole returns the role of the file at rel: the one the rules give
+// it, or the one its path gives, or generated when its head says so.
+func fileRole(rules roleRules, rel string, generated bool) Role {
+	if r, ok := rules.match(rel); ok {
+		return r
+	}
+	r := pathRole(rel)
+	if generated && r != RoleVendored {
+		return RoleGenerated
+	}
+	return r
+}
+
+// loadCaches reads the disk cache of each root not read yet, keeping the
+// entries of files the index does not know.
+func (x *index) loadCaches(ctx context.Context) {
+	for _, r := range x.roots {
+		if r.cache == nil || r.loaded {
+			continue
+		}
+		r.loaded = true
+		entries, err := r.cache.Load(ctx)
+		if err != nil {
+			x.warnCache(r, err)
+			continue
+		}
+		for rel, e := range entries {
+			p := r.mapPath(rel)
+			if _, ok := x.files[p]; ok {
+				continue
+			}
+			x.files[p] = &entry{size: e.Size, mod: e.ModTime, tags: e.Tags, outline: e.Outline, generated: e.Generated}
+		}
+	}
+}
+
+// persist writes what changed to each root's disk cache in one batch,
+// drops the entries of files that are gone from it, and forgets them.
+func (x *index) persist(files []file) {
+	for i, r := range x.roots {
+		if r.cache == nil {
+			continue
+		}
+		live := make(map[string]bool)
+		put := make(map[string]cache.Entry)
+		for _, f := range files {
+			if f.root != i {
+				continue
+			}
+			live[f.rel] = true
+			if e := x.files[f.path]; e != nil && e.dirty {
+				put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Outline: e.outline, Generated: e.generated}
+			}
+		}
+		if len(put) == 0 && !r.hasGone(live) {
+			continue
+		}
+		// The write must happen even when the map was cancelled: it is
+		// what keeps the work done.
+		if err := r.cache.Store(context.Background(), put, func(p string) bool { return live[p] }); err != nil {
+			x.warnCache(r, err)
+			continue
+		}
+		r.known = live
+		for _, f := range files {
+			if e := x.files[f.path]; f.root == i && e != nil {
+				e.dirty = false
+			}
+		}
+	}
+	live := make(map[string]bool, len(files))
+	for _, f := range files {
+		live[f.path] = true
+	}
+	for p := range x.files {
+		if !live[p] {
+			delete(x.files, p)
+		}
+	}
+}
+
+// hasGone reports whether the disk cache may hold files that are not in
+// live.
+func (r *root) hasGone(live map[string]bool) bool {
+	if r.known == nil {
+		return true
+	}
+	for p := range r.known {
+		if !live[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// warnCache logs a cache problem once per root and kind of problem: the
+// map goes on without the disk cache.
+func (x *index) warnCache(r *root, err error) {
+	key := r.Dir + "\x00" + err.Error()
+	if errors.Is(err, cache.ErrLocked) {
+		key = r.Dir + "\x00locked"
+	}
+	if x.warned[key] {
+		return
+	}
+	x.warned[key] = true
+	x.opts.Logger.Warn("repomap: tag cache not used", "root", r.Dir, "err", err)
+}
+
+// extract brings the tags of every file up to date, parsing in parallel
+// the files whose size or modification time changed, and returns how many
+// files were parsed. When ctx is done it stops, and keeps the tags of the
+// files parsed in full till then.
+func (x *index) extract(ctx context.Context, files []file) int {
+	var todo []int
+	for i, f := range files {
+		if e := x.files[f.path]; e == nil || e.size != f.size || e.mod != f.mod {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return 0
+	}
+	entries := make([]*entry, len(todo)) // nil for a file not parsed in full
+	var next, done atomic.Int64
+	var progressMu sync.Mutex
+	reported := 0
+	report := func() {
+		if x.opts.Progress == nil {
+			return
+		}
+		n := int(done.Add(1))
+		if n%64 != 0 && n != len(todo) {
+			return
+		}
+		progressMu.Lock()
+		defer progressMu.Unlock()
+		if n > reported { // in order, whichever worker gets here first
+			reported = n
+			x.opts.Progress(n, len(todo))
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(x.opts.Parallelism, len(todo)) {
+		wg.Go(func() {
+			p := tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
+			defer p.Close()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(todo) || ctx.Err() != nil {
+					return
+				}
+				f := files[todo[k]]
+				e := x.parse(ctx, p, f)
+				if ctx.Err() != nil {
+					return // the parse may have been cut short
+				}
+				entries[k] = e
+				report()
+			}
+		})
+	}
+	wg.Wait()
+	parsed := 0
+	for k, i := range todo {
+		if e := entries[k]; e != nil {
+			x.files[files[i].path] = e
+			parsed++
+		}
+	}
+	return parsed
+}
+
+// parse returns the entry of f, parsed with p, with the reason it has no
+// tags when that is worth noting.
+func (x *index) parse(ctx context.Context, p *tags.Parser, f file) *entry {
+	e := &entry{size: f.size, mod: f.mod, dirty: true}
+	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" || pathRole(f.rel) == RoleAsset {
+		return e // neither its name nor its content can make it a language, or it is an image
+	}
+	if f.size > x.opts.MaxFileSize {
+		e.skip = fmt.Sprintf("larger than %d bytes", x.opts.MaxFileSize)
+		return e
+	}
+	src, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize)
+	if reason != "" {
+		e.skip = reason
+		return e
+	}
+	e.generated = generatedHead(src)
+	if tags.Detect(f.rel, src) == "" {
+		return e
+	}
+	pf, err := p.File(ctx, f.path, src)
+	switch {
+	case err == nil:
+		e.tags, e.outline = tags.Pack(pf.Tags), pf.Outline
+	case ctx.Err() != nil:
+	case errors.Is(err, tags.ErrTimeout):
+		e.skip = fmt.Sprintf("parse took longer than %v", x.opts.ParseTimeout)
+	default:
+		e.skip = "parse: " + err.Error()
+	}
+	return e
+}
+
+// readSource reads the file at name for parsing: at most limit bytes, not
+// binary, with a byte order mark dropped and line endings made "\n" so
+// that rows count as an editor counts lines.
+//
+// The walk lists no symbolic links, but a file or a directory above it
+// may have been replaced by one since: where fsys can tell, a file whose
+// path has a link once it is read is refused, so that what the link leads
+// to, perhaps outside the root, is not shown.
+func readSource(fsys fs.FS, name string, limit int64) ([]byte, string) {
+	src, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, "unreadable: " + errText(err)
+	}
+	if lfs, ok := fsys.(fs.ReadLinkFS); ok {
+		for i := range len(name) + 1 {
+			if i < len(name) && name[i] != '/' {
+				continue
+			}
+			info, err := lfs.Lstat(name[:i])
+			if err != nil {
+				return nil, "unreadable: " + errText(err)
+			}
+			if info.Mode()&fs.ModeSymlink != 0 {
+				return nil, "symbolic link"
+			}
+		}
+	}
+	if int64(len(src)) > limit {
+		return nil, fmt.Sprintf("larger than %d bytes", limit)
+	}
+	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
+		return nil, "binary"
+	}
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	if bytes.IndexByte(src, '\r') >= 0 {
+		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+		src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
+	}
+	return src, ""
+}
