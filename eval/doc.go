@@ -46,9 +46,9 @@
 //   - focus: the first wanted file, in path order, is the focus
 //     (Request.Focus), as if an agent were editing it; the other wanted
 //     files are the ones the map should show.
-//   - message: no focus; the commit message is the user's text, its
-//     mentions found with [repomap.Map.FindMentions] (Request.Mentions);
-//     all the wanted files are the ones the map should show.
+//   - message: no focus; the commit message is the user's words
+//     (Request.Text); all the wanted files are the ones the map should
+//     show.
 //
 // # Metrics
 //
@@ -105,11 +105,11 @@
 // (as for commits) at the base commit; the others are dropped
 // (TaskRun.Dropped), and a task with none left is skipped, as are tasks
 // whose repository has no mirror or whose base commit the mirror lacks
-// (TaskReport.Skipped). Each task is one question: no focus; the
-// statement is the user's text, its mentions found with
-// [repomap.Map.FindMentions] (Request.Mentions), as "repomap
-// -mentions-from" does; all the gold files are wanted. With G the gold
-// files and the map at budget B showing the files of Result.Files:
+// (TaskReport.Skipped). Each task is one question, as the message
+// question of a commit: no focus; the statement is the user's words
+// (Request.Text); all the gold files are wanted. TaskRun.Mentions counts
+// what [repomap.Map.FindMentions] finds in it. With G the gold files and
+// the map at budget B showing the files of Result.Files:
 //
 //   - recall@B = |G ∩ shown| / |G|;
 //   - all@B = 1 when every file of G is shown, any@B = 1 when one is;

@@ -267,7 +267,7 @@ func (e *evaluator) runTasks(ctx context.Context, c TaskConfig, rep *TaskReport,
 			o.CacheDir = c.CacheDir
 			root.Dir = dir + "#" + v.Name
 		}
-		m, err := repomap.NewRoots([]repomap.Root{root}, o)
+		m, err := repomap.NewRoots([]repomap.Root{root}, &o)
 		if err != nil {
 			return fmt.Errorf("variant %s: %w", v.Name, err)
 		}
@@ -322,22 +322,6 @@ func (e *evaluator) runTasks(ctx context.Context, c TaskConfig, rep *TaskReport,
 	return nil
 }
 
-// variantOptions returns the options of v's Map for the evaluation.
-func variantOptions(v Variant, logger *slog.Logger) *repomap.Options {
-	var o repomap.Options
-	if v.Options != nil {
-		if p := v.Options(); p != nil {
-			o = *p
-		}
-	}
-	o.MaxTokens = 0
-	o.Refresh = repomap.RefreshAlways
-	if o.Logger == nil {
-		o.Logger = logger
-	}
-	return &o
-}
-
 func sum(xs []float64) float64 {
 	s := 0.0
 	for _, x := range xs {
@@ -363,7 +347,7 @@ func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []str
 		return out, err
 	}
 	out.mentions = Mentioned{Files: len(ms.Files), Idents: len(ms.Idents)}
-	req := repomap.Request{Mentions: ms.All()}
+	req := repomap.Request{Text: t.ProblemStatement}
 	out.Map = newOutcome(len(budgets))
 	out.Seconds = make([]float64, len(budgets))
 	var ranked []string
