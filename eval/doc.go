@@ -2,7 +2,9 @@
 // needs, on a repository's own history: for past commits, would a map of
 // the tree before the commit have shown the files the commit changed?
 // It is the offline "commit localisation" benchmark: no data set, any
-// language repomap parses, and any git repository.
+// language repomap parses, and any git repository. [RunTasks] asks the
+// same of a task set instead: issues filed against repositories, and the
+// files their fixes changed (see Tasks below).
 //
 // # Commits
 //
@@ -44,9 +46,9 @@
 //   - focus: the first wanted file, in path order, is the focus
 //     (Request.Focus), as if an agent were editing it; the other wanted
 //     files are the ones the map should show.
-//   - message: no focus; the commit message is the user's text, its
-//     mentions found with [repomap.Map.FindMentions] (Request.Mentions);
-//     all the wanted files are the ones the map should show.
+//   - message: no focus; the commit message is the user's words
+//     (Request.Text); all the wanted files are the ones the map should
+//     show.
 //
 // # Metrics
 //
@@ -86,4 +88,45 @@
 // Config.Variants compares ways of making maps in one run: each has a
 // function that returns its [repomap.Options] (ranking options among
 // them), and its own Map.
+//
+// # Tasks
+//
+// [RunTasks] measures maps on a task set ([Task], read by [ReadTasks]
+// from JSON Lines): an issue's text, the repository and commit it was
+// filed against, and the files its fix changed, the gold files, as in
+// SWE-bench. Any team's own issue history in that format will do. Each
+// repository is read from a git mirror (TaskConfig.Mirrors), as the
+// history is: trees from the object store, never checked out. The tasks
+// of one repository are evaluated in the order of their base commits'
+// times, with one Map per variant whose tags carry from tree to tree
+// (and, with TaskConfig.CacheDir, from run to run).
+//
+// A task's gold files are those of its GoldFiles that are source files
+// (as for commits) at the base commit; the others are dropped
+// (TaskRun.Dropped), and a task with none left is skipped, as are tasks
+// whose repository has no mirror or whose base commit the mirror lacks
+// (TaskReport.Skipped). Each task is one question, as the message
+// question of a commit: no focus; the statement is the user's words
+// (Request.Text); all the gold files are wanted. TaskRun.Mentions counts
+// what [repomap.Map.FindMentions] finds in it. With G the gold files and
+// the map at budget B showing the files of Result.Files:
+//
+//   - recall@B = |G ∩ shown| / |G|;
+//   - all@B = 1 when every file of G is shown, any@B = 1 when one is;
+//   - reciprocal rank = 1/r, r the position of the first file of G in
+//     Result.Ranked, and top5 = 1 when r is 1 to 5 (neither depends on
+//     the budget);
+//   - tokens@B = Result.Tokens, and the seconds the map took.
+//
+// The report gives their means over the tasks evaluated, per budget,
+// for the map and two baselines, which rank the candidates, the source
+// files among the map's ranked files, and at each budget show the first
+// k of them, k being the number of files the map shows for the task at
+// that budget (or all, if fewer):
+//
+//   - bm25: the candidates by Okapi BM25 of the statement against each
+//     file's path and contents (k1 = 1.2, b = 0.75; terms are words split
+//     at non-alphanumerics and case changes, lower-cased: see bm25.go);
+//   - random: the candidates sorted by the SHA-256 of
+//     "<seed>\x00<instance id>\x00<path>", as for commits.
 package eval

@@ -189,7 +189,8 @@ type entry struct {
 }
 
 // tree lists the files of the tree of commit rev, by path from the top of
-// the repository. Submodules are left out.
+// the repository. Submodules are left out, and so are files whose blob
+// the object store lacks, as in a mirror that left its largest files out.
 func (r *repo) tree(ctx context.Context, rev string) (map[string]entry, error) {
 	out, err := r.output(ctx, "ls-tree", "-r", "-z", "-l", "--full-tree", rev)
 	if err != nil {
@@ -210,6 +211,9 @@ func (r *repo) tree(ctx context.Context, rev string) (map[string]entry, error) {
 		}
 		if fields[1] != "blob" {
 			continue // a submodule
+		}
+		if fields[3] == "BAD" {
+			continue // a blob the object store lacks (a partial mirror)
 		}
 		size, err := strconv.ParseInt(fields[3], 10, 64)
 		if err != nil {

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -164,19 +165,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "repository  %s at %s\n", r.Dir, short(r.Head))
 	fmt.Fprintf(&b, "commits     %d evaluated of %d non-merge commits scanned", len(r.Commits), r.Scanned)
-	if len(r.Skipped) > 0 {
-		reasons := make([]string, 0, len(r.Skipped))
-		for k := range r.Skipped {
-			reasons = append(reasons, k)
-		}
-		slices.Sort(reasons)
-		var parts []string
-		for _, k := range reasons {
-			parts = append(parts, fmt.Sprintf("%d %s", r.Skipped[k], k))
-		}
-		fmt.Fprintf(&b, "; skipped: %s", strings.Join(parts, ", "))
-	}
-	b.WriteString("\n")
+	writeSkipped(&b, r.Skipped)
 	fmt.Fprintf(&b, "seed        %d\n", r.Seed)
 	fmt.Fprintf(&b, "time        %.1fs, %.2f commits/s\n", r.Seconds, r.CommitsPerSecond)
 	if len(r.Commits) == 0 {
@@ -213,10 +202,21 @@ func writeRows(b *strings.Builder, rows []Row) {
 			r.PageRank.Recall, r.PageRank.HitRate, r.PageRank.MRR, r.PageRank.Tokens, r.PageRank.Files)
 	}
 	tw.Flush()
-	for line := range strings.Lines(buf.String()) {
-		b.WriteString(strings.TrimRight(line, " \n"))
-		b.WriteByte('\n')
+	trimLines(b, buf.String())
+}
+
+// writeSkipped writes "; skipped: " and the counts of skipped, by
+// reason, then a newline; only the newline when skipped is empty.
+func writeSkipped(b *strings.Builder, skipped map[string]int) {
+	if len(skipped) > 0 {
+		reasons := slices.Sorted(maps.Keys(skipped))
+		parts := make([]string, len(reasons))
+		for i, k := range reasons {
+			parts[i] = fmt.Sprintf("%d %s", skipped[k], k)
+		}
+		fmt.Fprintf(b, "; skipped: %s", strings.Join(parts, ", "))
 	}
+	b.WriteString("\n")
 }
 
 func short(hash string) string { return hash[:min(12, len(hash))] }

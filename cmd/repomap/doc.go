@@ -124,7 +124,7 @@
 //	languages  print the languages repomap reads
 //	mcp        serve the map to agents over MCP on standard input and output
 //	cache      show or clean the tag caches
-//	eval       measure the maps of a git repository on its own history
+//	eval       measure the maps of a git repository on its own history, or on a task set
 //	bench      time the map of a tree, with a cold and a warm tag cache
 //	version    print repomap's version
 //	help       print the manual of repomap or of a command
@@ -400,11 +400,16 @@
 // repository's own history: for recent commits, would a map of the tree
 // before the commit have shown the files the commit changed? REPO is the
 // repository's directory, by default the current one; nothing is written
-// to it. See package eval for the method and the report.
+// to it. With -tasks it measures on a task set instead: issues filed
+// against repositories (git mirrors under -mirrors) at a base commit, each
+// mapped with the issue's text as the request, against BM25 and random
+// rankings of the same files. See package eval for the method and the
+// report.
 //
 // Usage:
 //
 //	repomap eval [flags] [REPO]
+//	repomap eval -tasks FILE.jsonl -mirrors DIR [flags]
 //
 // Run 'repomap eval -h' for its flags.
 //

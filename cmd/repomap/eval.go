@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -16,11 +18,13 @@ import (
 )
 
 // runEval is "repomap eval": it measures the maps of a git repository on
-// its own history (package eval) and writes the report to stdout.
+// its own history, or of the repositories of a task set (package eval),
+// and writes the report to stdout.
 //
 // Usage:
 //
 //	repomap eval [flags] [REPO]
+//	repomap eval -tasks FILE.jsonl -mirrors DIR [flags]
 //
 // REPO is a directory of the repository, by default the current one.
 // Nothing is written to it.
@@ -31,29 +35,57 @@ import (
 //		how many commits to evaluate: the newest that touch 2 to 20 source
 //		files (default 50)
 //	-budgets LIST
-//		the token budgets, comma-separated (default 1024,2048,4096,8192)
+//		the token budgets, comma-separated (default 1024,2048,4096,8192;
+//		1024,4096,8192 with -tasks)
 //	-seed N
 //		the seed of the random baseline (default 0)
 //	-rev REV
 //		the commit whose history is read (default HEAD)
+//	-ranking LIST
+//		the rankings to compare, comma-separated (default default,aider;
+//		default with -tasks)
 //	-format text|json
 //		the report's format (default text)
 //	-v
-//		log each commit evaluated to standard error
+//		log each commit or task evaluated to standard error
+//
+// With -tasks, the task set's maps are measured instead of a history:
+//
+//	-tasks FILE
+//		the task set, JSON Lines of {instance_id, repo, base_commit,
+//		problem_statement, gold_files}
+//	-mirrors DIR
+//		where the repositories are: the git directory of repo "owner/name"
+//		is DIR/owner+name (or DIR/owner+name.git), bare or not; a symbolic
+//		link will do
+//	-repo LIST
+//		only the tasks of these repositories, comma-separated
+//	-instances LIST
+//		only these instances, comma-separated
+//	-limit N
+//		only the first N tasks that remain
+//	-cache DIR
+//		keep the tags of the files mapped in DIR, for the next run
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("repomap eval", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	var (
-		commits = fl.Int("commits", eval.DefaultCommits, "how many commits to evaluate")
-		budgets = fl.String("budgets", joinInts(eval.DefaultBudgets()), "the token `budgets`, comma-separated")
-		seed    = fl.Int64("seed", 0, "the seed of the random baseline")
-		rev     = fl.String("rev", "HEAD", "the commit whose history is read")
-		format  = fl.String("format", "text", "the report's format: text or json")
-		verbose = fl.Bool("v", false, "log each commit evaluated to standard error")
-		ranking = fl.String("ranking", repomap.RankingDefault+","+repomap.RankingAider, "the `rankings` to compare, comma-separated")
+		commits   = fl.Int("commits", eval.DefaultCommits, "how many commits to evaluate")
+		budgets   = fl.String("budgets", joinInts(eval.DefaultBudgets()), "the token `budgets`, comma-separated (with -tasks: "+joinInts(eval.DefaultTaskBudgets())+")")
+		seed      = fl.Int64("seed", 0, "the seed of the random baseline")
+		rev       = fl.String("rev", "HEAD", "the commit whose history is read")
+		format    = fl.String("format", "text", "the report's format: text or json")
+		verbose   = fl.Bool("v", false, "log each commit or task evaluated to standard error")
+		ranking   = fl.String("ranking", repomap.RankingDefault+","+repomap.RankingAider, "the `rankings` to compare, comma-separated (with -tasks: "+repomap.RankingDefault+")")
+		taskFile  = fl.String("tasks", "", "measure on the task set in `file` (JSON Lines) instead of a history")
+		mirrors   = fl.String("mirrors", "", "with -tasks: the `directory` of the repositories' git mirrors, one per repository, named owner+name")
+		repos     = fl.String("repo", "", "with -tasks: only the tasks of these `repositories`, comma-separated")
+		instances = fl.String("instances", "", "with -tasks: only these `instances`, comma-separated")
+		limit     = fl.Int("limit", 0, "with -tasks: only the first `N` tasks that remain (0: all)")
+		cacheDir  = fl.String("cache", "", "with -tasks: keep the tags of the files mapped in `directory`, for the next run")
 	)
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: repomap eval [flags] [REPO]\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: repomap eval [flags] [REPO]\n       repomap eval -tasks FILE.jsonl -mirrors DIR [flags]\n\nflags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -66,6 +98,36 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "repomap eval: "+format+"\n", a...)
 		fl.Usage()
 		return 2
+	}
+	set := make(map[string]bool)
+	fl.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	tasksMode := *taskFile != ""
+	for _, name := range []string{"mirrors", "repo", "instances", "limit", "cache"} {
+		if set[name] && !tasksMode {
+			return usage("-%s goes with -tasks", name)
+		}
+	}
+	if tasksMode {
+		for _, name := range []string{"commits", "rev"} {
+			if set[name] {
+				return usage("-%s does not go with -tasks", name)
+			}
+		}
+		if fl.NArg() > 0 {
+			return usage("no REPO with -tasks: the repositories are under -mirrors")
+		}
+		if *mirrors == "" {
+			return usage("-tasks needs -mirrors")
+		}
+		if *limit < 0 {
+			return usage("-limit takes a number of tasks")
+		}
+		if !set["budgets"] {
+			*budgets = joinInts(eval.DefaultTaskBudgets())
+		}
+		if !set["ranking"] {
+			*ranking = repomap.RankingDefault
+		}
 	}
 	if fl.NArg() > 1 {
 		return usage("one REPO at most, got %d", fl.NArg())
@@ -80,14 +142,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usage("%v", err)
 	}
-	dir := "."
-	if fl.NArg() == 1 {
-		dir = fl.Arg(0)
-	}
 	level := slog.LevelWarn
 	if *verbose {
 		level = slog.LevelInfo
 	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	var variants []eval.Variant
 	for _, name := range strings.Split(*ranking, ",") {
 		name = strings.TrimSpace(name)
@@ -98,6 +157,22 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return &repomap.Options{Ranking: name}
 		}})
 	}
+	if tasksMode {
+		return runTaskEval(ctx, stdout, stderr, eval.TaskConfig{
+			Repos:     splitList(*repos),
+			Instances: splitList(*instances),
+			Limit:     *limit,
+			Budgets:   bs,
+			Seed:      *seed,
+			Variants:  variants,
+			CacheDir:  *cacheDir,
+			Logger:    logger,
+		}, *taskFile, *mirrors, *format)
+	}
+	dir := "."
+	if fl.NArg() == 1 {
+		dir = fl.Arg(0)
+	}
 	rep, err := eval.Run(ctx, eval.Config{
 		Dir:      dir,
 		Rev:      *rev,
@@ -105,28 +180,92 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Budgets:  bs,
 		Seed:     *seed,
 		Variants: variants,
-		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
+		Logger:   logger,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "repomap %v\n", err)
 		return 1
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
-	} else {
-		err = rep.WriteText(stdout)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "repomap eval: %v\n", err)
-		return 1
+	if code := writeReport(stdout, stderr, *format, rep, rep.WriteText); code != 0 {
+		return code
 	}
 	if len(rep.Commits) == 0 {
 		fmt.Fprintln(stderr, "repomap eval: no commit to evaluate")
 		return 1
 	}
 	return 0
+}
+
+// runTaskEval is "repomap eval -tasks": it reads the task set, finds the
+// mirrors of its repositories under mirrors, and runs cfg on them.
+func runTaskEval(ctx context.Context, stdout, stderr io.Writer, cfg eval.TaskConfig, taskFile, mirrors, format string) int {
+	f, err := os.Open(taskFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "repomap eval: %v\n", err)
+		return 1
+	}
+	cfg.Tasks, err = eval.ReadTasks(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(stderr, "repomap %v\n", err)
+		return 1
+	}
+	cfg.Mirrors = make(map[string]string)
+	for _, t := range cfg.Tasks {
+		if _, ok := cfg.Mirrors[t.Repo]; ok {
+			continue
+		}
+		cfg.Mirrors[t.Repo] = ""
+		name := strings.ReplaceAll(t.Repo, "/", "+")
+		for _, d := range []string{name, name + ".git"} {
+			d = filepath.Join(mirrors, d)
+			if info, err := os.Stat(d); err == nil && info.IsDir() {
+				cfg.Mirrors[t.Repo] = d
+				break
+			}
+		}
+	}
+	rep, err := eval.RunTasks(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "repomap %v\n", err)
+		return 1
+	}
+	if code := writeReport(stdout, stderr, format, rep, rep.WriteText); code != 0 {
+		return code
+	}
+	if len(rep.Tasks) == 0 {
+		fmt.Fprintln(stderr, "repomap eval: no task to evaluate")
+		return 1
+	}
+	return 0
+}
+
+// writeReport writes rep as JSON, or as text with writeText.
+func writeReport(stdout, stderr io.Writer, format string, rep any, writeText func(io.Writer) error) int {
+	var err error
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rep)
+	} else {
+		err = writeText(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "repomap eval: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// splitList returns the comma-separated items of s, trimmed; none for "".
+func splitList(s string) []string {
+	var out []string
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // parseBudgets parses a comma-separated list of positive token budgets.
@@ -153,14 +292,18 @@ func joinInts(ns []int) string {
 func evalCommand() *command {
 	return &command{
 		name:  "eval",
-		usage: "repomap eval [flags] [REPO]",
-		short: "measure the maps of a git repository on its own history",
+		usage: "repomap eval [flags] [REPO]\nrepomap eval -tasks FILE.jsonl -mirrors DIR [flags]",
+		short: "measure the maps of a git repository on its own history, or on a task set",
 		long: `
 Eval measures how well maps point at the files a change needs, on a git
 repository's own history: for recent commits, would a map of the tree
 before the commit have shown the files the commit changed? REPO is the
 repository's directory, by default the current one; nothing is written
-to it. See package eval for the method and the report.`,
+to it. With -tasks it measures on a task set instead: issues filed
+against repositories (git mirrors under -mirrors) at a base commit, each
+mapped with the issue's text as the request, against BM25 and random
+rankings of the same files. See package eval for the method and the
+report.`,
 		flags: func(*flag.FlagSet, *config) {},
 		raw:   runEval,
 	}
