@@ -21,7 +21,8 @@ import (
 // a real line of the source (valid UTF-8, at most maxLine runes), in the
 // order of the rows shownRows picks, which hold every row of interest
 // within the source; a "⋮" line for each run of hidden lines, never two
-// in a row; and the same bytes every time. mode picks the outline: none,
+// in a row; and the same bytes every time. With no row of interest the
+// block is the path alone, without a colon. mode picks the outline: none,
 // or that of the text parsed as Go, Python or JavaScript.
 //
 // rows holds the rows of interest, two bytes each, little-endian and
@@ -59,6 +60,13 @@ func FuzzRender(f *testing.F) {
 		render.Block(&again, path, src, lois)
 		if again.String() != out {
 			t.Fatalf("render twice differs:\n%q\n%q", out, again.String())
+		}
+		if len(lois) == 0 {
+			// No row of interest: the file by name alone.
+			if want := render.PathText(path) + "\n"; out != want {
+				t.Fatalf("block with no rows of interest = %q, want the path line %q", out, want)
+			}
+			return
 		}
 		checkBlock(t, src, path, lois, out)
 	})
