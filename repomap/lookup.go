@@ -182,12 +182,12 @@ func (m *Map) FindMentions(ctx context.Context, text string) (Mentions, error) {
 	for i, f := range files {
 		paths[i] = f.path
 	}
-	return findMentions(text, paths, true), nil
+	return findMentions(text, paths), nil
 }
 
 // findMentions returns what text mentions among paths, as FindMentions
-// says; without stems, files are mentioned only by path or base name.
-func findMentions(text string, paths []string, stems bool) Mentions {
+// says.
+func findMentions(text string, paths []string) Mentions {
 	isPath := make(map[string]bool, len(paths))
 	byBase := make(map[string][]string)
 	byStem := make(map[string][]string)
@@ -219,7 +219,7 @@ func findMentions(text string, paths []string, stems bool) Mentions {
 		}
 		seen[w] = true
 		ms.Idents = append(ms.Idents, w)
-		if stems && len(w) >= 5 {
+		if len(w) >= 5 {
 			for _, p := range byStem[strings.ToLower(w)] {
 				files[p] = true
 			}

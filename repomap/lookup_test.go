@@ -245,14 +245,14 @@ func TestFindMentions(t *testing.T) {
 		{"Util helpers", nil},
 		{"", nil},
 	} {
-		got := findMentions(tc.text, paths, true)
+		got := findMentions(tc.text, paths)
 		if !slices.Equal(got.Files, tc.files) {
 			t.Errorf("findMentions(%q).Files = %v, want %v", tc.text, got.Files, tc.files)
 		}
 	}
 
 	// Every identifier word is an identifier mention, once, in order.
-	got := findMentions("Fix parseArgs in cmd/main.go: parseArgs drops -v, café_2 too", paths, true)
+	got := findMentions("Fix parseArgs in cmd/main.go: parseArgs drops -v, café_2 too", paths)
 	want := []string{"Fix", "parseArgs", "in", "cmd", "main", "go", "drops", "v", "café_2", "too"}
 	if !slices.Equal(got.Idents, want) {
 		t.Errorf("findMentions(…).Idents = %q, want %q", got.Idents, want)

@@ -170,7 +170,7 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 	switch {
 	case q.text == "":
 	case !rk.relevance:
-		mentions = slices.Concat(mentions, findMentions(q.text, s.paths(), true).All())
+		mentions = slices.Concat(mentions, findMentions(q.text, s.paths()).All())
 	default:
 		// The paths the words name, the names written as code, and the
 		// files whose words the words are.
