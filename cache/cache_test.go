@@ -25,7 +25,11 @@ func sampleEntry(path string, n int) Entry {
 		if i%3 == 0 {
 			kind = tags.Definition
 		}
-		ts = append(ts, tags.Tag{Path: path, Name: fmt.Sprintf("name%d", i%7), Kind: kind, Sub: "function", Line: i * 2})
+		t := tags.Tag{Path: path, Name: fmt.Sprintf("name%d", i%7), Kind: kind, Sub: "function", Line: i * 2}
+		if i%4 == 1 {
+			t.Qual = fmt.Sprintf("pkg%d", i%5) // some references are qualified
+		}
+		ts = append(ts, t)
 	}
 	e.Tags = tags.Pack(ts)
 	return e

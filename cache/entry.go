@@ -29,9 +29,16 @@ func encode(b []byte, e Entry) []byte {
 	b = binary.AppendUvarint(b, uint64(len(e.Tags.Tags)))
 	prev := int64(0)
 	for _, t := range e.Tags.Tags {
-		b = binary.AppendUvarint(b, uint64(t.Kind))
+		kind := uint64(t.Kind)
+		if t.Qual > 0 {
+			kind |= kindQual
+		}
+		b = binary.AppendUvarint(b, kind)
 		b = binary.AppendUvarint(b, uint64(t.Name))
 		b = binary.AppendUvarint(b, uint64(t.Sub))
+		if t.Qual > 0 {
+			b = binary.AppendUvarint(b, uint64(t.Qual))
+		}
 		b = binary.AppendVarint(b, int64(t.Line)-prev)
 		prev = int64(t.Line)
 	}
@@ -101,8 +108,14 @@ func decode(b []byte) (Entry, error) {
 		kind, ok1 := uv()
 		name, ok2 := uv()
 		sub, ok3 := uv()
+		qual, ok4 := uint64(0), true
+		if kind&kindQual != 0 {
+			kind &^= kindQual
+			qual, ok4 = uv()
+			ok4 = ok4 && qual > 0 && qual <= nstr
+		}
 		delta, n := binary.Varint(b)
-		if !ok1 || !ok2 || !ok3 || n <= 0 || (kind != uint64(tags.Definition) && kind != uint64(tags.Reference)) ||
+		if !ok1 || !ok2 || !ok3 || !ok4 || n <= 0 || (kind != uint64(tags.Definition) && kind != uint64(tags.Reference)) ||
 			name >= nstr || sub >= nstr || delta > math.MaxInt32 || delta < -math.MaxInt32 {
 			return e, errMalformed
 		}
@@ -111,7 +124,7 @@ func decode(b []byte) (Entry, error) {
 		if line < 0 || line > math.MaxInt32 {
 			return e, errMalformed
 		}
-		e.Tags.Tags[i] = tags.Packed{Name: uint32(name), Sub: uint32(sub), Line: int32(line), Kind: tags.Kind(kind)}
+		e.Tags.Tags[i] = tags.Packed{Name: uint32(name), Sub: uint32(sub), Line: int32(line), Kind: tags.Kind(kind), Qual: uint32(qual)}
 	}
 	if len(b) > 0 {
 		flags := b[0]
@@ -129,6 +142,10 @@ func decode(b []byte) (Entry, error) {
 	return e, nil
 }
 
+// kindQual marks, in a tag's kind, that a qualifier index follows its
+// kind of definition or reference.
+const kindQual = 1 << 2
+
 // The bits of an entry's flags byte.
 const (
 	flagOutline   = 1 << 0 // the outline follows
@@ -137,7 +154,7 @@ const (
 
 // tagFormat is bumped whenever tag extraction changes in a way that the
 // query files and grammar versions do not show.
-const tagFormat = "tags/2"
+const tagFormat = "tags/3"
 
 // Fingerprint returns the SHA-256 of everything a file's tags depend on
 // besides its content: the tag format, every query file and the versions

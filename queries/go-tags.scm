@@ -13,6 +13,13 @@
 (function_declaration
   name: (identifier) @name.definition.function)
 
+; A method's receiver type qualifies it.
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: (_) @qual))
+  name: (field_identifier) @name.definition.method)
+
 (method_declaration
   name: (field_identifier) @name.definition.method)
 
@@ -76,10 +83,17 @@
 ; ---- References ----
 ;
 ; A call of a plain name is a "call", of a selector ("x.F()") a "member"
-; call: only the first can be a call of a builtin function.
+; call: only the first can be a call of a builtin function. A selector's
+; operand, when it is a plain name, qualifies the member: a package name
+; or a value.
 
 (call_expression
   function: (identifier) @name.reference.call)
+
+(call_expression
+  function: (selector_expression
+    operand: (identifier) @qual
+    field: (field_identifier) @name.reference.member))
 
 (call_expression
   function: (selector_expression
@@ -92,6 +106,12 @@
 (call_expression
   function: (index_expression
     operand: (selector_expression
+      operand: (identifier) @qual
+      field: (field_identifier) @name.reference.member)))
+
+(call_expression
+  function: (index_expression
+    operand: (selector_expression
       field: (field_identifier) @name.reference.member)))
 
 (composite_literal
@@ -99,6 +119,7 @@
 
 (composite_literal
   type: (qualified_type
+    package: (package_identifier) @qual
     name: (type_identifier) @name.reference.literal))
 
 (composite_literal
@@ -109,8 +130,18 @@
   package: (package_identifier) @name.reference.package)
 
 ; An import refers to the package it names: the last element of its path
-; (the tags package takes it from the quoted path).
+; (the tags package takes it from the quoted path). Its qualifier is the
+; path, after the local name when the import gives one.
 (import_spec
-  path: (interpreted_string_literal) @name.reference.package)
+  name: (_) @qual
+  path: (interpreted_string_literal) @qual @name.reference.package)
+
+(import_spec
+  path: (interpreted_string_literal) @qual @name.reference.package)
+
+; A type from another package: the package qualifies it.
+(qualified_type
+  package: (package_identifier) @qual
+  name: (type_identifier) @name.reference.type)
 
 (type_identifier) @name.reference.type

@@ -43,8 +43,9 @@ type File struct {
 	// Path is the file's slash-separated path, unique within Input.Files.
 	// (Should two Files share a path anyway, Rank merges them into one.)
 	Path string
-	// Defs lists the identifiers the file defines. Duplicates are allowed:
-	// a name defined twice counts once. Empty names are ignored.
+	// Defs lists the identifiers the file defines, as keys (see Key).
+	// Duplicates are allowed: a name defined twice counts once. Empty
+	// names are ignored.
 	Defs []string
 	// Refs lists the identifiers the file references, one entry per
 	// occurrence. Empty names are ignored.
@@ -93,6 +94,7 @@ type Weights struct {
 	LongIdent    float64 // multiplies the edges of long descriptive names; Aider: 10
 	CommonIdent  float64 // multiplies the edges of names defined in more than five files; Aider: 0.1
 	Unreferenced float64 // the self-edge of a definition nothing references; Aider: 0.1
+	Fallback     float64 // multiplies the edges of a key in FallbackScope; 0 means 1
 }
 
 // or returns w's fields, Aider's where they are zero.
@@ -105,6 +107,9 @@ func (w Weights) or() Weights {
 	}
 	if w.Unreferenced == 0 {
 		w.Unreferenced = unreferencedWeight
+	}
+	if w.Fallback == 0 {
+		w.Fallback = 1
 	}
 	return w
 }
@@ -149,6 +154,7 @@ func Rank(in Input) *Result {
 	s := prepare(in)
 	nf := len(s.paths)
 	pr, nodeFile, score, scored := s.rank()
+	s.mergeKeys(score, scored)
 
 	res := &Result{Files: make(map[string]float64, len(nodeFile)), Links: s.countPairs()}
 	for i, f := range nodeFile {
@@ -187,7 +193,7 @@ func Rank(in Input) *Result {
 		return int(a.slot - b.slot)
 	})
 	for _, k := range keys {
-		res.Entries = append(res.Entries, Entry{Path: s.paths[k.file], Name: s.names[s.slotIdent[k.slot]], Score: k.score})
+		res.Entries = append(res.Entries, Entry{Path: s.paths[k.file], Name: Ident(s.names[s.slotIdent[k.slot]]), Score: k.score})
 	}
 
 	// File-only entries for the remaining graph nodes, by rank.
@@ -454,6 +460,26 @@ func (s *state) refWeight(f, r int32) float64 {
 		w *= focusMul
 	}
 	return w * math.Sqrt(float64(s.refCount[r]))
+}
+
+// mergeKeys makes the slots of a file whose keys share an identifier one
+// entry: the first slot of each run (a file's slots are in key order, and
+// the keys of an identifier sort together) takes the scores of the rest.
+func (s *state) mergeKeys(score []float64, scored []bool) {
+	for f := range len(s.paths) {
+		slots := s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]]
+		for i := 0; i < len(slots); {
+			head := slots[i]
+			name := Ident(s.names[s.slotIdent[head]])
+			j := i + 1
+			for ; j < len(slots) && Ident(s.names[s.slotIdent[slots[j]]]) == name; j++ {
+				score[head] += score[slots[j]]
+				scored[head] = scored[head] || scored[slots[j]]
+				scored[slots[j]] = false
+			}
+			i = j
+		}
+	}
 }
 
 // countPairs returns the number of (edge, identifier) pairs of the file
@@ -741,10 +767,45 @@ func prepare(in Input) *state {
 	}
 
 	s.mul = make([]float64, ni)
-	for k, name := range s.names {
+	for k, key := range s.names {
+		name, scope := splitKey(key)
 		s.mul[k] = identMul(s.weights, name, int(s.defStart[k+1]-s.defStart[k]), s.mentionedIdents[name])
+		if scope == FallbackScope {
+			s.mul[k] *= s.weights.Fallback
+		}
 	}
 	return s
+}
+
+// FallbackScope is the scope of the keys under which a caller links the
+// references it could not resolve to the definitions of their name: their
+// edges weigh Weights.Fallback times as much.
+const FallbackScope = "~"
+
+// Key returns the key of an identifier in a scope: what a definition is
+// published under and what a reference resolves to. A reference links to
+// the files that define its key. The empty scope gives the identifier
+// itself, so plain names are keys too. The weights of an edge look at its
+// identifier only, as do mentioned identifiers and Entry.Name.
+func Key(ident, scope string) string {
+	if scope == "" {
+		return ident
+	}
+	return ident + "\x00" + scope
+}
+
+// Ident returns the identifier of a key.
+func Ident(key string) string {
+	name, _ := splitKey(key)
+	return name
+}
+
+// splitKey returns the identifier and the scope of a key.
+func splitKey(key string) (ident, scope string) {
+	if i := strings.IndexByte(key, 0); i >= 0 {
+		return key[:i], key[i+1:]
+	}
+	return key, ""
 }
 
 // Weight returns the multiplier of the edges for an identifier defined in

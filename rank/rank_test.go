@@ -844,3 +844,57 @@ func TestWeights(t *testing.T) {
 		t.Errorf("with LongIdent 1, ranked %v, want [Run parseFlags]", got)
 	}
 }
+
+// TestKeysOfOneIdent: a file that defines an identifier under two keys
+// has one entry for it, named by the identifier, with the score of both;
+// the edges weigh by the identifier, and a fallback key's edges by the
+// fallback weight.
+func TestKeysOfOneIdent(t *testing.T) {
+	in := Input{Files: []File{
+		{Path: "def.go", Defs: []string{Key("Open", "pkg"), Key("Open", FallbackScope), "other"}},
+		{Path: "a.go", Refs: []string{Key("Open", "pkg")}},
+		{Path: "b.go", Refs: []string{Key("Open", FallbackScope)}},
+		{Path: "c.go", Refs: []string{"other"}},
+	}}
+	res := Rank(in)
+	var names []string
+	score := 0.0
+	for _, e := range res.Entries {
+		if e.Path == "def.go" {
+			names = append(names, e.Name)
+			if e.Name == "Open" {
+				score = e.Score
+			}
+		}
+	}
+	if !slices.Equal(names, []string{"Open", "other"}) && !slices.Equal(names, []string{"other", "Open"}) {
+		t.Fatalf("entries of def.go: %q, want Open and other once each", names)
+	}
+	// Each referencing file gives all its rank to def.go through its one
+	// reference; Open's score is what a.go and b.go send, other's what c.go
+	// sends: twice as much.
+	var other float64
+	for _, e := range res.Entries {
+		if e.Path == "def.go" && e.Name == "other" {
+			other = e.Score
+		}
+	}
+	if math.Abs(score-2*other) > 1e-9 {
+		t.Errorf("score of Open %g, want the sum of its two keys, twice other's %g", score, other)
+	}
+	if Ident(Key("Open", "pkg")) != "Open" || Key("Open", "") != "Open" {
+		t.Errorf("Key/Ident do not round-trip")
+	}
+	// The fallback weight scales the edges of fallback keys only: with it
+	// low, b.go's single edge still carries all of b.go's rank, so scores
+	// do not change; what changes is a file with both kinds of reference.
+	mixed := Input{Files: []File{
+		{Path: "x.go", Defs: []string{Key("F", "p")}},
+		{Path: "y.go", Defs: []string{Key("G", FallbackScope)}},
+		{Path: "u.go", Refs: []string{Key("F", "p"), Key("G", FallbackScope)}},
+	}, Weights: Weights{Fallback: 0.25}}
+	r := Rank(mixed)
+	if x, y := r.Files["x.go"], r.Files["y.go"]; !(x > y) {
+		t.Errorf("with fallback weight 0.25, x.go %g, want above y.go %g", x, y)
+	}
+}

@@ -63,28 +63,95 @@ func link(s *snapshot, rk ranking) linked {
 	files := make([]rank.File, len(s.files))
 	var size graphSize
 	hidden := make(map[string][]string)
+	var res *resolver
+	if rk.resolve {
+		res = newResolver(s)
+	}
+	// Names that references link to by name alone: plain, from the files
+	// of languages without rules; fallback, from those with rules.
+	plain := make(map[string]bool)
+	fallback := make(map[string]bool)
 	var count []int // per string of a file's Set: references to it
+	keyCount := make(map[string]int)
+	var keys []ref
 	for i, f := range s.files {
 		rf := rank.File{Path: f.path}
 		set := s.entries[i].tags
+		if res != nil && res.resolves(i) {
+			clear(keyCount)
+			for j, t := range set.Tags {
+				if t.Kind != tags.Reference {
+					continue
+				}
+				size.refs++
+				keys = res.refKeys(keys[:0], i, j)
+				for _, k := range keys {
+					if keyCount[k.key] == 0 {
+						rf.Refs = append(rf.Refs, k.key)
+					}
+					keyCount[k.key]++
+					if k.fallback {
+						fallback[rank.Ident(k.key)] = true
+					}
+				}
+			}
+			slices.Sort(rf.Refs)
+			for _, k := range rf.Refs {
+				rf.RefCounts = append(rf.RefCounts, keyCount[k])
+			}
+			files[i] = rf
+			continue
+		}
 		count = slices.Grow(count[:0], len(set.Strings))[:len(set.Strings)]
 		clear(count)
 		var bi map[string]bool
 		if rk.builtins {
 			bi = builtinsOf(f.path)
 		}
-		var graphNames []uint32 // strings defined by graphOnly definitions
 		for j, t := range set.Tags {
-			name := set.Strings[t.Name]
-			sub := set.Sub(j)
 			if t.Kind == tags.Reference {
-				if !builtinUse(bi, sub, name) {
+				if !builtinUse(bi, set.Sub(j), set.Strings[t.Name]) {
 					count[t.Name]++
 				}
 				size.refs++
+			}
+		}
+		// Each referenced name once, with its count.
+		for k, n := range count {
+			if n > 0 {
+				rf.Refs = append(rf.Refs, set.Strings[k])
+				rf.RefCounts = append(rf.RefCounts, n)
+				if res != nil {
+					plain[set.Strings[k]] = true
+				}
+			}
+		}
+		files[i] = rf
+	}
+	for i, f := range s.files {
+		rf := &files[i]
+		set := s.entries[i].tags
+		var graphNames []uint32 // strings defined by graphOnly definitions
+		for j, t := range set.Tags {
+			if t.Kind != tags.Definition {
 				continue
 			}
-			rf.Defs = append(rf.Defs, rankName(sub, name))
+			sub := set.Sub(j)
+			name := rankName(sub, set.Strings[t.Name])
+			if res == nil {
+				rf.Defs = append(rf.Defs, name)
+			} else {
+				// A definition publishes under its own key, and under its
+				// name where references link by name.
+				key := res.defKey(i, j)
+				rf.Defs = append(rf.Defs, key)
+				if key != name && plain[name] {
+					rf.Defs = append(rf.Defs, name)
+				}
+				if fallback[name] {
+					rf.Defs = append(rf.Defs, fallbackKey(name))
+				}
+			}
 			if graphOnly(sub) {
 				graphNames = append(graphNames, t.Name)
 			}
@@ -101,15 +168,7 @@ func link(s *snapshot, rk ranking) linked {
 				hidden[f.path] = append(hidden[f.path], set.Strings[k])
 			}
 		}
-		// Each referenced name once, with its count.
-		for k, n := range count {
-			if n > 0 {
-				rf.Refs = append(rf.Refs, set.Strings[k])
-				rf.RefCounts = append(rf.RefCounts, n)
-			}
-		}
 		size.defs += len(rf.Defs)
-		files[i] = rf
 	}
 	return linked{files: files, hidden: hidden, size: size}
 }
@@ -163,6 +222,9 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 	l := link(s, rk)
 	focus, mentions := q.focus, q.mentions
 	in := rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights}
+	if rk.resolve {
+		in.Weights.Fallback = rk.fallback
+	}
 	if rk.overviewLong > 0 && len(focus) == 0 && len(mentions) == 0 && q.text == "" {
 		in.Weights.LongIdent = rk.overviewLong
 	}
@@ -489,6 +551,11 @@ const overviewLong = 1
 // points at them.
 const testFactor = 0.3
 
+// fallbackWeight is the weight of the edges of a reference that its
+// language's rules could not place and that links to every definition of
+// its name, relative to a resolved one.
+const fallbackWeight = 0.3
+
 // reverseWeight is the weight of an edge back from a definer to a file
 // that references it, relative to the forward edge. 0.1, 0.3, 0.5, 0.7
 // and 1 were measured; 0.5 was the only one that raised recall at both
@@ -498,6 +565,8 @@ const reverseWeight = 0.5
 // ranking is a ranking's set of changes to Aider's.
 type ranking struct {
 	builtins bool    // drop calls of builtin functions and uses of builtin types
+	resolve  bool    // resolve references by each language's rules (resolve.go)
+	fallback float64 // with resolve, the weight of name matches the rules could not place
 	reverse  float64 // weight of the reverse edges; 0 for none
 	docs     float64 // scales the definitions of documents and data; 0: no change
 	roles    bool    // order the list by the files' roles (see byRole)
@@ -535,7 +604,7 @@ func parseRanking(s string) (ranking, error) {
 	case "", RankingDefault:
 		// Dropping builtins (aider+builtins) left recall unchanged on two
 		// repositories and lowered it on the third: it is not in.
-		return ranking{reverse: reverseWeight, roles: true, tests: testFactor,
+		return ranking{reverse: reverseWeight, roles: true, tests: testFactor, resolve: true, fallback: fallbackWeight,
 			relevance: true, relTop: relTop, relPersonal: relPersonal, relBoost: relBoost,
 			overviewLong: overviewLong}, nil
 	case RankingAider:
@@ -551,6 +620,14 @@ func parseRanking(s string) (ranking, error) {
 		switch {
 		case name == "builtins" && !hasVal:
 			r.builtins = true
+		case name == "resolve" && !hasVal:
+			r.resolve, r.fallback = true, fallbackWeight
+		case name == "resolve":
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w <= 0 || w > 1 {
+				return r, fmt.Errorf("repomap: ranking %q: resolve takes the weight of unresolved name matches, in (0, 1]", s)
+			}
+			r.resolve, r.fallback = true, w
 		case name == "docs" && !hasVal:
 			r.docs = docFactor
 		case name == "docs":
@@ -605,7 +682,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, resolve, resolve=W, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	return r, nil

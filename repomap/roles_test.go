@@ -126,7 +126,7 @@ func TestRolesOrderTheMap(t *testing.T) {
 		var out []Role
 		for _, it := range r.ranked.items {
 			if it.Name != "" {
-				out = append(out, pathRole(it.Path))
+				out = append(out, r.blocks.snap.roles[r.blocks.snap.byPath[it.Path]])
 			}
 		}
 		return out

@@ -60,6 +60,7 @@ type capture struct {
 	kind   Kind // 0 for captures that are not tags
 	sub    string
 	ignore bool // @ignore: the node is no tag, whatever later patterns say
+	qual   bool // @qual: the node qualifies the tags of its match
 }
 
 // rawTag is a capture before duplicates are removed.
@@ -68,6 +69,7 @@ type rawTag struct {
 	pattern    uint
 	capture    uint32
 	line       int
+	qual       string
 }
 
 // NewParser returns a Parser. Close it when done.
@@ -124,6 +126,8 @@ func compileQuery(lang *ts.Language, file, src string) (*compiled, error) {
 			c.captures[i] = capture{kind: Reference, sub: strings.TrimPrefix(n, "name.reference.")}
 		case n == "ignore":
 			c.captures[i] = capture{ignore: true}
+		case n == "qual":
+			c.captures[i] = capture{qual: true}
 		}
 	}
 	return c, nil
@@ -314,6 +318,7 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 		if k%256 == 255 && ctx.Err() != nil {
 			break
 		}
+		qual := qualOf(c, m.Captures, src)
 		for _, cp := range m.Captures {
 			if cc := c.captures[cp.Index]; cc.kind == 0 && !cc.ignore {
 				continue
@@ -324,6 +329,7 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 				pattern: m.PatternIndex,
 				capture: cp.Index,
 				line:    int(cp.Node.StartPosition().Row),
+				qual:    qual,
 			})
 		}
 	}
@@ -358,7 +364,7 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 		if name == "" || name == "_" || strings.ContainsAny(name, "\n\r") {
 			continue
 		}
-		out = append(out, Tag{Path: path, Name: name, Kind: cap.kind, Sub: cap.sub, Line: r.line})
+		out = append(out, Tag{Path: path, Name: name, Kind: cap.kind, Sub: cap.sub, Line: r.line, Qual: r.qual})
 		refs = refs || cap.kind == Reference
 	}
 	if !refs && l.lexer != "" {
@@ -371,6 +377,31 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 		out = mergeByLine(out, more)
 	}
 	return out, nil
+}
+
+// qualOf returns the text of a match's @qual captures, in capture order,
+// joined by spaces, with the quotes of string literals taken off; "" when
+// the match has none or their text spans lines.
+func qualOf(c *compiled, cps []ts.QueryCapture, src []byte) string {
+	var q string
+	for _, cp := range cps {
+		if !c.captures[cp.Index].qual {
+			continue
+		}
+		start, end := cp.Node.StartByte(), cp.Node.EndByte()
+		if end > uint(len(src)) || start >= end {
+			continue
+		}
+		text := strings.Trim(string(src[start:end]), "\"'`")
+		if text == "" || strings.ContainsAny(text, "\n\r") {
+			return ""
+		}
+		if q != "" {
+			q += " "
+		}
+		q += text
+	}
+	return q
 }
 
 // mergeByLine merges two lists of tags sorted by line into one.

@@ -14,6 +14,7 @@ type Packed struct {
 	Sub  uint32 // index of the kind of definition or reference
 	Line int32  // 0-based row of the name
 	Kind Kind
+	Qual uint32 // 1 + the index of the qualifier in Set.Strings; 0 for none
 }
 
 // Pack returns the Set of ts.
@@ -35,6 +36,9 @@ func Pack(ts []Tag) Set {
 	s.Tags = make([]Packed, len(ts))
 	for i, t := range ts {
 		s.Tags[i] = Packed{Name: intern(t.Name), Sub: intern(t.Sub), Line: int32(t.Line), Kind: t.Kind}
+		if t.Qual != "" {
+			s.Tags[i].Qual = intern(t.Qual) + 1
+		}
 	}
 	return s
 }
@@ -45,7 +49,15 @@ func (s Set) Len() int { return len(s.Tags) }
 // Tag returns tag i, with path as its Path.
 func (s Set) Tag(i int, path string) Tag {
 	p := s.Tags[i]
-	return Tag{Path: path, Name: s.Strings[p.Name], Kind: p.Kind, Sub: s.Strings[p.Sub], Line: int(p.Line)}
+	return Tag{Path: path, Name: s.Strings[p.Name], Kind: p.Kind, Sub: s.Strings[p.Sub], Line: int(p.Line), Qual: s.Qual(i)}
+}
+
+// Qual returns the qualifier of tag i, or "".
+func (s Set) Qual(i int) string {
+	if q := s.Tags[i].Qual; q > 0 {
+		return s.Strings[q-1]
+	}
+	return ""
 }
 
 // Unpack returns every tag, with path as their Path.

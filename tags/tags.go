@@ -35,6 +35,11 @@ type Tag struct {
 	Kind Kind   // Definition or Reference
 	Sub  string // the kind of definition or reference: "function", "method", "call"…
 	Line int    // 0-based row of the name
+	// Qual is what qualifies a reference, as the source spells it: the
+	// operand of a selector ("q" in q.F()), the module an import names,
+	// the receiver of a method. Empty when nothing does. The link stage
+	// uses it to tell which definitions a reference can mean.
+	Qual string
 }
 
 var (

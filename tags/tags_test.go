@@ -13,11 +13,15 @@ import (
 	ts "github.com/tree-sitter/go-tree-sitter"
 )
 
-// tag is a Tag without its path, written "line kind sub name".
+// short writes each Tag without its path, as "line kind sub name", with
+// " <qual>" after when a qualifier is set.
 func short(ts []Tag) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = fmt.Sprintf("%d %s %s %s", t.Line, t.Kind, t.Sub, t.Name)
+		if t.Qual != "" {
+			out[i] += " <" + t.Qual + ">"
+		}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package shop
 import (
 	"fmt"
 	"net/http"
+	str "strings"
 )
 
 // Cart holds what a customer is buying.
@@ -45,3 +46,6 @@ func (c *Cart) Total(p Pricer) int {
 func Build() map[string]Cart {
 	return map[string]Cart{"a": {}}
 }
+
+// Upper shouts its name.
+func Upper(name string) string { return str.ToUpper(name) }

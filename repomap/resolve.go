@@ -1,0 +1,335 @@
+package repomap
+
+import (
+	"path"
+	"strings"
+
+	"github.com/repomap-dev/repomap/rank"
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// The link stage resolves each reference to the keys of the definitions
+// it can mean (rank.Key: a name in a scope), from what the tags, the
+// imports and the layout of the tree say, and each definition publishes
+// under its keys. A language with rules gives its own scopes; a reference
+// its rules cannot place falls back to every definition of its name, at
+// the fallback weight. Languages without rules link by name, as before.
+
+// A ref is one key a reference resolves to.
+type ref struct {
+	key      string
+	fallback bool // a name match the rules could not place
+}
+
+// langResolver holds the rules of one language for the files of a
+// snapshot.
+type langResolver interface {
+	// defKey returns the key definition j of file i publishes under.
+	defKey(i, j int) string
+	// refKeys appends to out the keys reference j of file i resolves to;
+	// none when it can only mean something outside the tree.
+	refKeys(out []ref, i, j int) []ref
+}
+
+// resolver picks the rules of each file's language.
+type resolver struct {
+	s    *snapshot
+	lang []langResolver // per file; nil: link by name
+}
+
+// newResolver returns the resolver of the files of s.
+func newResolver(s *snapshot) *resolver {
+	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
+	var goFiles []int
+	for i, f := range s.files {
+		if tags.Detect(f.path, nil) == "go" {
+			goFiles = append(goFiles, i)
+		}
+	}
+	if len(goFiles) > 0 {
+		g := newGoResolver(s, goFiles)
+		for _, i := range goFiles {
+			r.lang[i] = g
+		}
+	}
+	return r
+}
+
+// defKey returns the key of definition j of file i.
+func (r *resolver) defKey(i, j int) string {
+	set := r.s.entries[i].tags
+	if l := r.lang[i]; l != nil {
+		return l.defKey(i, j)
+	}
+	return rankName(set.Sub(j), set.Strings[set.Tags[j].Name])
+}
+
+// refKeys appends the keys of reference j of file i to out.
+func (r *resolver) refKeys(out []ref, i, j int) []ref {
+	if l := r.lang[i]; l != nil {
+		return l.refKeys(out, i, j)
+	}
+	set := r.s.entries[i].tags
+	return append(out, ref{key: set.Strings[set.Tags[j].Name]})
+}
+
+// resolves reports whether file i has rules of its own.
+func (r *resolver) resolves(i int) bool { return r.lang[i] != nil }
+
+// fallbackKey is the key a reference to name falls back to.
+func fallbackKey(name string) string { return rank.Key(name, rank.FallbackScope) }
+
+// Go: a package is a directory (its external tests, package x_test, are a
+// package of their own); an unqualified call, type or literal means the
+// file's own package or one it imports with "."; q.F means the package
+// imported as q; x.M() on a value means a method or field of any type;
+// an import means the package it names. Builtins and the packages outside
+// the tree link to nothing.
+
+// goResolver holds the Go packages of a snapshot.
+type goResolver struct {
+	s       *snapshot
+	pkg     map[int]string     // per Go file: its package's scope
+	name    map[string]string  // per directory: the name of its package
+	dirs    map[string]bool    // directories with Go files
+	imports map[int]goImports  // per Go file, made on first use
+	paths   map[string]goWhere // per import path, made on first use
+	roots   map[string]bool    // module paths seen, whose root is the tree's root
+}
+
+// goWhere is where an imported package is.
+type goWhere struct {
+	dir string
+	at  goPlace
+}
+
+// goPlace tells a package of the tree from one outside it.
+type goPlace uint8
+
+const (
+	goInTree  goPlace = iota + 1
+	goOutside         // the standard library, or a module the tree does not hold
+	goUnknown         // a module path the rules could not place: uses fall back to names
+)
+
+// goImports is what one Go file imports.
+type goImports struct {
+	local map[string]goWhere // by local name
+	dots  []string           // directories of the tree imported with "."
+}
+
+// goMember is the scope of the methods and fields of all Go types.
+const goMember = "go.member"
+
+func newGoResolver(s *snapshot, files []int) *goResolver {
+	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
+		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
+		roots: make(map[string]bool)}
+	for _, i := range files {
+		dir := goDir(s.files[i].path)
+		g.dirs[dir] = true
+		set := s.entries[i].tags
+		scope := "go:" + dir
+		for j, t := range set.Tags {
+			if t.Kind == tags.Definition && set.Sub(j) == "package" {
+				name := set.Strings[t.Name]
+				if strings.HasSuffix(name, "_test") {
+					scope += ":test"
+				} else if old, ok := g.name[dir]; !ok || name < old {
+					g.name[dir] = name
+				}
+				break
+			}
+		}
+		g.pkg[i] = scope
+	}
+	// Module paths: an import path that is a prefix with a dot in its
+	// first element, then a directory of the tree, names the module whose
+	// root is the tree's root.
+	for _, i := range files {
+		set := s.entries[i].tags
+		for j, t := range set.Tags {
+			if t.Kind != tags.Reference || set.Sub(j) != "package" {
+				continue
+			}
+			_, p := splitImport(set.Qual(j))
+			for k := len(p) - 1; k > 0; k-- {
+				if p[k] == '/' && g.dirs[p[k+1:]] && strings.Contains(firstElem(p[:k]), ".") {
+					g.roots[p[:k]] = true
+				}
+			}
+		}
+	}
+	return g
+}
+
+// goDir returns the directory of a Go file, "" for the root.
+func goDir(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
+	}
+	return ""
+}
+
+// firstElem returns the first element of a slash-separated path.
+func firstElem(p string) string {
+	before, _, _ := strings.Cut(p, "/")
+	return before
+}
+
+// splitImport splits the qualifier of a Go import, "path" or "name path".
+func splitImport(q string) (name, p string) {
+	if name, p, ok := strings.Cut(q, " "); ok {
+		return name, p
+	}
+	return "", q
+}
+
+// where returns where the package of an import path is.
+func (g *goResolver) where(p string) goWhere {
+	w, ok := g.paths[p]
+	if !ok {
+		w = g.find(p)
+		g.paths[p] = w
+	}
+	return w
+}
+
+// find looks for the directory of an import path: the directory of that
+// path; else a copy of it under a vendor directory (the shortest); else
+// the longest directory the path ends in; else the root, for a module
+// path. A path with no dot in its first element that is none of these is
+// of the standard library.
+func (g *goResolver) find(p string) goWhere {
+	if p == "" {
+		return goWhere{at: goOutside}
+	}
+	if g.dirs[p] {
+		return goWhere{p, goInTree}
+	}
+	best := ""
+	for d := range g.dirs {
+		if strings.HasSuffix(d, "/"+p) && (best == "" || len(d) < len(best) || len(d) == len(best) && d < best) {
+			best = d
+		}
+	}
+	if best != "" {
+		return goWhere{best, goInTree}
+	}
+	for k := 0; k < len(p); k++ {
+		if p[k] == '/' && g.dirs[p[k+1:]] {
+			return goWhere{p[k+1:], goInTree}
+		}
+	}
+	if g.dirs[""] && g.roots[p] {
+		return goWhere{"", goInTree}
+	}
+	if strings.Contains(firstElem(p), ".") {
+		return goWhere{at: goUnknown}
+	}
+	return goWhere{at: goOutside}
+}
+
+// importsOf returns what file i imports.
+func (g *goResolver) importsOf(i int) goImports {
+	if im, ok := g.imports[i]; ok {
+		return im
+	}
+	im := goImports{local: make(map[string]goWhere)}
+	set := g.s.entries[i].tags
+	for j, t := range set.Tags {
+		if t.Kind != tags.Reference || set.Sub(j) != "package" || set.Qual(j) == "" {
+			continue
+		}
+		alias, p := splitImport(set.Qual(j))
+		w := g.where(p)
+		switch {
+		case alias == "_":
+		case alias == ".":
+			if w.at == goInTree {
+				im.dots = append(im.dots, w.dir)
+			}
+		case alias != "":
+			im.local[alias] = w
+		case w.at == goInTree && g.name[w.dir] != "":
+			im.local[g.name[w.dir]] = w
+		default:
+			im.local[importName(p)] = w
+		}
+	}
+	g.imports[i] = im
+	return im
+}
+
+// importName is the name a package imported from p goes by when its
+// package clause is unknown: the last element of the path, without a
+// major version (".../v2"), a ".v3" suffix or a "go-" prefix.
+func importName(p string) string {
+	base := path.Base(p)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		base = path.Base(path.Dir(p))
+	}
+	if k := strings.Index(base, ".v"); k > 0 {
+		base = base[:k]
+	}
+	return strings.TrimPrefix(base, "go-")
+}
+
+func (g *goResolver) defKey(i, j int) string {
+	set := g.s.entries[i].tags
+	name := set.Strings[set.Tags[j].Name]
+	switch set.Sub(j) {
+	case "method", "field":
+		return rank.Key(name, goMember)
+	}
+	return rank.Key(name, g.pkg[i])
+}
+
+// pkgKey returns the key a use of the package in dir resolves to: its
+// package clause's.
+func (g *goResolver) pkgKey(dir string) string { return rank.Key(g.name[dir], "go:"+dir) }
+
+func (g *goResolver) refKeys(out []ref, i, j int) []ref {
+	set := g.s.entries[i].tags
+	name, sub, qual := set.Strings[set.Tags[j].Name], set.Sub(j), set.Qual(j)
+	switch sub {
+	case "package":
+		if qual != "" { // an import
+			_, p := splitImport(qual)
+			if w := g.where(p); w.at == goInTree && g.name[w.dir] != "" {
+				return append(out, ref{key: g.pkgKey(w.dir)})
+			}
+			return out
+		}
+		// The package of a qualified type.
+		if w, ok := g.importsOf(i).local[name]; ok && w.at == goInTree && g.name[w.dir] != "" {
+			return append(out, ref{key: g.pkgKey(w.dir)})
+		}
+		return out
+	case "call", "type", "literal", "member":
+		if qual != "" {
+			if w, ok := g.importsOf(i).local[qual]; ok {
+				switch w.at {
+				case goInTree:
+					return append(out, ref{key: rank.Key(name, "go:"+w.dir)})
+				case goUnknown:
+					return append(out, ref{key: fallbackKey(name), fallback: true})
+				}
+				return out // outside the tree
+			}
+			if sub == "member" {
+				return append(out, ref{key: rank.Key(name, goMember)})
+			}
+			return append(out, ref{key: fallbackKey(name), fallback: true})
+		}
+		if sub == "member" {
+			return append(out, ref{key: rank.Key(name, goMember)})
+		}
+		out = append(out, ref{key: rank.Key(name, g.pkg[i])})
+		for _, d := range g.importsOf(i).dots {
+			out = append(out, ref{key: rank.Key(name, "go:"+d)})
+		}
+		return out
+	}
+	return append(out, ref{key: fallbackKey(name), fallback: true})
+}
