@@ -66,7 +66,10 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 
 // References returns the files that refer to each of the names: for
 // each name in turn, its files best ranked first, each with the lines of
-// its references.
+// its references. Where the ranking resolves references (the default),
+// a use of a name the tree defines counts only when it can mean one of
+// those definitions: refs of a Go function F leave out q.F of a package
+// outside the tree and F of another package.
 func (m *Map) References(ctx context.Context, names ...string) ([]Reference, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -76,15 +79,42 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 	}
 	var out []Reference
 	var ranks map[string]float64 // of the whole tree, once some file refers to a name
+	rk, _ := parseRanking(m.opts.Ranking)
+	var res *resolver
+	var defined, definedNames map[string]bool // the keys and names of the tree's definitions
+	if rk.resolve {
+		res, defined, definedNames = newResolver(snap), make(map[string]bool), make(map[string]bool)
+		for i := range snap.files {
+			set := snap.entries[i].tags
+			for j, t := range set.Tags {
+				if t.Kind == tags.Definition {
+					defined[res.defKey(i, j)] = true
+					definedNames[set.Strings[t.Name]] = true
+				}
+			}
+		}
+	}
+	var keys []ref
 	for _, name := range names {
 		start := len(out)
+		// With resolution, a use counts when it resolves to a definition
+		// of the tree, or falls back to the name; a name the tree does not
+		// define keeps all its uses.
+		resolved := definedNames[name]
 		for i, f := range snap.files {
 			set := snap.entries[i].tags
 			var lines []int
-			for _, t := range set.Tags {
-				if t.Kind == tags.Reference && set.Strings[t.Name] == name {
-					lines = append(lines, int(t.Line)+1)
+			for j, t := range set.Tags {
+				if t.Kind != tags.Reference || set.Strings[t.Name] != name {
+					continue
 				}
+				if resolved && res.resolves(i) {
+					keys = res.refKeys(keys[:0], i, j)
+					if !slices.ContainsFunc(keys, func(k ref) bool { return k.fallback || defined[k.key] }) {
+						continue
+					}
+				}
+				lines = append(lines, int(t.Line)+1)
 			}
 			if len(lines) > 0 {
 				out = append(out, Reference{Name: name, Path: f.path, Lines: slices.Compact(lines)})
@@ -94,7 +124,6 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			continue
 		}
 		if ranks == nil {
-			rk, _ := parseRanking(m.opts.Ranking)
 			ranks = rankSnapshot(snap, rk, query{}).ranks
 		}
 		refs := out[start:]

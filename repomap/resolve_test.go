@@ -57,20 +57,7 @@ func len(s string) int { return 0 }
 // "from -> to ident" lines: one per reference key and definer.
 func edges(t *testing.T, tree fstest.MapFS, ranking string) []string {
 	t.Helper()
-	m, err := NewFS(tree, &Options{Ranking: ranking})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	s, err := m.snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rk, err := parseRanking(ranking)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := link(s, rk)
+	l := linkTree(t, tree, ranking)
 	definers := make(map[string][]string)
 	for _, f := range l.files {
 		for _, d := range f.Defs {
@@ -91,6 +78,25 @@ func edges(t *testing.T, tree fstest.MapFS, ranking string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// linkTree returns the link stage's result for the tree.
+func linkTree(t *testing.T, tree fstest.MapFS, ranking string) linked {
+	t.Helper()
+	m, err := NewFS(tree, &Options{Ranking: ranking})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	s, err := m.snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rk, err := parseRanking(ranking)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return link(s, rk)
 }
 
 func TestResolveGo(t *testing.T) {
@@ -135,20 +141,33 @@ func TestResolveFallback(t *testing.T) {
 			t.Errorf("edges lack %q:\n%s", e, strings.Join(got, "\n"))
 		}
 	}
-	m, err := NewFS(tree, nil)
+	for _, f := range linkTree(t, tree, RankingDefault).files {
+		if f.Path == "a/a.go" && !slices.Contains(f.Refs, fallbackKey("Shared")) {
+			t.Errorf("a/a.go refs %q, want the fallback key of Shared", f.Refs)
+		}
+	}
+}
+
+// TestReferencesResolved: the uses of a name the tree defines are those
+// that can mean its definitions.
+func TestReferencesResolved(t *testing.T) {
+	m, err := NewFS(goTree, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	s, err := m.snapshot(context.Background())
+	got, err := m.References(context.Background(), "New", "Println")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rk, _ := parseRanking(RankingDefault)
-	l := link(s, rk)
-	for _, f := range l.files {
-		if f.Path == "a/a.go" && !slices.Contains(f.Refs, fallbackKey("Shared")) {
-			t.Errorf("a/a.go refs %q, want the fallback key of Shared", f.Refs)
-		}
+	var list []string
+	for _, r := range got {
+		list = append(list, r.Name+" "+r.Path)
+	}
+	slices.Sort(list)
+	// a.go's b.New() means b's New; nothing else calls a New. fmt.Println
+	// is not b's Println, so Println has no use.
+	if want := []string{"New a/a.go"}; !slices.Equal(list, want) {
+		t.Errorf("References(New, Println) = %q, want %q", list, want)
 	}
 }
