@@ -79,6 +79,10 @@ type Input struct {
 	Personal map[string]float64
 	// Weights, when its fields are set, replace some of Aider's weights.
 	Weights Weights
+	// KeyWeight, when set, multiplies the weight of the edges of each key
+	// by what it returns for the key: how sure the caller is of the links
+	// the key makes, say. It is called once per key; negative counts as 0.
+	KeyWeight func(key string) float64
 	// Reverse, when positive, adds an edge back from each definer to each
 	// file that references its identifier, weighing Reverse times the
 	// forward edge. The rank that flows back is credited to the
@@ -94,7 +98,6 @@ type Weights struct {
 	LongIdent    float64 // multiplies the edges of long descriptive names; Aider: 10
 	CommonIdent  float64 // multiplies the edges of names defined in more than five files; Aider: 0.1
 	Unreferenced float64 // the self-edge of a definition nothing references; Aider: 0.1
-	Fallback     float64 // multiplies the edges of a key in FallbackScope; 0 means 1
 }
 
 // or returns w's fields, Aider's where they are zero.
@@ -107,9 +110,6 @@ func (w Weights) or() Weights {
 	}
 	if w.Unreferenced == 0 {
 		w.Unreferenced = unreferencedWeight
-	}
-	if w.Fallback == 0 {
-		w.Fallback = 1
 	}
 	return w
 }
@@ -768,19 +768,14 @@ func prepare(in Input) *state {
 
 	s.mul = make([]float64, ni)
 	for k, key := range s.names {
-		name, scope := splitKey(key)
+		name := Ident(key)
 		s.mul[k] = identMul(s.weights, name, int(s.defStart[k+1]-s.defStart[k]), s.mentionedIdents[name])
-		if scope == FallbackScope {
-			s.mul[k] *= s.weights.Fallback
+		if in.KeyWeight != nil {
+			s.mul[k] *= max(in.KeyWeight(key), 0)
 		}
 	}
 	return s
 }
-
-// FallbackScope is the scope of the keys under which a caller links the
-// references it could not resolve to the definitions of their name: their
-// edges weigh Weights.Fallback times as much.
-const FallbackScope = "~"
 
 // Key returns the key of an identifier in a scope: what a definition is
 // published under and what a reference resolves to. A reference links to
@@ -796,16 +791,10 @@ func Key(ident, scope string) string {
 
 // Ident returns the identifier of a key.
 func Ident(key string) string {
-	name, _ := splitKey(key)
-	return name
-}
-
-// splitKey returns the identifier and the scope of a key.
-func splitKey(key string) (ident, scope string) {
 	if i := strings.IndexByte(key, 0); i >= 0 {
-		return key[:i], key[i+1:]
+		return key[:i]
 	}
-	return key, ""
+	return key
 }
 
 // Weight returns the multiplier of the edges for an identifier defined in

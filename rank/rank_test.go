@@ -847,13 +847,12 @@ func TestWeights(t *testing.T) {
 
 // TestKeysOfOneIdent: a file that defines an identifier under two keys
 // has one entry for it, named by the identifier, with the score of both;
-// the edges weigh by the identifier, and a fallback key's edges by the
-// fallback weight.
+// the edges weigh by the identifier, and by KeyWeight.
 func TestKeysOfOneIdent(t *testing.T) {
 	in := Input{Files: []File{
-		{Path: "def.go", Defs: []string{Key("Open", "pkg"), Key("Open", FallbackScope), "other"}},
+		{Path: "def.go", Defs: []string{Key("Open", "pkg"), Key("Open", "any"), "other"}},
 		{Path: "a.go", Refs: []string{Key("Open", "pkg")}},
-		{Path: "b.go", Refs: []string{Key("Open", FallbackScope)}},
+		{Path: "b.go", Refs: []string{Key("Open", "any")}},
 		{Path: "c.go", Refs: []string{"other"}},
 	}}
 	res := Rank(in)
@@ -885,16 +884,23 @@ func TestKeysOfOneIdent(t *testing.T) {
 	if Ident(Key("Open", "pkg")) != "Open" || Key("Open", "") != "Open" {
 		t.Errorf("Key/Ident do not round-trip")
 	}
-	// The fallback weight scales the edges of fallback keys only: with it
-	// low, b.go's single edge still carries all of b.go's rank, so scores
-	// do not change; what changes is a file with both kinds of reference.
+	// KeyWeight scales the edges of a key: a file with two references
+	// sends less along the lighter one.
 	mixed := Input{Files: []File{
 		{Path: "x.go", Defs: []string{Key("F", "p")}},
-		{Path: "y.go", Defs: []string{Key("G", FallbackScope)}},
-		{Path: "u.go", Refs: []string{Key("F", "p"), Key("G", FallbackScope)}},
-	}, Weights: Weights{Fallback: 0.25}}
-	r := Rank(mixed)
-	if x, y := r.Files["x.go"], r.Files["y.go"]; !(x > y) {
-		t.Errorf("with fallback weight 0.25, x.go %g, want above y.go %g", x, y)
+		{Path: "y.go", Defs: []string{Key("F", "any")}},
+		{Path: "u.go", Refs: []string{Key("F", "p"), Key("F", "any")}},
+	}}
+	if r := Rank(mixed); r.Files["x.go"] != r.Files["y.go"] {
+		t.Errorf("without KeyWeight, x.go %g and y.go %g differ", r.Files["x.go"], r.Files["y.go"])
+	}
+	mixed.KeyWeight = func(k string) float64 {
+		if strings.HasSuffix(k, "any") {
+			return 0.25
+		}
+		return 1
+	}
+	if r := Rank(mixed); !(r.Files["x.go"] > r.Files["y.go"]) {
+		t.Errorf("with the any keys at 0.25, x.go %g, want above y.go %g", r.Files["x.go"], r.Files["y.go"])
 	}
 }

@@ -1,8 +1,11 @@
 package repomap
 
 import (
+	"cmp"
 	"path"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
@@ -76,8 +79,33 @@ func (r *resolver) refKeys(out []ref, i, j int) []ref {
 // resolves reports whether file i has rules of its own.
 func (r *resolver) resolves(i int) bool { return r.lang[i] != nil }
 
+// fallbackScope is the scope of the keys under which the references the
+// rules could not place link to every definition of their name.
+const fallbackScope = "~"
+
 // fallbackKey is the key a reference to name falls back to.
-func fallbackKey(name string) string { return rank.Key(name, rank.FallbackScope) }
+func fallbackKey(name string) string { return rank.Key(name, fallbackScope) }
+
+// keyWeight returns the weight of the edges of each key for the ranking
+// rk: the fallback weight for name matches the rules could not place, and
+// with overviewPrivate below 1, for a map for no request, that weight for
+// the names a package keeps to itself (Go's lower-case names), so that a
+// repository's overview leads with the API its packages share.
+func keyWeight(rk ranking, overview bool) func(string) float64 {
+	if !rk.resolve {
+		return nil
+	}
+	return func(key string) float64 {
+		name, scope, _ := strings.Cut(key, "\x00")
+		switch {
+		case scope == fallbackScope:
+			return rk.fallback
+		case overview && rk.private > 0 && strings.HasPrefix(scope, "go") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf:
+			return rk.private
+		}
+		return 1
+	}
+}
 
 // Go: a package is a directory (its external tests, package x_test, are a
 // package of their own); an unqualified call, type or literal means the
@@ -243,6 +271,11 @@ func (g *goResolver) importsOf(i int) goImports {
 		}
 		alias, p := splitImport(set.Qual(j))
 		w := g.where(p)
+		if w.at == goUnknown && g.dirs[""] && cmp.Or(alias, importName(p)) == g.name[""] {
+			// A module path the tree does not show, imported under the
+			// name of the root's package: the module of the root.
+			w = goWhere{"", goInTree}
+		}
 		switch {
 		case alias == "_":
 		case alias == ".":

@@ -134,9 +134,13 @@ func TestResolveFallback(t *testing.T) {
 		"a/a.go": {Data: []byte("package a\n\nimport \"example.org/unknown/x\"\n\nfunc A() { x.Shared() }\n")},
 		"b/b.go": {Data: []byte("package b\n\nfunc Shared() {}\n")},
 		"doc.py": {Data: []byte("from b import Shared\n\nShared()\n")},
+		// The module root, imported by a path nothing else shows, under
+		// the name of its package.
+		"root.go":     {Data: []byte("package tea\n\nfunc Run() {}\n")},
+		"cmd/main.go": {Data: []byte("package main\n\nimport tea \"example.org/bubble/v2\"\n\nfunc main() { tea.Run() }\n")},
 	}
 	got := edges(t, tree, RankingDefault)
-	for _, e := range []string{"a/a.go -> b/b.go Shared", "doc.py -> b/b.go Shared"} {
+	for _, e := range []string{"a/a.go -> b/b.go Shared", "doc.py -> b/b.go Shared", "cmd/main.go -> root.go Run"} {
 		if !slices.Contains(got, e) {
 			t.Errorf("edges lack %q:\n%s", e, strings.Join(got, "\n"))
 		}
