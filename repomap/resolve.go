@@ -264,6 +264,7 @@ func (g *goResolver) importsOf(i int) goImports {
 		return im
 	}
 	im := goImports{local: make(map[string]goWhere)}
+	unaliasedUnknown := false
 	set := g.s.entries[i].tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference || set.Sub(j) != "package" || set.Qual(j) == "" {
@@ -275,6 +276,9 @@ func (g *goResolver) importsOf(i int) goImports {
 			// A module path the tree does not show, imported under the
 			// name of the root's package: the module of the root.
 			w = goWhere{"", goInTree}
+		}
+		if alias == "" && w.at == goUnknown {
+			unaliasedUnknown = true
 		}
 		switch {
 		case alias == "_":
@@ -288,6 +292,14 @@ func (g *goResolver) importsOf(i int) goImports {
 			im.local[g.name[w.dir]] = w
 		default:
 			im.local[importName(p)] = w
+		}
+	}
+	if r := g.name[""]; unaliasedUnknown && r != "" {
+		if _, ok := im.local[r]; !ok {
+			// A package imported by a path the tree does not show goes by
+			// the name of its package clause, which may not be its path's:
+			// a use of the root package's name means the root.
+			im.local[r] = goWhere{"", goInTree}
 		}
 	}
 	g.imports[i] = im

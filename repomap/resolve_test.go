@@ -138,9 +138,11 @@ func TestResolveFallback(t *testing.T) {
 		// the name of its package.
 		"root.go":     {Data: []byte("package tea\n\nfunc Run() {}\n")},
 		"cmd/main.go": {Data: []byte("package main\n\nimport tea \"example.org/bubble/v2\"\n\nfunc main() { tea.Run() }\n")},
+		// Imported without a name: the package clause's name still means it.
+		"cmd/other.go": {Data: []byte("package main\n\nimport \"example.org/bubble/v2\"\n\nfunc other() { tea.Run() }\n")},
 	}
 	got := edges(t, tree, RankingDefault)
-	for _, e := range []string{"a/a.go -> b/b.go Shared", "doc.py -> b/b.go Shared", "cmd/main.go -> root.go Run"} {
+	for _, e := range []string{"a/a.go -> b/b.go Shared", "doc.py -> b/b.go Shared", "cmd/main.go -> root.go Run", "cmd/other.go -> root.go Run"} {
 		if !slices.Contains(got, e) {
 			t.Errorf("edges lack %q:\n%s", e, strings.Join(got, "\n"))
 		}
