@@ -215,3 +215,9 @@
     field: (field_identifier) @name.reference.call))
 
 (type_identifier) @name.reference.type
+
+; An #include of a file in quotes refers to that file: its name is the
+; file's base name, its path qualifies it. Includes in <> are the
+; system's.
+(preproc_include
+  path: (string_literal) @qual @name.reference.include)

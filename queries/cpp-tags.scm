@@ -370,3 +370,9 @@
 ; A one-letter type is a template parameter.
 ((type_identifier) @name.reference.type
   (#not-match? @name.reference.type "^[A-Z]$"))
+
+; An #include of a file in quotes refers to that file: its name is the
+; file's base name, its path qualifies it. Includes in <> are the
+; system's.
+(preproc_include
+  path: (string_literal) @qual @name.reference.include)

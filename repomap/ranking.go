@@ -156,6 +156,15 @@ func link(s *snapshot, rk ranking) linked {
 				graphNames = append(graphNames, t.Name)
 			}
 		}
+		if res != nil {
+			for _, k := range res.extraKeys(i) {
+				rf.Defs = append(rf.Defs, k)
+				name := rank.Ident(k)
+				if !slices.ContainsFunc(shownDefs(set), func(r fit.Row) bool { return r.Name == name }) {
+					hidden[f.path] = append(hidden[f.path], name)
+				}
+			}
+		}
 		for _, k := range graphNames {
 			shownToo := false
 			for j, t := range set.Tags {

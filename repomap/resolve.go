@@ -43,10 +43,13 @@ type resolver struct {
 // newResolver returns the resolver of the files of s.
 func newResolver(s *snapshot) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
-	var goFiles []int
+	var goFiles, cFiles []int
 	for i, f := range s.files {
-		if tags.Detect(f.path, nil) == "go" {
+		switch {
+		case tags.Detect(f.path, nil) == "go":
 			goFiles = append(goFiles, i)
+		case isC(f.path):
+			cFiles = append(cFiles, i)
 		}
 	}
 	if len(goFiles) > 0 {
@@ -55,7 +58,23 @@ func newResolver(s *snapshot) *resolver {
 			r.lang[i] = g
 		}
 	}
+	if len(cFiles) > 0 {
+		c := newCResolver(s, cFiles)
+		for _, i := range cFiles {
+			r.lang[i] = c
+		}
+	}
 	return r
+}
+
+// extraKeys returns the keys file i publishes beyond its definitions:
+// for a language whose rules link files as a whole, such as C's
+// includes. They are never shown.
+func (r *resolver) extraKeys(i int) []string {
+	if x, ok := r.lang[i].(interface{ extraKeys(int) []string }); ok {
+		return x.extraKeys(i)
+	}
+	return nil
 }
 
 // defKey returns the key of definition j of file i.

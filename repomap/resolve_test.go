@@ -177,3 +177,45 @@ func TestReferencesResolved(t *testing.T) {
 		t.Errorf("References(New, Println) = %q, want %q", list, want)
 	}
 }
+
+// TestResolveInclude: an #include in quotes links to the header it names
+// (next to the includer first) and to the sources of the header's stem;
+// other names link by name.
+func TestResolveInclude(t *testing.T) {
+	tree := fstest.MapFS{
+		"src/store.h":       {Data: []byte("int store_get(int k);\n")},
+		"src/store.c":       {Data: []byte("#include \"store.h\"\n\nint store_get(int k) { return k; }\n")},
+		"src/main.c":        {Data: []byte("#include <stdio.h>\n#include \"store.h\"\n\nint main(void) { return store_get(1); }\n")},
+		"lib/other/store.h": {Data: []byte("int other_get(int k);\n")},
+		"app/use.cpp":       {Data: []byte("#include \"other/store.h\"\n\nint use() { return 0; }\n")},
+	}
+	got := edges(t, tree, RankingDefault)
+	want := []string{
+		"app/use.cpp -> lib/other/store.h store", // the end of a path in the tree
+		"src/main.c -> src/store.c store",        // the header's source
+		"src/main.c -> src/store.c store_get",    // by name
+		"src/main.c -> src/store.h store",        // the header next to it
+		"src/main.c -> src/store.h store_get",    // by name: the prototype
+		"src/store.c -> src/store.h store",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The keys of the includes are never shown.
+	m, err := NewFS(tree, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	res, err := m.Build(context.Background(), Request{MaxTokens: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Files {
+		for _, d := range f.Defs {
+			if d.Name == "store" {
+				t.Errorf("the map shows the include key of %s: %+v", f.Path, d)
+			}
+		}
+	}
+}

@@ -78,8 +78,8 @@ func (l *language) queryFiles() []string {
 // grammarLanguages are the tier-1 languages, parsed with tree-sitter.
 var grammarLanguages = []*language{
 	{name: "bash", exts: []string{".sh", ".bash", ".zsh", ".ksh"}, files: []string{".bashrc", ".bash_profile", ".zshrc", ".profile"}, shebang: []string{"sh", "bash", "zsh", "ksh", "dash"}, grammar: tsbash.Language},
-	{name: "c", exts: []string{".c"}, grammar: tsc.Language},
-	{name: "cpp", exts: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".ino"}, grammar: tscpp.Language},
+	{name: "c", exts: []string{".c"}, grammar: tsc.Language, rename: includeName},
+	{name: "cpp", exts: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".ino"}, grammar: tscpp.Language, rename: includeName},
 	{name: "csharp", exts: []string{".cs", ".csx"}, grammar: tscsharp.Language},
 	{name: "css", exts: []string{".css"}, grammar: tscss.Language},
 	{name: "dart", exts: []string{".dart"}, grammar: tsdart.Language},
@@ -226,8 +226,18 @@ func goName(sub, text string) string {
 		base = path.Base(path.Dir(p))
 	}
 	base = dotVersion.ReplaceAllString(base, "")
-	if strings.ContainsAny(base, ".-") || base == "" {
-		return "" // not an identifier a package clause could define
+	return base
+}
+
+// includeName turns the quoted path of a C or C++ #include into the name
+// of its reference: the file's base name without its extension.
+func includeName(sub, text string) string {
+	if sub != "include" {
+		return text
+	}
+	base := path.Base(strings.Trim(text, `"`))
+	if ext := path.Ext(base); ext != "" {
+		base = base[:len(base)-len(ext)]
 	}
 	return base
 }

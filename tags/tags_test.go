@@ -210,7 +210,7 @@ func TestGoImportName(t *testing.T) {
 		{"package", `"fmt"`, "fmt"},
 		{"package", `"example.com/mod/v2"`, "mod"},
 		{"package", `"gopkg.in/yaml.v3"`, "yaml"},
-		{"package", `"github.com/go-git/go-git/v5"`, ""}, // go-git is no identifier
+		{"package", `"github.com/go-git/go-git/v5"`, "go-git"}, // no identifier, but the import keeps its path as qualifier
 		{"package", `"v2"`, "v2"},
 		{"package", "http", "http"}, // a package qualifier, not a path
 		{"call", `"x/y"`, `"x/y"`},

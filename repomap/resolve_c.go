@@ -1,0 +1,118 @@
+package repomap
+
+import (
+	"path"
+	"strings"
+
+	"github.com/repomap-dev/repomap/rank"
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// C and C++: an #include "x.h" means the file it names, looked up next to
+// the including file, then as the end of a path in the tree (the shortest
+// such path); the header and the sources of the same stem in its
+// directory (x.c, x.cpp…) publish its key, so the includer links to
+// both. Other names link by name, as before.
+
+// cResolver holds the C and C++ files of a snapshot.
+type cResolver struct {
+	s      *snapshot
+	byPath map[string]bool // the C and C++ files
+	extra  map[int]string  // per file: the key of the header it goes with
+}
+
+// includeScope is the scope of the keys of included files.
+const includeScope = "c.include:"
+
+func newCResolver(s *snapshot, files []int) *cResolver {
+	c := &cResolver{s: s, byPath: make(map[string]bool, len(files)), extra: make(map[int]string)}
+	stems := make(map[string][]int) // dir/stem → files
+	for _, i := range files {
+		p := s.files[i].path
+		c.byPath[p] = true
+		stems[strings.TrimSuffix(p, path.Ext(p))] = append(stems[strings.TrimSuffix(p, path.Ext(p))], i)
+	}
+	for _, i := range files {
+		p := s.files[i].path
+		if !isHeader(p) {
+			continue
+		}
+		key := includeKey(p)
+		for _, j := range stems[strings.TrimSuffix(p, path.Ext(p))] {
+			if _, ok := c.extra[j]; !ok || j == i {
+				c.extra[j] = key
+			}
+		}
+	}
+	return c
+}
+
+// isHeader reports whether p is a C or C++ header.
+func isHeader(p string) bool {
+	switch path.Ext(p) {
+	case ".h", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp":
+		return true
+	}
+	return false
+}
+
+// includeKey is the key under which the header at p and its sources are
+// published: its stem in the include scope.
+func includeKey(p string) string {
+	base := path.Base(p)
+	return rank.Key(strings.TrimSuffix(base, path.Ext(base)), includeScope+p)
+}
+
+func (c *cResolver) defKey(i, j int) string {
+	set := c.s.entries[i].tags
+	return rankName(set.Sub(j), set.Strings[set.Tags[j].Name])
+}
+
+func (c *cResolver) refKeys(out []ref, i, j int) []ref {
+	set := c.s.entries[i].tags
+	if set.Sub(j) != "include" {
+		return append(out, ref{key: set.Strings[set.Tags[j].Name]})
+	}
+	if h := c.header(c.s.files[i].path, set.Qual(j)); h != "" {
+		return append(out, ref{key: includeKey(h)})
+	}
+	return out
+}
+
+// header returns the path of the file an include of name from the file at
+// from means, or "".
+func (c *cResolver) header(from, name string) string {
+	if name == "" {
+		return ""
+	}
+	if p := path.Join(path.Dir(from), name); c.byPath[p] {
+		return p
+	}
+	if c.byPath[path.Clean(name)] {
+		return path.Clean(name)
+	}
+	best := ""
+	for p := range c.byPath {
+		if strings.HasSuffix(p, "/"+path.Clean(name)) && (best == "" || len(p) < len(best) || len(p) == len(best) && p < best) {
+			best = p
+		}
+	}
+	return best
+}
+
+// extraKeys returns the keys file i publishes beyond its definitions.
+func (c *cResolver) extraKeys(i int) []string {
+	if k, ok := c.extra[i]; ok {
+		return []string{k}
+	}
+	return nil
+}
+
+// isC reports whether the language of p is C or C++ (a .h file is either).
+func isC(p string) bool {
+	switch tags.Detect(p, nil) {
+	case "c", "cpp":
+		return true
+	}
+	return false
+}
