@@ -88,7 +88,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			set := snap.entries[i].tags
 			for j, t := range set.Tags {
 				if t.Kind == tags.Definition {
-					defined[res.defKey(i, j)] = true
+					defined[res.defKey(i, j).key()] = true
 					definedNames[set.Strings[t.Name]] = true
 				}
 			}
@@ -110,7 +110,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 				}
 				if resolved && res.resolves(i) {
 					keys = res.refKeys(keys[:0], i, j)
-					if !slices.ContainsFunc(keys, func(k ref) bool { return k.fallback || defined[k.key] }) {
+					if !slices.ContainsFunc(keys, func(k ref) bool { return k.fallback || defined[k.key()] }) {
 						continue
 					}
 				}

@@ -72,32 +72,43 @@ func link(s *snapshot, rk ranking) linked {
 	plain := make(map[string]bool)
 	fallback := make(map[string]bool)
 	var count []int // per string of a file's Set: references to it
-	keyCount := make(map[string]int)
+	// A reference resolves by its name, kind and qualifier in its file:
+	// each such triple is resolved once per file.
+	type use struct{ name, sub, qual uint32 }
+	uses := make(map[use]int) // per triple: its index in order
+	var order []int           // per triple: the tag that first had it
+	var useCount []int
 	var keys []ref
 	for i, f := range s.files {
 		rf := rank.File{Path: f.path}
 		set := s.entries[i].tags
 		if res != nil && res.resolves(i) {
-			clear(keyCount)
+			clear(uses)
+			order, useCount = order[:0], useCount[:0]
 			for j, t := range set.Tags {
 				if t.Kind != tags.Reference {
 					continue
 				}
 				size.refs++
+				u := use{t.Name, t.Sub, t.Qual}
+				k, ok := uses[u]
+				if !ok {
+					k = len(order)
+					uses[u] = k
+					order = append(order, j)
+					useCount = append(useCount, 0)
+				}
+				useCount[k]++
+			}
+			for k, j := range order {
 				keys = res.refKeys(keys[:0], i, j)
-				for _, k := range keys {
-					if keyCount[k.key] == 0 {
-						rf.Refs = append(rf.Refs, k.key)
-					}
-					keyCount[k.key]++
-					if k.fallback {
-						fallback[rank.Ident(k.key)] = true
+				for _, r := range keys {
+					rf.Refs = append(rf.Refs, r.key())
+					rf.RefCounts = append(rf.RefCounts, useCount[k])
+					if r.fallback {
+						fallback[r.name] = true
 					}
 				}
-			}
-			slices.Sort(rf.Refs)
-			for _, k := range rf.Refs {
-				rf.RefCounts = append(rf.RefCounts, keyCount[k])
 			}
 			files[i] = rf
 			continue
@@ -143,7 +154,7 @@ func link(s *snapshot, rk ranking) linked {
 			} else {
 				// A definition publishes under its own key, and under its
 				// name where references link by name.
-				key := res.defKey(i, j)
+				key := res.defKey(i, j).key()
 				rf.Defs = append(rf.Defs, key)
 				if key != name && plain[name] {
 					rf.Defs = append(rf.Defs, name)

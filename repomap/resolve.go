@@ -18,17 +18,21 @@ import (
 // its rules cannot place falls back to every definition of its name, at
 // the fallback weight. Languages without rules link by name, as before.
 
-// A ref is one key a reference resolves to.
+// A ref is one key a reference resolves to, as its identifier and
+// scope, so that the link stage makes each key's string once.
 type ref struct {
-	key      string
-	fallback bool // a name match the rules could not place
+	name, scope string
+	fallback    bool // a name match the rules could not place
 }
+
+// key returns the key of r.
+func (r ref) key() string { return rank.Key(r.name, r.scope) }
 
 // langResolver holds the rules of one language for the files of a
 // snapshot.
 type langResolver interface {
 	// defKey returns the key definition j of file i publishes under.
-	defKey(i, j int) string
+	defKey(i, j int) ref
 	// refKeys appends to out the keys reference j of file i resolves to;
 	// none when it can only mean something outside the tree.
 	refKeys(out []ref, i, j int) []ref
@@ -78,12 +82,12 @@ func (r *resolver) extraKeys(i int) []string {
 }
 
 // defKey returns the key of definition j of file i.
-func (r *resolver) defKey(i, j int) string {
+func (r *resolver) defKey(i, j int) ref {
 	set := r.s.entries[i].tags
 	if l := r.lang[i]; l != nil {
 		return l.defKey(i, j)
 	}
-	return rankName(set.Sub(j), set.Strings[set.Tags[j].Name])
+	return ref{name: rankName(set.Sub(j), set.Strings[set.Tags[j].Name])}
 }
 
 // refKeys appends the keys of reference j of file i to out.
@@ -92,7 +96,7 @@ func (r *resolver) refKeys(out []ref, i, j int) []ref {
 		return l.refKeys(out, i, j)
 	}
 	set := r.s.entries[i].tags
-	return append(out, ref{key: set.Strings[set.Tags[j].Name]})
+	return append(out, ref{name: set.Strings[set.Tags[j].Name]})
 }
 
 // resolves reports whether file i has rules of its own.
@@ -142,12 +146,23 @@ type goResolver struct {
 	imports map[int]goImports  // per Go file, made on first use
 	paths   map[string]goWhere // per import path, made on first use
 	roots   map[string]bool    // module paths seen, whose root is the tree's root
+	scopes  map[string]string  // per directory: its scope, "go:" + dir
 }
 
 // goWhere is where an imported package is.
 type goWhere struct {
 	dir string
 	at  goPlace
+}
+
+// scope returns the scope of the package in dir, making its string once.
+func (g *goResolver) scope(dir string) string {
+	sc, ok := g.scopes[dir]
+	if !ok {
+		sc = "go:" + dir
+		g.scopes[dir] = sc
+	}
+	return sc
 }
 
 // goPlace tells a package of the tree from one outside it.
@@ -171,12 +186,12 @@ const goMember = "go.member"
 func newGoResolver(s *snapshot, files []int) *goResolver {
 	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
-		roots: make(map[string]bool)}
+		roots: make(map[string]bool), scopes: make(map[string]string)}
 	for _, i := range files {
 		dir := goDir(s.files[i].path)
 		g.dirs[dir] = true
 		set := s.entries[i].tags
-		scope := "go:" + dir
+		scope := g.scope(dir)
 		for j, t := range set.Tags {
 			if t.Kind == tags.Definition && set.Sub(j) == "package" {
 				name := set.Strings[t.Name]
@@ -339,19 +354,19 @@ func importName(p string) string {
 	return strings.TrimPrefix(base, "go-")
 }
 
-func (g *goResolver) defKey(i, j int) string {
+func (g *goResolver) defKey(i, j int) ref {
 	set := g.s.entries[i].tags
 	name := set.Strings[set.Tags[j].Name]
 	switch set.Sub(j) {
 	case "method", "field":
-		return rank.Key(name, goMember)
+		return ref{name: name, scope: goMember}
 	}
-	return rank.Key(name, g.pkg[i])
+	return ref{name: name, scope: g.pkg[i]}
 }
 
-// pkgKey returns the key a use of the package in dir resolves to: its
-// package clause's.
-func (g *goResolver) pkgKey(dir string) string { return rank.Key(g.name[dir], "go:"+dir) }
+// pkgRef returns what a use of the package in dir resolves to: its
+// package clause.
+func (g *goResolver) pkgRef(dir string) ref { return ref{name: g.name[dir], scope: g.scope(dir)} }
 
 func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 	set := g.s.entries[i].tags
@@ -361,13 +376,13 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		if qual != "" { // an import
 			_, p := splitImport(qual)
 			if w := g.where(p); w.at == goInTree && g.name[w.dir] != "" {
-				return append(out, ref{key: g.pkgKey(w.dir)})
+				return append(out, g.pkgRef(w.dir))
 			}
 			return out
 		}
 		// The package of a qualified type.
 		if w, ok := g.importsOf(i).local[name]; ok && w.at == goInTree && g.name[w.dir] != "" {
-			return append(out, ref{key: g.pkgKey(w.dir)})
+			return append(out, g.pkgRef(w.dir))
 		}
 		return out
 	case "call", "type", "literal", "member":
@@ -375,25 +390,25 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 			if w, ok := g.importsOf(i).local[qual]; ok {
 				switch w.at {
 				case goInTree:
-					return append(out, ref{key: rank.Key(name, "go:"+w.dir)})
+					return append(out, ref{name: name, scope: g.scope(w.dir)})
 				case goUnknown:
-					return append(out, ref{key: fallbackKey(name), fallback: true})
+					return append(out, ref{name: name, scope: fallbackScope, fallback: true})
 				}
 				return out // outside the tree
 			}
 			if sub == "member" {
-				return append(out, ref{key: rank.Key(name, goMember)})
+				return append(out, ref{name: name, scope: goMember})
 			}
-			return append(out, ref{key: fallbackKey(name), fallback: true})
+			return append(out, ref{name: name, scope: fallbackScope, fallback: true})
 		}
 		if sub == "member" {
-			return append(out, ref{key: rank.Key(name, goMember)})
+			return append(out, ref{name: name, scope: goMember})
 		}
-		out = append(out, ref{key: rank.Key(name, g.pkg[i])})
+		out = append(out, ref{name: name, scope: g.pkg[i]})
 		for _, d := range g.importsOf(i).dots {
-			out = append(out, ref{key: rank.Key(name, "go:"+d)})
+			out = append(out, ref{name: name, scope: g.scope(d)})
 		}
 		return out
 	}
-	return append(out, ref{key: fallbackKey(name), fallback: true})
+	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
 }

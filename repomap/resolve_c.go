@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -37,7 +36,7 @@ func newCResolver(s *snapshot, files []int) *cResolver {
 		if !isHeader(p) {
 			continue
 		}
-		key := includeKey(p)
+		key := includeRef(p).key()
 		for _, j := range stems[strings.TrimSuffix(p, path.Ext(p))] {
 			if _, ok := c.extra[j]; !ok || j == i {
 				c.extra[j] = key
@@ -56,25 +55,26 @@ func isHeader(p string) bool {
 	return false
 }
 
-// includeKey is the key under which the header at p and its sources are
-// published: its stem in the include scope.
-func includeKey(p string) string {
+// includeRef is what an include of the header at p resolves to, and the
+// key under which the header and its sources are published: its stem in
+// the include scope.
+func includeRef(p string) ref {
 	base := path.Base(p)
-	return rank.Key(strings.TrimSuffix(base, path.Ext(base)), includeScope+p)
+	return ref{name: strings.TrimSuffix(base, path.Ext(base)), scope: includeScope + p}
 }
 
-func (c *cResolver) defKey(i, j int) string {
+func (c *cResolver) defKey(i, j int) ref {
 	set := c.s.entries[i].tags
-	return rankName(set.Sub(j), set.Strings[set.Tags[j].Name])
+	return ref{name: rankName(set.Sub(j), set.Strings[set.Tags[j].Name])}
 }
 
 func (c *cResolver) refKeys(out []ref, i, j int) []ref {
 	set := c.s.entries[i].tags
 	if set.Sub(j) != "include" {
-		return append(out, ref{key: set.Strings[set.Tags[j].Name]})
+		return append(out, ref{name: set.Strings[set.Tags[j].Name]})
 	}
 	if h := c.header(c.s.files[i].path, set.Qual(j)); h != "" {
-		return append(out, ref{key: includeKey(h)})
+		return append(out, includeRef(h))
 	}
 	return out
 }
