@@ -38,13 +38,11 @@ func main() {
 `,
 	"app/other.go": "package main\n\nfunc Other() {}\n",
 	"README.md":    "# x\n\n## Setup\n\nUse New.\n",
-}
-
-func init() {
 	// Close is defined in four files: a common name.
-	for _, d := range []string{"a", "b", "c", "d"} {
-		overviewTree["util/"+d+".go"] = "package util\n\nfunc Close() {}\n"
-	}
+	"util/a.go": "package util\n\nfunc Close() {}\n",
+	"util/b.go": "package util\n\nfunc Close() {}\n",
+	"util/c.go": "package util\n\nfunc Close() {}\n",
+	"util/d.go": "package util\n\nfunc Close() {}\n",
 }
 
 // overviewHistory commits overviewTree, then a commit whose added lines
