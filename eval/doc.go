@@ -14,7 +14,12 @@
 // an added one. A file is a source file when repomap parses it: when
 // [github.com/repomap-dev/repomap/tags.Detect] names its language from its
 // path, or, for a file without extension, from its first line as well.
-// Symbolic links and submodules are not files. A commit qualifies when
+// Symbolic links and submodules are not files. With Config.Roles, a
+// source file must also have one of those roles (see repomap.Role) in a
+// map of the parent's tree: the role is found through the public API,
+// from a Map of a tree holding the file alone with the tree's
+// repomap.RolesFile, so it is the one the maps give it. A commit
+// qualifies when
 //
 //   - it has a parent (a root commit has nothing to map);
 //   - it touches (adds, modifies or deletes) between [MinFiles] and
@@ -29,7 +34,10 @@
 //
 // # Trees
 //
-// The tree mapped for a commit is its first parent's, read from the
+// The tree mapped for a commit is its first parent's (with
+// Config.SourceOnly, its source files alone, with its .gitignore files,
+// repomap.IgnoreFile and repomap.RolesFile, so that what they leave out
+// stays out and the roles stay as they were), read from the
 // object store with "git ls-tree" and one long-lived "git cat-file
 // --batch", as an [io/fs.FS] whose file contents are read only when the
 // map opens them: nothing is checked out and nothing is written to the
@@ -41,7 +49,8 @@
 //
 // # Questions
 //
-// Each commit asks two questions of each variant's maps, at every budget:
+// Each commit asks three questions of each variant's maps, at every
+// budget:
 //
 //   - focus: the first wanted file, in path order, is the focus
 //     (Request.Focus), as if an agent were editing it; the other wanted
@@ -49,6 +58,53 @@
 //   - message: no focus; the commit message is the user's words
 //     (Request.Text); all the wanted files are the ones the map should
 //     show.
+//   - overview: no focus and no request, the map that goes into a
+//     context file; the definitions the commit's new lines use, in other
+//     files, are the ones it should show (see Overview below).
+//
+// # Overview
+//
+// The overview question asks whether the map for no request shows what
+// a change needs from the rest of the tree. For each touched source file
+// that the commit adds or modifies, its new version is parsed (package
+// tags, as the map parses) and its added lines are found with "git diff
+// -U0" (every line, for a file the commit adds). Each name that a
+// reference tag on an added line refers to, once per file, is then
+//
+//   - local, when the new version of the file defines the name itself:
+//     the reference is taken to be to that definition;
+//   - undefined, when no other file of the parent tree defines it, as
+//     [repomap.Map.Definitions] finds definitions (builtins, names from
+//     outside the tree, what the commit adds), a document's heading not
+//     counting, since no reference links to one;
+//   - common, when more than [MaxDefiners] (3) other files define it;
+//   - resolved, otherwise: each of its definitions in those files is
+//     wanted.
+//
+// The bound is there because references are tied to definitions by name
+// alone until the link stage resolves them: a call of String or get
+// would otherwise stand for hundreds of definitions it does not use
+// (see MaxDefiners). OverviewNames counts the names of each kind. The
+// wanted definitions are those of every changed file, each (path, line,
+// name) once. A commit without any is left out of the overview's means;
+// OverviewSummary.Commits says how many have some.
+//
+// The map is the unpersonalized one, the pagerank baseline of the other
+// questions, at each budget. For W its wanted definitions, per commit:
+//
+//   - recall@B = the share of W whose lines the map shows: a definition
+//     is shown when a file the map shows lists it among its FileResult.Defs,
+//     with the same line and name;
+//   - file recall@B = the share of W in the files the map shows, with
+//     their definitions' lines or not;
+//   - reciprocal rank = 1/r, r the position in Result.Ranked of the first
+//     file holding a definition of W;
+//   - tokens, files and definitions shown.
+//
+// The random baseline shows, at each budget, as many files as the map,
+// drawn as for the message question from the source files of the
+// ranked list; it shows files, not lines, so its file recall is the
+// figure to compare. The pagerank baseline is the map itself.
 //
 // # Metrics
 //

@@ -56,6 +56,18 @@ type Config struct {
 	// repomap's default options.
 	Variants []Variant
 
+	// Roles, when not nil, narrows the source files to the files of these
+	// roles, as a map of the parent's tree gives them (see repomap.Role):
+	// commits qualify, and their wanted files are taken, among those
+	// alone, and the random baselines draw from them.
+	Roles []repomap.Role
+
+	// SourceOnly maps the source files alone: the tree mapped for a
+	// commit holds no other file but the tree's ignore files (.gitignore,
+	// repomap.IgnoreFile) and repomap.RolesFile, so that what they leave
+	// out, or the roles they give, stay as they were.
+	SourceOnly bool
+
 	// Logger receives a line per commit at Info level; nil means none.
 	Logger *slog.Logger
 }
@@ -145,7 +157,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
-	e := &evaluator{cfg: c, repo: r, blobs: bl, source: make(map[string]bool)}
+	e := &evaluator{cfg: c, repo: r, blobs: bl, source: make(map[string]bool), rules: make(map[string]entry)}
+	e.parser = tags.NewParser(&tags.ParserOptions{Timeout: repomap.DefaultParseTimeout})
+	defer e.parser.Close()
+	if c.Roles != nil {
+		if e.probe, err = newRoleProbe(bl); err != nil {
+			bl.Close()
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		defer e.probe.Close()
+	}
 	rep, err := e.run(ctx, head)
 	if cerr := bl.Close(); err == nil && cerr != nil {
 		err = cerr
@@ -165,18 +186,25 @@ type evaluator struct {
 	cfg    Config
 	repo   *repo
 	blobs  *blobs
-	source map[string]bool // isSource of extensionless files, by base name and blob
+	source map[string]bool // parsed of extensionless files, by base name and blob
+	parser *tags.Parser    // for the new versions of changed files
+	probe  *roleProbe      // with Config.Roles
+	rules  map[string]entry
 }
 
 func (e *evaluator) run(ctx context.Context, head string) (*Report, error) {
 	c := e.cfg
-	rep := &Report{Dir: c.Dir, Head: head, Seed: c.Seed, Budgets: c.Budgets, Skipped: make(map[string]int)}
+	rep := &Report{Dir: c.Dir, Head: head, Seed: c.Seed, Budgets: c.Budgets, Skipped: make(map[string]int), SourceOnly: c.SourceOnly}
+	for _, r := range c.Roles {
+		rep.Roles = append(rep.Roles, r.String())
+	}
 
 	// The commits: the newest that qualify.
 	var picked []*Commit
+	var touched [][]change // the source files each changed
 	err := e.repo.history(ctx, head, func(cm commit) (bool, error) {
 		rep.Scanned++
-		p, reason, err := e.pick(cm)
+		p, ch, reason, err := e.pick(ctx, cm)
 		if err != nil {
 			return false, err
 		}
@@ -185,6 +213,7 @@ func (e *evaluator) run(ctx context.Context, head string) (*Report, error) {
 			return true, nil
 		}
 		picked = append(picked, p)
+		touched = append(touched, ch)
 		return len(picked) < c.Commits, nil
 	})
 	if err != nil {
@@ -210,10 +239,19 @@ func (e *evaluator) run(ctx context.Context, head string) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		if c.SourceOnly {
+			if files, err = e.sourceTree(ctx, files); err != nil {
+				return nil, err
+			}
+		}
 		fsys.set(newTree(files))
 		for v, m := range maps {
 			t := time.Now()
-			res, st, err := e.commit(ctx, m, p, files)
+			var ch []change
+			if v == 0 {
+				ch = touched[i] // the first variant finds what the overview wants
+			}
+			res, st, err := e.commit(ctx, m, p, files, ch)
 			if err != nil {
 				return nil, fmt.Errorf("commit %s: %w", p.Hash, err)
 			}
@@ -225,64 +263,138 @@ func (e *evaluator) run(ctx context.Context, head string) (*Report, error) {
 			p.Results = append(p.Results, res)
 		}
 		rep.Commits = append(rep.Commits, *p)
+		if len(p.Overview.Defs) > 0 {
+			rep.Overview.Commits++
+			rep.Overview.Defs += len(p.Overview.Defs)
+		}
+		rep.Overview.Names.add(p.Overview.Names)
 		c.Logger.Info("eval: commit", "n", i+1, "of", len(picked), "hash", short(p.Hash), "subject", p.Subject)
 	}
 	for v := range rep.Variants {
 		rep.Variants[v].Focus = aggregate(rep.Commits, v, c.Budgets, true)
 		rep.Variants[v].Message = aggregate(rep.Commits, v, c.Budgets, false)
+		rep.Variants[v].Overview = aggregateOverview(rep.Commits, v, c.Budgets)
 	}
 	return rep, nil
 }
 
-// pick returns the commit as evaluated, or why it is not.
-func (e *evaluator) pick(cm commit) (*Commit, string, error) {
-	if len(cm.parents) == 0 {
-		return nil, SkipRoot, nil
+// sourceTree returns the source files of files, with the tree's ignore
+// files and RolesFile.
+func (e *evaluator) sourceTree(ctx context.Context, files map[string]entry) (map[string]entry, error) {
+	rules := files[repomap.RolesFile]
+	out := make(map[string]entry)
+	for p, f := range files {
+		if path.Base(p) == ".gitignore" || p == repomap.IgnoreFile || p == repomap.RolesFile {
+			out[p] = f
+			continue
+		}
+		if !regular(f.mode) {
+			continue
+		}
+		src, err := e.isSource(ctx, p, f, rules)
+		if err != nil {
+			return nil, err
+		}
+		if src {
+			out[p] = f
+		}
 	}
-	touched := 0
+	return out, nil
+}
+
+// rulesOf returns the entry of the RolesFile of the tree of rev; the zero
+// entry when it has none.
+func (e *evaluator) rulesOf(ctx context.Context, rev string) (entry, error) {
+	if f, ok := e.rules[rev]; ok {
+		return f, nil
+	}
+	out, err := e.repo.output(ctx, "ls-tree", "-z", "-l", "--full-tree", rev, "--", repomap.RolesFile)
+	if err != nil {
+		return entry{}, err
+	}
+	var f entry
+	if meta, _, ok := strings.Cut(string(out), "\t"); ok {
+		if fields := strings.Fields(meta); len(fields) == 4 && fields[1] == "blob" {
+			size, _ := strconv.ParseInt(fields[3], 10, 64)
+			f = entry{mode: fields[0], oid: fields[2], size: size}
+		}
+	}
+	e.rules[rev] = f
+	return f, nil
+}
+
+// pick returns the commit as evaluated, with the source files it
+// changed, or why it is not evaluated.
+func (e *evaluator) pick(ctx context.Context, cm commit) (*Commit, []change, string, error) {
+	if len(cm.parents) == 0 {
+		return nil, nil, SkipRoot, nil
+	}
+	var rules entry
+	if e.cfg.Roles != nil {
+		var err error
+		if rules, err = e.rulesOf(ctx, cm.parents[0]); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	var touched []change
 	var wanted []string
 	for _, ch := range cm.changes {
 		before, after := regular(ch.oldMode), regular(ch.newMode)
 		if !before && !after {
 			continue
 		}
-		oid := ch.newOID
+		f := entry{mode: ch.newMode, oid: ch.newOID}
 		if before {
-			oid = ch.oldOID
+			f = entry{mode: ch.oldMode, oid: ch.oldOID}
 		}
-		src, err := e.isSource(ch.path, oid)
+		src, err := e.isSource(ctx, ch.path, f, rules)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, "", err
 		}
 		if !src {
 			continue
 		}
-		touched++
+		touched = append(touched, ch)
 		if before {
 			wanted = append(wanted, ch.path)
 		}
 	}
 	switch {
-	case touched < MinFiles:
-		return nil, SkipFew, nil
-	case touched > MaxFiles:
-		return nil, SkipMany, nil
+	case len(touched) < MinFiles:
+		return nil, nil, SkipFew, nil
+	case len(touched) > MaxFiles:
+		return nil, nil, SkipMany, nil
 	case len(wanted) < 2:
-		return nil, SkipFewThere, nil
+		return nil, nil, SkipFewThere, nil
 	}
 	slices.Sort(wanted)
 	wanted = slices.Compact(wanted)
 	subject, _, _ := strings.Cut(strings.TrimSpace(cm.message), "\n")
-	return &Commit{Hash: cm.hash, Parent: cm.parents[0], Subject: subject, Message: cm.message, Wanted: wanted, Focus: wanted[0]}, "", nil
+	return &Commit{Hash: cm.hash, Parent: cm.parents[0], Subject: subject, Message: cm.message, Wanted: wanted, Focus: wanted[0]}, touched, "", nil
 }
 
 // regular reports whether a git file mode is a regular file's.
 func regular(mode string) bool { return mode == "100644" || mode == "100755" }
 
-// isSource reports whether repomap parses the file at p with content
+// isSource reports whether the file at p, f, is a source file: one
+// repomap parses (see parsed) and, with Config.Roles, of one of those
+// roles in a tree whose RolesFile is rules.
+func (e *evaluator) isSource(ctx context.Context, p string, f entry, rules entry) (bool, error) {
+	src, err := e.parsed(p, f.oid)
+	if err != nil || !src || e.cfg.Roles == nil {
+		return src, err
+	}
+	r, ok, err := e.probe.role(ctx, p, f, rules)
+	if err != nil {
+		return false, err
+	}
+	return ok && slices.Contains(e.cfg.Roles, r), nil
+}
+
+// parsed reports whether repomap parses the file at p with content
 // oid, deciding as the map does: by name and extension, and for a file
 // without extension by its first line too.
-func (e *evaluator) isSource(p, oid string) (bool, error) {
+func (e *evaluator) parsed(p, oid string) (bool, error) {
 	if tags.Detect(p, nil) != "" {
 		return true, nil
 	}
@@ -306,8 +418,9 @@ func (e *evaluator) isSource(p, oid string) (bool, error) {
 type commitStats struct{ files, parsed, builds int }
 
 // commit maps the tree before p for each question and baseline at every
-// budget with m, and returns the outcomes.
-func (e *evaluator) commit(ctx context.Context, m *repomap.Map, p *Commit, files map[string]entry) (CommitResult, commitStats, error) {
+// budget with m, and returns the outcomes. With touched, the source
+// files p changed, it sets p.Overview first, from m's definitions.
+func (e *evaluator) commit(ctx context.Context, m *repomap.Map, p *Commit, files map[string]entry, touched []change) (CommitResult, commitStats, error) {
 	var st commitStats
 	budgets := e.cfg.Budgets
 	build := func(req repomap.Request, b int) (*repomap.Result, error) {
@@ -323,12 +436,13 @@ func (e *evaluator) commit(ctx context.Context, m *repomap.Map, p *Commit, files
 		st.parsed += res.Stats.Parsed
 		return res, nil
 	}
+	rules := files[repomap.RolesFile]
 	isSource := func(q string) bool {
 		f, ok := files[q]
 		if !ok || !regular(f.mode) {
 			return false
 		}
-		src, err := e.isSource(q, f.oid)
+		src, err := e.isSource(ctx, q, f, rules)
 		return err == nil && src
 	}
 
@@ -378,10 +492,12 @@ func (e *evaluator) commit(ctx context.Context, m *repomap.Map, p *Commit, files
 	}
 
 	// The unpersonalized map answers both questions; for the focus
-	// question the focus file is taken out of its ranked list.
+	// question the focus file is taken out of its ranked list. It is the
+	// overview map too.
 	res.Focus.PageRank = newOutcome(len(budgets))
 	res.Message.PageRank = newOutcome(len(budgets))
 	var ranked []string
+	overviews := make([]*repomap.Result, len(budgets))
 	for j, b := range budgets {
 		r, err := build(repomap.Request{}, b)
 		if err != nil {
@@ -390,9 +506,38 @@ func (e *evaluator) commit(ctx context.Context, m *repomap.Map, p *Commit, files
 		res.Focus.PageRank.record(j, r, questions[0].wanted)
 		res.Message.PageRank.record(j, r, questions[1].wanted)
 		ranked = r.Ranked
+		overviews[j] = r
 	}
 	res.Focus.PageRank.First = firstWanted(slices.DeleteFunc(slices.Clone(ranked), func(f string) bool { return f == p.Focus }), questions[0].wanted)
 	res.Message.PageRank.First = firstWanted(ranked, questions[1].wanted)
+
+	// The overview: what the added lines use, after the maps, which
+	// have read the tree.
+	if touched != nil {
+		if p.Overview, err = e.overviewWanted(ctx, m, p, touched); err != nil {
+			return res, st, err
+		}
+	}
+	wanted := p.Overview.Defs
+	res.Overview.Map = newOverviewOutcome(len(budgets))
+	for j, r := range overviews {
+		res.Overview.Map.record(j, r, wanted)
+	}
+	res.Overview.Map.First = firstHolding(ranked, wanted)
+	var cands []string
+	for _, f := range ranked {
+		if isSource(f) {
+			cands = append(cands, f)
+		}
+	}
+	order := randomOrder(e.cfg.Seed, p.Hash, cands)
+	res.Overview.Random = newOverviewOutcome(len(budgets))
+	res.Overview.Random.First = firstHolding(order, wanted)
+	for j := range budgets {
+		k := min(res.Overview.Map.Files[j], len(order))
+		res.Overview.Random.Files[j] = k
+		res.Overview.Random.InFiles[j] = countHeld(order[:k], wanted)
+	}
 	if len(ms.Files) > 0 {
 		p.Mentioned = ms.Files
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -321,4 +322,53 @@ func (b *blobs) Close() error {
 		return fmt.Errorf("git cat-file: %w", err)
 	}
 	return nil
+}
+
+// addedRows returns the 0-based rows of the blob newOID that "git diff"
+// finds added against the blob oldOID: the new side of each hunk of a
+// diff without context. A binary diff has no hunks, so no rows.
+func (r *repo) addedRows(ctx context.Context, oldOID, newOID string) ([]int, error) {
+	for _, oid := range []string{oldOID, newOID} {
+		if !objectName.MatchString(oid) {
+			return nil, fmt.Errorf("git diff: bad object name %q", oid)
+		}
+	}
+	out, err := r.output(ctx, "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
+		"--diff-algorithm=myers", "--indent-heuristic", oldOID, newOID)
+	if err != nil {
+		return nil, err
+	}
+	return parseHunks(out)
+}
+
+var objectName = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+
+// parseHunks returns the rows added by the hunks of a diff without
+// context: "@@ -a[,b] +c[,d] @@" adds rows c-1 to c+d-2 (d is 1 when it is
+// not written, and 0 adds none).
+func parseHunks(diff []byte) ([]int, error) {
+	var rows []int
+	for line := range bytes.Lines(diff) {
+		if !bytes.HasPrefix(line, []byte("@@ -")) {
+			continue
+		}
+		_, rest, _ := strings.Cut(string(line), " +")
+		spec, _, ok := strings.Cut(rest, " @@")
+		if !ok {
+			return nil, fmt.Errorf("git diff: bad hunk header %q", bytes.TrimSpace(line))
+		}
+		start, count := spec, "1"
+		if s, c, ok := strings.Cut(spec, ","); ok {
+			start, count = s, c
+		}
+		c, err1 := strconv.Atoi(start)
+		d, err2 := strconv.Atoi(count)
+		if err1 != nil || err2 != nil || c < 0 || d < 0 || d > 0 && c < 1 {
+			return nil, fmt.Errorf("git diff: bad hunk header %q", bytes.TrimSpace(line))
+		}
+		for row := c - 1; row < c-1+d; row++ {
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
 }

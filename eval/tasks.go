@@ -285,7 +285,7 @@ func (e *evaluator) runTasks(ctx context.Context, c TaskConfig, rep *TaskReport,
 			f, ok := files[g]
 			src := false
 			if ok && regular(f.mode) {
-				if src, err = e.isSource(g, f.oid); err != nil {
+				if src, err = e.parsed(g, f.oid); err != nil {
 					return err
 				}
 			}
@@ -376,7 +376,7 @@ func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []str
 		if !ok || !regular(fe.mode) {
 			continue
 		}
-		if src, err := e.isSource(f, fe.oid); err != nil {
+		if src, err := e.parsed(f, fe.oid); err != nil {
 			return out, err
 		} else if src {
 			cands = append(cands, f)

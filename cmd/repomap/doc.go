@@ -124,7 +124,7 @@
 //	languages  print the languages repomap reads
 //	mcp        serve the map to agents over MCP on standard input and output
 //	cache      show or clean the tag caches
-//	eval       measure the maps of a git repository on its own history, or on a task set
+//	eval       measure the maps of a git repository on its own history, on a task set, or on canons
 //	bench      time the map of a tree, with a cold and a warm tag cache
 //	version    print repomap's version
 //	help       print the manual of repomap or of a command
@@ -398,18 +398,23 @@
 //
 // Eval measures how well maps point at the files a change needs, on a git
 // repository's own history: for recent commits, would a map of the tree
-// before the commit have shown the files the commit changed? REPO is the
+// before the commit have shown the files the commit changed (with one of
+// them as the focus, and with the commit message as the request), and
+// would the map for no request have shown the definitions in other files
+// that the lines the commit adds use (the overview)? REPO is the
 // repository's directory, by default the current one; nothing is written
 // to it. With -tasks it measures on a task set instead: issues filed
 // against repositories (git mirrors under -mirrors) at a base commit, each
 // mapped with the issue's text as the request, against BM25 and random
-// rankings of the same files. See package eval for the method and the
-// report.
+// rankings of the same files. With -canons it counts, for each canon (the
+// central API of a repository, by its documentation), the names the map
+// for no request shows. See package eval for the method and the report.
 //
 // Usage:
 //
 //	repomap eval [flags] [REPO]
 //	repomap eval -tasks FILE.jsonl -mirrors DIR [flags]
+//	repomap eval -canons DIR -repos DIR [flags]
 //
 // Run 'repomap eval -h' for its flags.
 //

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,13 +19,14 @@ import (
 )
 
 // runEval is "repomap eval": it measures the maps of a git repository on
-// its own history, or of the repositories of a task set (package eval),
-// and writes the report to stdout.
+// its own history, of the repositories of a task set, or of the
+// repositories of canons (package eval), and writes the report to stdout.
 //
 // Usage:
 //
 //	repomap eval [flags] [REPO]
 //	repomap eval -tasks FILE.jsonl -mirrors DIR [flags]
+//	repomap eval -canons DIR -repos DIR [flags]
 //
 // REPO is a directory of the repository, by default the current one.
 // Nothing is written to it.
@@ -48,6 +50,14 @@ import (
 //		the report's format (default text)
 //	-v
 //		log each commit or task evaluated to standard error
+//	-roles LIST
+//		count as source files only the files of these roles (source, test,
+//		example, fixture, generated, vendored, docs, config, community,
+//		asset), comma-separated: commits qualify, and their changed files
+//		are wanted, among those alone (default: every role)
+//	-source-only
+//		map the source files alone (those of -roles, with it), with the
+//		tree's ignore and roles files, instead of the whole tree
 //
 // With -tasks, the task set's maps are measured instead of a history:
 //
@@ -66,6 +76,15 @@ import (
 //		only the first N tasks that remain
 //	-cache DIR
 //		keep the tags of the files mapped in DIR, for the next run
+//
+// With -canons, the canons' counts of central names shown in unfocused
+// maps are measured instead (budgets 2048,4096 by default):
+//
+//	-canons DIR
+//		the canons, one *.json file each (see eval.ReadCanons)
+//	-repos DIR
+//		where the repositories are: the git repository of "owner/name" is
+//		DIR/owner/name, bare or not, holding the canon's commit
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("repomap eval", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -83,9 +102,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		instances = fl.String("instances", "", "with -tasks: only these `instances`, comma-separated")
 		limit     = fl.Int("limit", 0, "with -tasks: only the first `N` tasks that remain (0: all)")
 		cacheDir  = fl.String("cache", "", "with -tasks: keep the tags of the files mapped in `directory`, for the next run")
+		roleList  = fl.String("roles", "", "count as source files only the files of these `roles`, comma-separated: commits qualify, and their changed files are wanted, among those alone (default: every role)")
+		srcOnly   = fl.Bool("source-only", false, "map the source files alone (those of -roles, with it), with the tree's ignore and roles files")
+		canonDir  = fl.String("canons", "", "measure the canons in `directory` (*.json) instead of a history")
+		canonRepo = fl.String("repos", "", "with -canons: the `directory` of the repositories, owner/name each")
 	)
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: repomap eval [flags] [REPO]\n       repomap eval -tasks FILE.jsonl -mirrors DIR [flags]\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: repomap eval [flags] [REPO]\n       repomap eval -tasks FILE.jsonl -mirrors DIR [flags]\n       repomap eval -canons DIR -repos DIR [flags]\n\nflags:\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -101,13 +124,40 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	set := make(map[string]bool)
 	fl.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	tasksMode := *taskFile != ""
+	tasksMode, canonMode := *taskFile != "", *canonDir != ""
 	for _, name := range []string{"mirrors", "repo", "instances", "limit", "cache"} {
 		if set[name] && !tasksMode {
 			return usage("-%s goes with -tasks", name)
 		}
 	}
+	if set["repos"] && !canonMode {
+		return usage("-repos goes with -canons")
+	}
+	if canonMode {
+		if tasksMode {
+			return usage("-canons does not go with -tasks")
+		}
+		for _, name := range []string{"commits", "rev", "seed", "roles", "source-only"} {
+			if set[name] {
+				return usage("-%s does not go with -canons", name)
+			}
+		}
+		if fl.NArg() > 0 {
+			return usage("no REPO with -canons: the repositories are under -repos")
+		}
+		if *canonRepo == "" {
+			return usage("-canons needs -repos")
+		}
+		if !set["budgets"] {
+			*budgets = joinInts(eval.DefaultCanonBudgets())
+		}
+	}
 	if tasksMode {
+		for _, name := range []string{"roles", "source-only"} {
+			if set[name] {
+				return usage("-%s does not go with -tasks", name)
+			}
+		}
 		for _, name := range []string{"commits", "rev"} {
 			if set[name] {
 				return usage("-%s does not go with -tasks", name)
@@ -142,6 +192,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usage("%v", err)
 	}
+	var roles []repomap.Role
+	if set["roles"] {
+		if roles, err = parseRoles(*roleList); err != nil {
+			return usage("%v", err)
+		}
+	}
 	level := slog.LevelWarn
 	if *verbose {
 		level = slog.LevelInfo
@@ -156,6 +212,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		variants = append(variants, eval.Variant{Name: name, Options: func() *repomap.Options {
 			return &repomap.Options{Ranking: name}
 		}})
+	}
+	if canonMode {
+		return runCanonEval(ctx, stdout, stderr, eval.CanonConfig{
+			Repos:    *canonRepo,
+			Budgets:  bs,
+			Variants: variants,
+			Logger:   logger,
+		}, *canonDir, *format)
 	}
 	if tasksMode {
 		return runTaskEval(ctx, stdout, stderr, eval.TaskConfig{
@@ -174,13 +238,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		dir = fl.Arg(0)
 	}
 	rep, err := eval.Run(ctx, eval.Config{
-		Dir:      dir,
-		Rev:      *rev,
-		Commits:  *commits,
-		Budgets:  bs,
-		Seed:     *seed,
-		Variants: variants,
-		Logger:   logger,
+		Dir:        dir,
+		Rev:        *rev,
+		Commits:    *commits,
+		Budgets:    bs,
+		Seed:       *seed,
+		Variants:   variants,
+		Roles:      roles,
+		SourceOnly: *srcOnly,
+		Logger:     logger,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "repomap %v\n", err)
@@ -240,6 +306,40 @@ func runTaskEval(ctx context.Context, stdout, stderr io.Writer, cfg eval.TaskCon
 	return 0
 }
 
+// runCanonEval is "repomap eval -canons": it reads the canons of dir and
+// runs cfg on them.
+func runCanonEval(ctx context.Context, stdout, stderr io.Writer, cfg eval.CanonConfig, dir, format string) int {
+	var err error
+	if cfg.Canons, err = eval.ReadCanons(dir); err != nil {
+		fmt.Fprintf(stderr, "repomap %v\n", err)
+		return 1
+	}
+	rep, err := eval.RunCanons(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "repomap %v\n", err)
+		return 1
+	}
+	return writeReport(stdout, stderr, format, rep, rep.WriteText)
+}
+
+// parseRoles parses a comma-separated list of role names.
+func parseRoles(s string) ([]repomap.Role, error) {
+	var out []repomap.Role
+	for _, f := range splitList(s) {
+		r, err := repomap.ParseRole(f)
+		if err != nil {
+			return nil, fmt.Errorf("-roles: %w", err)
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("-roles: no role")
+	}
+	return out, nil
+}
+
 // writeReport writes rep as JSON, or as text with writeText.
 func writeReport(stdout, stderr io.Writer, format string, rep any, writeText func(io.Writer) error) int {
 	var err error
@@ -292,18 +392,22 @@ func joinInts(ns []int) string {
 func evalCommand() *command {
 	return &command{
 		name:  "eval",
-		usage: "repomap eval [flags] [REPO]\nrepomap eval -tasks FILE.jsonl -mirrors DIR [flags]",
-		short: "measure the maps of a git repository on its own history, or on a task set",
+		usage: "repomap eval [flags] [REPO]\nrepomap eval -tasks FILE.jsonl -mirrors DIR [flags]\nrepomap eval -canons DIR -repos DIR [flags]",
+		short: "measure the maps of a git repository on its own history, on a task set, or on canons",
 		long: `
 Eval measures how well maps point at the files a change needs, on a git
 repository's own history: for recent commits, would a map of the tree
-before the commit have shown the files the commit changed? REPO is the
+before the commit have shown the files the commit changed (with one of
+them as the focus, and with the commit message as the request), and
+would the map for no request have shown the definitions in other files
+that the lines the commit adds use (the overview)? REPO is the
 repository's directory, by default the current one; nothing is written
 to it. With -tasks it measures on a task set instead: issues filed
 against repositories (git mirrors under -mirrors) at a base commit, each
 mapped with the issue's text as the request, against BM25 and random
-rankings of the same files. See package eval for the method and the
-report.`,
+rankings of the same files. With -canons it counts, for each canon (the
+central API of a repository, by its documentation), the names the map
+for no request shows. See package eval for the method and the report.`,
 		flags: func(*flag.FlagSet, *config) {},
 		raw:   runEval,
 	}
