@@ -111,6 +111,9 @@ func runGraph(ctx context.Context, e *env, c *config, args []string) int {
 		return fail(e, err)
 	}
 	e.progress.clear()
+	if len(g.Files) == 0 {
+		fmt.Fprintln(e.stderr, "repomap: the graph is empty: no file defines a name")
+	}
 	top := c.top
 	if top == 0 && c.format == formatDot {
 		top = dotTop
@@ -329,12 +332,16 @@ func writeDot(w io.Writer, title string, all int, files []repomap.GraphFile, foc
 		}
 	}
 	var legend strings.Builder
-	fmt.Fprintf(&legend, `<table border="0" cellspacing="4"><tr><td colspan="%d">%s: the %d best-ranked of %d files; size: rank; arrow: uses</td></tr><tr>`,
+	fmt.Fprintf(&legend, `<table border="0" cellspacing="4"><tr><td colspan="%d">%s: the %d best-ranked of %d files; size: rank; arrow: uses</td></tr>`,
 		max(len(roles), 1), html.EscapeString(title), len(files), all)
-	for _, r := range roles {
-		fmt.Fprintf(&legend, `<td bgcolor="%s">%s</td>`, roleColours[r], r)
+	if len(roles) > 0 {
+		legend.WriteString("<tr>")
+		for _, r := range roles {
+			fmt.Fprintf(&legend, `<td bgcolor="%s">%s</td>`, roleColours[r], r)
+		}
+		legend.WriteString("</tr>")
 	}
-	legend.WriteString("</tr></table>")
+	legend.WriteString("</table>")
 	fmt.Fprintf(b, "\tgraph [ranksep=1.2, nodesep=0.2, fontname=\"Helvetica\", fontsize=18, labelloc=t, label=<%s>];\n", legend.String())
 	fmt.Fprintf(b, "\tnode [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", penwidth=0.5];\n")
 	fmt.Fprintf(b, "\tedge [color=\"#00000066\", arrowsize=0.6];\n")

@@ -224,6 +224,13 @@ func TestDotArrows(t *testing.T) {
 		}
 	}
 	checkDot(t, dot)
+
+	// A graph of no file is a graph too.
+	b.Reset()
+	if err := writeDot(&b, "empty", 0, nil, nil, 2, func(func(repomap.GraphEdge) bool) {}); err != nil {
+		t.Fatal(err)
+	}
+	checkDot(t, b.String())
 }
 
 // TestGraphJSONStream checks that the graph document written edge by
@@ -281,5 +288,9 @@ func TestGraphUsage(t *testing.T) {
 	dir := writeTree(t, shopTree)
 	if code, _, errs := runCmd(t, "graph", "--no-cache", "--focus", "nope.go", dir); code != exitFailure || !strings.Contains(errs, "nope.go") {
 		t.Errorf("repomap graph --focus nope.go: exit %d, stderr %q", code, errs)
+	}
+	empty := t.TempDir()
+	if code, out, errs := runCmd(t, "graph", "--no-cache", empty); code != exitOK || out != "" || !strings.Contains(errs, "the graph is empty") {
+		t.Errorf("repomap graph of an empty tree: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
