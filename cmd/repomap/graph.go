@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -148,7 +149,7 @@ func runGraph(ctx context.Context, e *env, c *config, args []string) int {
 }
 
 // writeTSV writes the edges to w, one line each.
-func writeTSV(w io.Writer, edges func(func(repomap.GraphEdge) bool)) error {
+func writeTSV(w io.Writer, edges iter.Seq[repomap.GraphEdge]) error {
 	b := bufio.NewWriterSize(w, 64<<10)
 	for ed := range edges {
 		b.WriteString(tsvField(ed.From))
@@ -221,7 +222,7 @@ func newGraphEdgeDoc(e repomap.GraphEdge) graphEdgeDoc {
 // writeGraphJSON writes doc with the edges to w, as encodeJSON would
 // write doc with them in its Edges, without holding them all: a large
 // tree's graph has millions.
-func writeGraphJSON(w io.Writer, doc *graphDoc, edges func(func(repomap.GraphEdge) bool)) error {
+func writeGraphJSON(w io.Writer, doc *graphDoc, edges iter.Seq[repomap.GraphEdge]) error {
 	var head bytes.Buffer
 	if err := encodeJSON(&head, doc); err != nil {
 		return err
@@ -269,16 +270,16 @@ func escapeHTMLBack(data []byte) []byte {
 
 // roleColours are the fill colours of the files of each role in a dot
 // graph.
-var roleColours = map[string]string{
-	"source": "#9ecae1", "test": "#a1d99b", "example": "#c7e9c0",
-	"fixture": "#fdd0a2", "generated": "#d9d9d9", "vendored": "#bdbdbd",
-	"docs": "#fff7bc", "config": "#dadaeb", "community": "#fcbba1", "asset": "#f0f0f0",
+var roleColours = map[repomap.Role]string{
+	repomap.RoleSource: "#9ecae1", repomap.RoleTest: "#a1d99b", repomap.RoleExample: "#c7e9c0",
+	repomap.RoleFixture: "#fdd0a2", repomap.RoleGenerated: "#d9d9d9", repomap.RoleVendored: "#bdbdbd",
+	repomap.RoleDocs: "#fff7bc", repomap.RoleConfig: "#dadaeb", repomap.RoleCommunity: "#fcbba1", repomap.RoleAsset: "#f0f0f0",
 }
 
 // writeDot writes files, of a graph of all files, and the use edges
 // between them summed per pair, at most arrows from each file (0: all),
 // as a Graphviz digraph.
-func writeDot(w io.Writer, title string, all int, files []repomap.GraphFile, focus []string, arrows int, edges func(func(repomap.GraphEdge) bool)) error {
+func writeDot(w io.Writer, title string, all int, files []repomap.GraphFile, focus []string, arrows int, edges iter.Seq[repomap.GraphEdge]) error {
 	type pair struct{ from, to string }
 	type use struct {
 		w     float64
@@ -325,10 +326,10 @@ func writeDot(w io.Writer, title string, all int, files []repomap.GraphFile, foc
 	}
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "digraph repomap {\n")
-	roles := []string{}
+	var roles []repomap.Role
 	for _, f := range files {
-		if r := f.Role.String(); !slices.Contains(roles, r) {
-			roles = append(roles, r)
+		if !slices.Contains(roles, f.Role) {
+			roles = append(roles, f.Role)
 		}
 	}
 	var legend strings.Builder
@@ -350,9 +351,8 @@ func writeDot(w io.Writer, title string, all int, files []repomap.GraphFile, foc
 		if maxRank > 0 {
 			size += 22 * math.Sqrt(f.Rank/maxRank)
 		}
-		role := f.Role.String()
-		attrs := fmt.Sprintf("fontsize=%.1f, fillcolor=%q, tooltip=%s", size, roleColours[role],
-			dotString(fmt.Sprintf("%s\nrank %s, %s", f.Path, formatWeight(f.Rank), role)))
+		attrs := fmt.Sprintf("fontsize=%.1f, fillcolor=%q, tooltip=%s", size, roleColours[f.Role],
+			dotString(fmt.Sprintf("%s\nrank %s, %s", f.Path, formatWeight(f.Rank), f.Role)))
 		if slices.Contains(focus, f.Path) {
 			attrs += ", penwidth=3"
 		}

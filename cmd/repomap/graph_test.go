@@ -225,6 +225,12 @@ func TestDotArrows(t *testing.T) {
 	}
 	checkDot(t, dot)
 
+	for r := repomap.Role(0); !strings.HasPrefix(r.String(), "Role("); r++ {
+		if roleColours[r] == "" {
+			t.Errorf("role %s has no colour", r)
+		}
+	}
+
 	// A graph of no file is a graph too.
 	b.Reset()
 	if err := writeDot(&b, "empty", 0, nil, nil, 2, func(func(repomap.GraphEdge) bool) {}); err != nil {
