@@ -93,7 +93,9 @@
 // definers (and, for reverse edges, the other way round). That is the
 // same iteration as PageRank on the explicit graph, in time linear in
 // the number of tags; the tests check it against the explicit graph.
-// Result.Links counts the (edge, identifier) pairs all the same.
+// Result.Links counts the (edge, identifier) pairs all the same, and
+// NewFileGraph enumerates them, with the weights and the teleport Rank
+// uses, for showing the graph.
 //
 // # Example
 //

@@ -265,9 +265,8 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 	// Reverse edges: each definer of k sends back to every referencer of
 	// k, so its out-weight grows by Reverse times k's forward weight.
 	fwd := make([]float64, ni) // per identifier: the sum of its references' weights
-	beta := 0.0
-	if s.reverse > 0 && !math.IsInf(s.reverse, 1) {
-		beta = s.reverse
+	beta := s.beta()
+	if beta > 0 {
 		for f := range int32(nf) {
 			for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
 				fwd[s.refIdent[r]] += w[r]
@@ -480,6 +479,15 @@ func (s *state) mergeKeys(score []float64, scored []bool) {
 			i = j
 		}
 	}
+}
+
+// beta returns the weight of reverse edges relative to forward ones, 0
+// for none.
+func (s *state) beta() float64 {
+	if s.reverse > 0 && !math.IsInf(s.reverse, 1) {
+		return s.reverse
+	}
+	return 0
 }
 
 // countPairs returns the number of (edge, identifier) pairs of the file

@@ -128,3 +128,29 @@ func BenchmarkTouchedPolyglot(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGraphNetHTTP measures the graph of net/http, its tags in
+// memory, with every edge enumerated.
+func BenchmarkGraphNetHTTP(b *testing.B) {
+	m, err := New(benchRoot(b, "net/http"), &Options{NoCache: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	ctx := context.Background()
+	if _, err := m.Graph(ctx, Request{}); err != nil { // parses the tree
+		b.Fatal(err)
+	}
+	edges := 0
+	for b.Loop() {
+		g, err := m.Graph(ctx, Request{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		edges = 0
+		for range g.Edges() {
+			edges++
+		}
+	}
+	b.ReportMetric(float64(edges), "edges")
+}

@@ -180,3 +180,37 @@ func ExampleDirRoots() {
 	// mobile-api
 	// shared
 }
+
+func ExampleMap_Graph() {
+	m, err := repomap.NewFS(shapesTree, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+	g, err := m.Graph(context.Background(), repomap.Request{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range g.Files {
+		fmt.Printf("%s %.3f %s\n", f.Path, f.Rank, f.Role)
+	}
+	// The uses from main.go to shapes/shapes.go (the package name too),
+	// and the edges back at half their weight; the self-edges are left
+	// out here.
+	for e := range g.Edges() {
+		if e.From != e.To {
+			fmt.Printf("%s → %s %s %.3g (back %.3g)\n", e.From, e.To, e.Name, e.Weight, e.Back)
+		}
+	}
+	// Output:
+	// shapes/shapes.go 0.655 source
+	// main.go 0.345 source
+	// main.go → shapes/shapes.go Area 1.41 (back 0)
+	// main.go → shapes/shapes.go Rect 1 (back 0)
+	// main.go → shapes/shapes.go Square 1 (back 0)
+	// main.go → shapes/shapes.go shapes 1.41 (back 0)
+	// shapes/shapes.go → main.go Area 0.707 (back 0.707)
+	// shapes/shapes.go → main.go Rect 0.5 (back 0.5)
+	// shapes/shapes.go → main.go Square 0.5 (back 0.5)
+	// shapes/shapes.go → main.go shapes 0.707 (back 0.707)
+}

@@ -239,42 +239,8 @@ func (r *ranked) prefix(k int) []fit.Item {
 // rankSnapshot ranks the definitions of the files of s for the query q,
 // with the ranking rk.
 func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
-	l := link(s, rk)
-	focus, mentions := q.focus, q.mentions
-	in := rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights}
-	overview := len(focus) == 0 && len(mentions) == 0 && q.text == ""
-	in.KeyWeight = keyWeight(rk, overview)
-	if rk.overviewLong > 0 && overview {
-		in.Weights.LongIdent = rk.overviewLong
-	}
-	var rel map[string]float64 // relevance to the user's words, the best 1
-	switch {
-	case q.text == "":
-	case !rk.relevance:
-		mentions = slices.Concat(mentions, findMentions(q.text, s.paths()).All())
-	default:
-		// The paths the words name, the names written as code, and the
-		// files whose words the words are.
-		mentions = slices.Concat(mentions, namedFiles(q.text, s.paths()), codeWords(q.text))
-		rel = relevance(s, q.text)
-		best := 0.0
-		for _, v := range rel {
-			best = max(best, v)
-		}
-		for p := range rel {
-			rel[p] /= best
-		}
-		in.Personal = make(map[string]float64)
-		for _, p := range topRelevant(rel, rk.relTop) {
-			in.Personal[p] = rk.relPersonal * rel[p]
-		}
-	}
-	for _, w := range mentions {
-		if p := path.Clean(strings.TrimPrefix(w, "./")); s.entry(p) != nil {
-			in.MentionedFiles = append(in.MentionedFiles, p)
-		}
-		in.MentionedIdents = append(in.MentionedIdents, w)
-	}
+	in, l, mentions, rel := rankInput(s, rk, q)
+	focus := q.focus
 	size := l.size
 	res := rank.Rank(in)
 	size.nodes = len(res.Files)
@@ -333,6 +299,51 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		items = append(items[:first], tail...)
 	}
 	return ranked{items: items, ranks: res.Files, size: size, index: &rowIndex{snap: s, files: make(map[string][]shownDef)}}
+}
+
+// rankInput returns the input of the ranking of s for q, with rk, and
+// what the rank stage uses of it after the ranking: the links, the
+// mentions (q's, and those its text gives), and the relevance of files
+// to q's words, the best 1 (nil without words). Map.Graph shows the
+// graph of the same input.
+func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, mentions []string, rel map[string]float64) {
+	l = link(s, rk)
+	focus := q.focus
+	mentions = q.mentions
+	in = rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights}
+	overview := len(focus) == 0 && len(mentions) == 0 && q.text == ""
+	in.KeyWeight = keyWeight(rk, overview)
+	if rk.overviewLong > 0 && overview {
+		in.Weights.LongIdent = rk.overviewLong
+	}
+	switch {
+	case q.text == "":
+	case !rk.relevance:
+		mentions = slices.Concat(mentions, findMentions(q.text, s.paths()).All())
+	default:
+		// The paths the words name, the names written as code, and the
+		// files whose words the words are.
+		mentions = slices.Concat(mentions, namedFiles(q.text, s.paths()), codeWords(q.text))
+		rel = relevance(s, q.text)
+		best := 0.0
+		for _, v := range rel {
+			best = max(best, v)
+		}
+		for p := range rel {
+			rel[p] /= best
+		}
+		in.Personal = make(map[string]float64)
+		for _, p := range topRelevant(rel, rk.relTop) {
+			in.Personal[p] = rk.relPersonal * rel[p]
+		}
+	}
+	for _, w := range mentions {
+		if p := path.Clean(strings.TrimPrefix(w, "./")); s.entry(p) != nil {
+			in.MentionedFiles = append(in.MentionedFiles, p)
+		}
+		in.MentionedIdents = append(in.MentionedIdents, w)
+	}
+	return in, l, mentions, rel
 }
 
 // relatedItems returns the items of the map of the files related to the

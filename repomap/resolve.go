@@ -123,7 +123,7 @@ func keyWeight(rk ranking, overview bool) func(string) float64 {
 		switch {
 		case scope == fallbackScope:
 			return rk.fallback
-		case overview && rk.private > 0 && strings.HasPrefix(scope, "go") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf:
+		case overview && rk.private > 0 && strings.HasPrefix(scope, "go:") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf:
 			return rk.private
 		}
 		return 1
@@ -139,14 +139,15 @@ func keyWeight(rk ranking, overview bool) func(string) float64 {
 
 // goResolver holds the Go packages of a snapshot.
 type goResolver struct {
-	s       *snapshot
-	pkg     map[int]string     // per Go file: its package's scope
-	name    map[string]string  // per directory: the name of its package
-	dirs    map[string]bool    // directories with Go files
-	imports map[int]goImports  // per Go file, made on first use
-	paths   map[string]goWhere // per import path, made on first use
-	roots   map[string]bool    // module paths seen, whose root is the tree's root
-	scopes  map[string]string  // per directory: its scope, "go:" + dir
+	s        *snapshot
+	pkg      map[int]string     // per Go file: its package's scope
+	name     map[string]string  // per directory: the name of its package
+	dirs     map[string]bool    // directories with Go files
+	imports  map[int]goImports  // per Go file, made on first use
+	paths    map[string]goWhere // per import path, made on first use
+	roots    map[string]bool    // module paths seen, whose root is the tree's root
+	scopes   map[string]string  // per directory: its scope, "go:" + dir
+	imported map[string]bool    // the directories some file imports
 }
 
 // goWhere is where an imported package is.
@@ -186,7 +187,7 @@ const goMember = "go.member"
 func newGoResolver(s *snapshot, files []int) *goResolver {
 	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
-		roots: make(map[string]bool), scopes: make(map[string]string)}
+		roots: make(map[string]bool), scopes: make(map[string]string), imported: make(map[string]bool)}
 	for _, i := range files {
 		dir := goDir(s.files[i].path)
 		g.dirs[dir] = true
@@ -218,6 +219,16 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 			for k := len(p) - 1; k > 0; k-- {
 				if p[k] == '/' && g.dirs[p[k+1:]] && strings.Contains(firstElem(p[:k]), ".") {
 					g.roots[p[:k]] = true
+				}
+			}
+		}
+	}
+	for _, i := range files {
+		set := s.entries[i].tags
+		for j, t := range set.Tags {
+			if t.Kind == tags.Reference && set.Sub(j) == "package" && set.Qual(j) != "" {
+				if _, p := splitImport(set.Qual(j)); g.where(p).at == goInTree {
+					g.imported[g.where(p).dir] = true
 				}
 			}
 		}
@@ -360,13 +371,23 @@ func (g *goResolver) defKey(i, j int) ref {
 	switch set.Sub(j) {
 	case "method", "field":
 		return ref{name: name, scope: goMember}
+	case "package":
+		// The package clause of a package the tree imports; another is
+		// linked to nothing and goes with the package's other names, as
+		// the definitions of one name count once.
+		if dir := goDir(g.s.files[i].path); !strings.HasSuffix(name, "_test") && g.imported[dir] {
+			return ref{name: name, scope: g.pkgScope(dir)}
+		}
 	}
 	return ref{name: name, scope: g.pkg[i]}
 }
 
 // pkgRef returns what a use of the package in dir resolves to: its
 // package clause.
-func (g *goResolver) pkgRef(dir string) ref { return ref{name: g.name[dir], scope: g.scope(dir)} }
+func (g *goResolver) pkgRef(dir string) ref { return ref{name: g.name[dir], scope: g.pkgScope(dir)} }
+
+// pkgScope returns the scope of the package clauses of the package in dir.
+func (g *goResolver) pkgScope(dir string) string { return "go.pkg:" + dir }
 
 func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 	set := g.s.entries[i].tags

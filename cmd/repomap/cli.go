@@ -44,7 +44,7 @@ const (
 
 // commands returns every command, the map first.
 func commands() []*command {
-	return []*command{mapCommand(), defsCommand(), refsCommand(), relatedCommand(), languagesCommand(), mcpCommand(), cacheCommand(), evalCommand(), benchCommand(), versionCommand(), helpCommand()}
+	return []*command{mapCommand(), defsCommand(), refsCommand(), relatedCommand(), graphCommand(), languagesCommand(), mcpCommand(), cacheCommand(), evalCommand(), benchCommand(), versionCommand(), helpCommand()}
 }
 
 // lookupCommand returns the command named name ("" for the map), or nil.

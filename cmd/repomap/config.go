@@ -45,6 +45,8 @@ type config struct {
 
 	runs      int // bench
 	maxTokens int // mcp
+	top       int // graph
+	arrows    int // graph
 }
 
 // list is a repeatable string flag.
@@ -209,6 +211,22 @@ func mapPaths(m *repomap.Map, ps []string) ([]string, error) {
 		out = append(out, q)
 	}
 	return out, nil
+}
+
+// request returns the request of -focus, -mention and -mentions-from
+// for a map of m.
+func (c *config) request(e *env, m *repomap.Map) (repomap.Request, error) {
+	focus, err := mapPaths(m, c.focus)
+	if err != nil {
+		return repomap.Request{}, fmt.Errorf("--focus: %w", err)
+	}
+	req := repomap.Request{Focus: focus, Mentions: c.mentions}
+	if c.mentionsFrom != "" {
+		if req.Text, err = readText(e, c.mentionsFrom); err != nil {
+			return repomap.Request{}, err
+		}
+	}
+	return req, nil
 }
 
 // inMap reports whether the relative path p names a file of a root of m.

@@ -121,6 +121,7 @@
 //	defs       print every definition of names
 //	refs       print the files that refer to names, best ranked first
 //	related    print a map of the files related to one file
+//	graph      print the file graph the map is ranked on
 //	languages  print the languages repomap reads
 //	mcp        serve the map to agents over MCP on standard input and output
 //	cache      show or clean the tag caches
@@ -275,6 +276,90 @@
 //	--tokens tokens
 //	      the most tokens the output may have, a hard cap (default: from
 //	      --context-window, else 1024)
+//	--v
+//	      log skipped files and other diagnostics to standard error
+//
+// # repomap graph
+//
+// Graph prints the graph of files the map is ranked on, exactly as the
+// ranking weighs it: an edge from each file that uses an identifier to
+// each file that defines it, heavier for mentioned names and (with a
+// request) for long descriptive ones, lighter for names many files
+// define, 50 times heavier from a focus file, and growing with the square
+// root of the uses; an edge back from each definition to each file that
+// uses it, at half the weight (in the default ranking); and a self-edge
+// for each definition that nothing uses. The focus files and the mentions
+// change the weights and the ranks as they change the map's. ROOT is as
+// for repomap.
+//
+// Output formats (-format):
+//
+//	tsv   one line per (edge, identifier), by from, to and identifier:
+//	      from, to, identifier and weight, separated by tabs, the paths
+//	      as in the map. The weight of an edge back is summed into the
+//	      line of its pair. A tab, newline, carriage return or backslash
+//	      in a field is written \t, \n, \r or \\.
+//	json  the files, best ranked first, with their rank, their share
+//	      of the teleport and their role, and the edges, each with its
+//	      weight and the part of it that flows back; in the versioned
+//	      schema of the other documents (see the README)
+//	dot   a Graphviz graph of the best-ranked files (-top; 40 unless
+//	      set): a box per file, its size by rank, its colour by role,
+//	      focus files outlined; an arrow from a file to a file whose
+//	      definitions it uses, its width by the summed weight of those
+//	      uses, for the heaviest of each file (-arrows); the edges
+//	      back, which mirror them, and the self-edges are not drawn.
+//	      Render it with "dot -Tsvg".
+//
+// -top N keeps the N best-ranked files and the edges between them, in
+// every format.
+//
+// Examples:
+//
+//	repomap graph | sort -t "$(printf '\t')" -k4,4gr | head
+//	repomap graph --format dot --top 30 | dot -Tsvg > graph.svg
+//	repomap graph --focus repomap/map.go --format json ~/src/project
+//
+// Usage:
+//
+//	repomap graph [flags] [ROOT...]
+//
+// Flags (with one dash or two):
+//
+//	--arrows N
+//	      in dot, draw the N heaviest arrows from each file, 0 for all (default
+//	      "4")
+//	--cache-dir dir
+//	      where tag caches are kept, in dir (default: the user's cache directory,
+//	      …/repomap); nothing is written into the tree
+//	--exclude pattern
+//	      leave out the files and directories that pattern matches, as a
+//	      .gitignore line does ("vendor/", "*_test.go" at any depth, "/build" at
+//	      the root, "**/*.pb.go"); repeatable
+//	--focus file
+//	      a file being worked on, a path in the map or on disk; repeatable. Its
+//	      edges weigh more and it gets the teleport, as in the map
+//	--format format
+//	      the output format: tsv, json, dot (default "tsv")
+//	--include pattern
+//	      keep only the files that pattern matches, as for --exclude, or that lie
+//	      under a directory it matches ("services/api"); repeatable
+//	--mention word
+//	      an identifier or path the user mentioned, a word; repeatable
+//	--mentions-from file
+//	      read free text, such as the user's request, from file ("-": standard
+//	      input), as repomap does
+//	--no-cache
+//	      neither read nor write the tag cache
+//	--o file
+//	      write the output to file instead of standard output, replacing the file
+//	      whole only once the output is complete
+//	--ranking string
+//	      the ranking: default, or aider for Aider's (see repomap eval) (default
+//	      "default")
+//	--top N
+//	      keep the N best-ranked files and the edges between them (default: every
+//	      file in tsv and json, 40 in dot)
 //	--v
 //	      log skipped files and other diagnostics to standard error
 //

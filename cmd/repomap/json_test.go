@@ -76,11 +76,20 @@ func TestJSONGolden(t *testing.T) {
 		}
 		refs.add(name, rs)
 	}
+	g, err := m.Graph(ctx, repomap.Request{Focus: []string{"main.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	graph := newGraphDoc(m.Roots(), g.Files)
+	for e := range g.Edges() {
+		graph.Edges = append(graph.Edges, newGraphEdgeDoc(e))
+	}
 	for _, tc := range []struct {
 		file string
 		doc  any
 	}{
 		{"map.json", newMapDoc(m.Roots(), res)},
+		{"graph.json", graph},
 		{"definitions.json", newDefinitionsDoc(m.Roots(), defs)},
 		{"references.json", refs},
 		{"empty.json", newDefinitionsDoc(nil, nil)},
@@ -149,7 +158,7 @@ func TestJSONSchemaPinned(t *testing.T) {
 	for _, doc := range []struct {
 		name string
 		v    any
-	}{{"map", mapDoc{}}, {"definitions", definitionsDoc{}}, {"references", referencesDoc{}}} {
+	}{{"map", mapDoc{}}, {"definitions", definitionsDoc{}}, {"references", referencesDoc{}}, {"graph", graphDoc{}}} {
 		schemaShape(&b, reflect.TypeOf(doc.v), doc.name)
 	}
 	got := b.String()

@@ -111,15 +111,9 @@ func runMap(ctx context.Context, e *env, c *config, args []string) int {
 	}
 	defer m.Close()
 
-	focus, err := mapPaths(m, c.focus)
+	req, err := c.request(e, m)
 	if err != nil {
-		return fail(e, fmt.Errorf("--focus: %w", err))
-	}
-	var text string
-	if c.mentionsFrom != "" {
-		if text, err = readText(e, c.mentionsFrom); err != nil {
-			return fail(e, err)
-		}
+		return fail(e, err)
 	}
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
@@ -132,7 +126,6 @@ func runMap(ctx context.Context, e *env, c *config, args []string) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	req := repomap.Request{Focus: focus, Mentions: c.mentions, Text: text}
 	if c.verbose {
 		fmt.Fprintf(e.stderr, "repomap: mapping %s\n", strings.Join(dirs, ", "))
 	}

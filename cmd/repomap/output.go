@@ -31,7 +31,7 @@ const (
 // it. Within a version, the documents have exactly the fields below, and
 // every array is present (empty rather than null). The fields after
 // "roots" are the JSON form of the library's results: [repomap.Result],
-// [repomap.Definition] and [repomap.Reference].
+// [repomap.Definition], [repomap.Reference] and [repomap.Graph].
 //
 // # A map (repomap, repomap related)
 //
@@ -81,6 +81,28 @@ const (
 //	    {"name": "Area", "path": "main.go", "rank": 0.0123, "lines": [6, 9]}
 //	  ]
 //	}
+//
+// # The file graph (repomap graph)
+//
+//	{
+//	  "schema": 1,
+//	  "roots": […],
+//	  "files": [                 // the files of the graph, best ranked first
+//	    {"path": "main.go", "rank": 0.0123,  // its PageRank, as in a map
+//	     "teleport": 0.25,       // its share of PageRank's teleport
+//	     "role": "source"}       // source, test, example, fixture, generated, vendored, docs, config, community, asset
+//	  ],
+//	  "edges": [                 // by from, to and name; one per (from, to, name)
+//	    {"from": "main.go", "to": "shapes/area.go", "name": "Area",
+//	     "weight": 1.5,          // its weight in the PageRank
+//	     "back": 0.5}            // the part of weight that flows back from a definition in "from" to a use in "to"
+//	  ]
+//	}
+//
+// PageRank (damping 0.85) on the edges, summed per pair of files, with
+// the files' teleport as personalization gives their ranks. Numbers have
+// six significant digits. With -top, the files are the best ranked and
+// the edges those between them.
 const schemaVersion = 1
 
 // jsonHead is the start of every JSON document.
