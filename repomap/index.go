@@ -393,15 +393,8 @@ func (x *index) extract(ctx context.Context, files []file) int {
 // tags when that is worth noting.
 func (x *index) parse(ctx context.Context, p *tags.Parser, f file) *entry {
 	e := &entry{size: f.size, mod: f.mod, dirty: true}
-	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" || pathRole(f.rel) == RoleAsset {
-		return e // neither its name nor its content can make it a language, or it is an image
-	}
-	if f.size > x.opts.MaxFileSize {
-		e.skip = fmt.Sprintf("larger than %d bytes", x.opts.MaxFileSize)
-		return e
-	}
-	src, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize)
-	if reason != "" {
+	src, ok, reason := readForParse(x.roots[f.root].FS, f, x.opts.MaxFileSize)
+	if !ok {
 		e.skip = reason
 		return e
 	}
@@ -420,6 +413,21 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file) *entry {
 		e.skip = "parse: " + err.Error()
 	}
 	return e
+}
+
+// readForParse reads f from fsys for parsing, as readSource does, unless
+// it cannot be in a language: neither its name nor its content can make
+// it one, or it is an image. It reports whether it read the file, and
+// why not when that is worth noting.
+func readForParse(fsys fs.FS, f file, limit int64) ([]byte, bool, string) {
+	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" || pathRole(f.rel) == RoleAsset {
+		return nil, false, ""
+	}
+	if f.size > limit {
+		return nil, false, fmt.Sprintf("larger than %d bytes", limit)
+	}
+	src, reason := readSource(fsys, f.rel, limit)
+	return src, reason == "", reason
 }
 
 // readSource reads the file at name for parsing: at most limit bytes, not
