@@ -43,7 +43,9 @@ type config struct {
 	cpuProfile      string
 	version         bool
 
-	runs      int // bench
+	runs      int  // bench
+	floor     bool // bench
+	floorRun  bool // bench
 	maxTokens int // mcp
 }
 
