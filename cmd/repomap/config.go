@@ -46,7 +46,7 @@ type config struct {
 	runs      int  // bench
 	floor     bool // bench
 	floorRun  bool // bench
-	maxTokens int // mcp
+	maxTokens int  // mcp
 }
 
 // list is a repeatable string flag.
