@@ -35,6 +35,7 @@ type Map struct {
 	mu     sync.Mutex  // serialises requests and guards what follows
 	idx    *index      // the files, their tags and outlines
 	blocks blockMemo   // rendered file blocks, by entry
+	starts rankStarts  // the last PageRank of each recent query
 	last   *lastRender // the last map made, for the refresh modes
 	closed bool
 }
@@ -169,7 +170,7 @@ func (m *Map) Close() error {
 		return nil
 	}
 	m.closed = true
-	m.blocks, m.last = nil, nil
+	m.blocks, m.last, m.starts = nil, nil, rankStarts{}
 	return m.idx.close()
 }
 
@@ -213,6 +214,40 @@ type lastRender struct {
 	state map[string]stamp // by path
 	res   *result
 }
+
+// rankStarts keeps the PageRank of the last few queries a Map ranked,
+// each the start of the next ranking of the same query: after a change to
+// a few files, its power iteration then needs a few steps instead of
+// many, to the same tolerance. The newest are kept, at most maxStarts.
+type rankStarts struct {
+	keys  []string // oldest first
+	ranks map[string]map[string]float64
+}
+
+// maxStarts is how many queries' ranks a Map keeps: the ranks of the Go
+// standard library's files take 0.5 MB.
+const maxStarts = 8
+
+// get returns the ranks of the query with key k, or nil.
+func (rs *rankStarts) get(k string) map[string]float64 { return rs.ranks[k] }
+
+// put keeps ranks as those of the query with key k, the newest.
+func (rs *rankStarts) put(k string, ranks map[string]float64) {
+	if rs.ranks == nil {
+		rs.ranks = make(map[string]map[string]float64)
+	}
+	if i := slices.Index(rs.keys, k); i >= 0 {
+		rs.keys = slices.Delete(rs.keys, i, i+1)
+	} else if len(rs.keys) == maxStarts {
+		delete(rs.ranks, rs.keys[0])
+		rs.keys = rs.keys[1:]
+	}
+	rs.keys = append(rs.keys, k)
+	rs.ranks[k] = ranks
+}
+
+// key identifies the query for the ranks a Map keeps to start from.
+func (q query) key() string { return fmt.Sprintf("%q|%q|%q", q.focus, q.mentions, q.text) }
 
 // stamp is what tells that a file changed.
 type stamp struct{ size, mod int64 }
@@ -281,8 +316,12 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		}
 	}
 	rk, _ := parseRanking(m.opts.Ranking) // checked by New
-	r := rankSnapshot(snap, rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
-	st.Nodes, st.Links = r.size.nodes, r.size.links
+	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
+	qk := q.key()
+	q.start = m.starts.get(qk)
+	r := rankSnapshot(snap, rk, q)
+	m.starts.put(qk, r.ranks)
+	st.Nodes, st.Links, st.Iterations = r.size.nodes, r.size.links, r.iters
 	st.Defs, st.Refs = r.size.defs, r.size.refs
 	st.Rank = time.Since(t)
 
@@ -300,7 +339,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		return nil, err
 	}
 	st.Fit = time.Since(t)
-	st.Tokens = tokens
+	st.Tokens, st.Rendered = tokens, bs.rendered
 	st.Total = time.Since(start)
 
 	res := &result{text: text, tokens: tokens, budget: budget, ranked: &r, shown: shown, stats: st, skipped: snap.skipped, blocks: bs}

@@ -27,6 +27,7 @@ type ranked struct {
 	items []fit.Item         // definitions best first, then files by name alone
 	ranks map[string]float64 // the PageRank of each file of the graph
 	size  graphSize
+	iters int // power iterations of the PageRank
 
 	index  *rowIndex // where the rows of the items come from; nil when they have them
 	filled int       // items[:filled] have their rows
@@ -162,7 +163,7 @@ func (r *ranked) prefix(k int) []fit.Item {
 func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 	l := link(s, rk)
 	focus, mentions := q.focus, q.mentions
-	in := rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights}
+	in := rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights, Start: q.start}
 	if rk.overviewLong > 0 && len(focus) == 0 && len(mentions) == 0 && q.text == "" {
 		in.Weights.LongIdent = rk.overviewLong
 	}
@@ -251,7 +252,7 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		})
 		items = append(items[:first], tail...)
 	}
-	return ranked{items: items, ranks: res.Files, size: size, index: &rowIndex{snap: s, files: make(map[string][]shownDef)}}
+	return ranked{items: items, ranks: res.Files, size: size, iters: res.Iterations, index: &rowIndex{snap: s, files: make(map[string][]shownDef)}}
 }
 
 // relatedItems returns the items of the map of the files related to the
@@ -524,6 +525,10 @@ type query struct {
 	focus    []string // clean paths
 	mentions []string // identifiers and paths
 	text     string   // the user's words
+
+	// start, when not nil, is the PageRank of an earlier ranking of the
+	// same query, to start the power iteration from (rank.Input.Start).
+	start map[string]float64
 }
 
 // parseRanking returns the ranking named s: RankingDefault ("" too),

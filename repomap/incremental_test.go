@@ -1,0 +1,48 @@
+package repomap
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestIncrementalRender changes one file of a tree between two renders of
+// one Map: the second ranking starts from the first's ranks and needs
+// fewer iterations, the blocks of unchanged files are not rendered again,
+// and the map is the one a new Map makes of the changed tree.
+func TestIncrementalRender(t *testing.T) {
+	tree := synthTree(120)
+	m, err := NewFS(tree, &Options{Refresh: RefreshAlways, MaxTokens: 2048})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ctx := context.Background()
+	for _, req := range []Request{{}, {Focus: []string{"pkg1/file005.go"}}, {Text: "render a widget"}} {
+		first, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := tree["pkg2/file010.go"]
+		f.Data = append(f.Data, []byte("\nfunc Extra(w *Widget3) string { return Helper7(w.Name) }\n")...)
+		f.ModTime = f.ModTime.Add(time.Second)
+		again, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Stats.Parsed != 1 {
+			t.Fatalf("%+v: after one file changed, %d files were parsed", req, again.Stats.Parsed)
+		}
+		cold := build(t, tree, &Options{MaxTokens: 2048}, req)
+		t.Logf("%+v: %d iterations cold, %d warm; %d blocks rendered, %d first", req, cold.stats.Iterations, again.Stats.Iterations, again.Stats.Rendered, first.Stats.Rendered)
+		if again.Stats.Iterations >= cold.stats.Iterations {
+			t.Errorf("%+v: the ranking after one change took %d iterations, a new Map's %d: want fewer", req, again.Stats.Iterations, cold.stats.Iterations)
+		}
+		if again.Stats.Rendered >= first.Stats.Rendered {
+			t.Errorf("%+v: the render after one change made %d blocks, the first %d: want fewer", req, again.Stats.Rendered, first.Stats.Rendered)
+		}
+		if again.Text != cold.text {
+			t.Errorf("%+v: the map after one change differs from a new Map's:\n%s\nwant:\n%s", req, again.Text, cold.text)
+		}
+	}
+}
