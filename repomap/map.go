@@ -184,7 +184,10 @@ var (
 
 // Render returns the map of the tree for req: the best-ranked definitions
 // that fit the token budget, as source lines under their file's path. The
-// same tree and request give the same bytes. Files that cannot be read or
+// same tree and request give the same bytes; a Map that ranked the
+// request before starts its ranking from the last one, which gives the
+// same ranks up to the ranking's tolerance, so that two definitions whose
+// scores differ by less may trade places. Files that cannot be read or
 // parsed are listed by name, or left out, and logged; only a walk of a
 // root that fails, a cancelled context or a closed Map give an error.
 func (m *Map) Render(ctx context.Context, req Request) (string, error) {
