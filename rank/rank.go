@@ -89,6 +89,16 @@ type Input struct {
 	// referencing file's definitions, split evenly, so that the files that
 	// use a focus file rise with it (Aider has no such edges: 0).
 	Reverse float64
+	// Start, when not nil, is where the power iteration starts instead of
+	// the uniform vector: the rank of each file, as an earlier Result's
+	// Files gives it. After a change to a few files, the ranks from before
+	// are close to the new ones, so the iteration needs fewer steps to
+	// meet the same tolerance; the result is the same as a cold start's up
+	// to that tolerance (see the package documentation), and as
+	// deterministic: the same Input, Start included, gives identical
+	// results. A node that Start lacks starts at 1/N, and one whose entry
+	// is not positive and finite too; the start is then scaled to sum 1.
+	Start map[string]float64
 }
 
 // Weights replaces some of the weights and multipliers of the graph; a
@@ -143,6 +153,8 @@ type Result struct {
 	// one for each identifier a file references, times the files that
 	// define it, plus the self-edges of unreferenced definitions.
 	Links int
+	// Iterations is the number of power iterations PageRank ran.
+	Iterations int
 }
 
 // Rank ranks the definitions of in.Files as described in the package
@@ -153,10 +165,10 @@ type Result struct {
 func Rank(in Input) *Result {
 	s := prepare(in)
 	nf := len(s.paths)
-	pr, nodeFile, score, scored := s.rank()
+	pr, nodeFile, score, scored, iters := s.rank()
 	s.mergeKeys(score, scored)
 
-	res := &Result{Files: make(map[string]float64, len(nodeFile)), Links: s.countPairs()}
+	res := &Result{Files: make(map[string]float64, len(nodeFile)), Links: s.countPairs(), Iterations: iters}
 	for i, f := range nodeFile {
 		res.Files[s.paths[f]] = pr[i]
 	}
@@ -235,9 +247,9 @@ func Rank(in Input) *Result {
 // tags rather than in edges, which on a large tree are millions.
 //
 // It returns the rank of each node (files with at least one edge, in path
-// order), the node's file, and each slot's score: the rank that flows to
-// that definition along its edges.
-func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored []bool) {
+// order), the node's file, each slot's score (the rank that flows to that
+// definition along its edges) and the number of iterations.
+func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored []bool, iters int) {
 	nf := len(s.paths)
 	ni := len(s.names)
 	// Out-weight of each file, and which files are nodes.
@@ -296,7 +308,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 	score = make([]float64, len(s.defFile))
 	scored = make([]bool, len(s.defFile))
 	if n == 0 {
-		return []float64{}, nodeFile, score, scored
+		return []float64{}, nodeFile, score, scored, 0
 	}
 	pers := make([]float64, n)
 	for i, f := range nodeFile {
@@ -342,13 +354,11 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		return v
 	}
 
-	x := make([]float64, n)
+	x := s.startVector(nodeFile)
 	next := make([]float64, n)
-	for i := range x {
-		x[i] = 1 / float64(n)
-	}
 	limit := float64(n) * defaultTol
 	for range defaultMaxIter {
+		iters++
 		var dsum float64
 		for i, f := range nodeFile {
 			if out[f] == 0 {
@@ -415,7 +425,34 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 			}
 		}
 	}
-	return x, nodeFile, score, scored
+	return x, nodeFile, score, scored, iters
+}
+
+// startVector returns the iterate PageRank starts from: the uniform
+// vector, or s.start's ranks of the nodes, each missing or unusable one
+// at 1/N, scaled to sum 1 (uniform when their sum overflows).
+func (s *state) startVector(nodeFile []int32) []float64 {
+	n := len(nodeFile)
+	x := make([]float64, n)
+	sum := 0.0
+	for i, f := range nodeFile {
+		x[i] = 1 / float64(n)
+		if v, ok := s.start[s.paths[f]]; ok && v > 0 && !math.IsInf(v, 1) {
+			x[i] = v
+		}
+		sum += x[i]
+	}
+	if s.start == nil {
+		return x
+	}
+	for i := range x {
+		if math.IsInf(sum, 1) {
+			x[i] = 1 / float64(n) // the start overflows: unusable
+		} else {
+			x[i] /= sum
+		}
+	}
+	return x
 }
 
 // state is the interned, indexed form of an Input.
@@ -446,6 +483,7 @@ type state struct {
 	mentionedFiles  map[string]bool
 	mentionedIdents map[string]bool
 	personal        map[string]float64 // Input.Personal
+	start           map[string]float64 // Input.Start
 	weights         Weights            // Input.Weights, with Aider's for zeros
 	reverse         float64
 }
@@ -597,6 +635,7 @@ func prepare(in Input) *state {
 	s := &state{
 		reverse:         in.Reverse,
 		personal:        in.Personal,
+		start:           in.Start,
 		weights:         in.Weights.or(),
 		mentionedFiles:  make(map[string]bool, len(in.MentionedFiles)),
 		mentionedIdents: make(map[string]bool, len(in.MentionedIdents)),

@@ -67,11 +67,7 @@
 //
 // # Effects on the process
 //
-// Two dependencies keep settings global to the process, which a program
-// that uses them itself should know of. The tokenizer package,
-// github.com/pkoukk/tiktoken-go, reads its tables through a package-level
-// loader whose default downloads them: before loading an encoding, a Map
-// sets that loader to github.com/pkoukk/tiktoken-go-loader's offline one,
-// whose tables are built in, so that no map ever touches the network. And
-// tree-sitter's allocator is set as package tags describes.
+// tree-sitter's allocator is global to the process: it is set as package
+// tags describes. The tokenizer's tables, built into the binary, are
+// loaded once per process, the first time a map is counted.
 package repomap

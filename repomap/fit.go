@@ -32,9 +32,10 @@ type block struct {
 
 // blocks makes the blocks of a snapshot's files, and remembers them.
 type blocks struct {
-	snap  *snapshot
-	count func(string) int
-	memo  blockMemo
+	snap     *snapshot
+	count    func(string) int
+	memo     blockMemo
+	rendered int // blocks made, not found in memo
 }
 
 // blockMemo holds the blocks made of the files of entries, by path and
@@ -73,6 +74,7 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	}
 	var b strings.Builder
 	render.Block(&b, p, src, rows)
+	bs.rendered++
 	text := b.String()
 	bl := block{text: text, alone: bs.count(text), withSep: bs.count(text + "\n")}
 	if e != nil {

@@ -331,9 +331,11 @@ func (x *index) warnCache(r *root, err error) {
 // files parsed in full till then.
 func (x *index) extract(ctx context.Context, files []file) int {
 	var todo []int
+	var outlined []bool // per file of todo: whether a map showed it, with its outline
 	for i, f := range files {
 		if e := x.files[f.path]; e == nil || e.size != f.size || e.mod != f.mod {
 			todo = append(todo, i)
+			outlined = append(outlined, e != nil && e.outline != nil)
 		}
 	}
 	if len(todo) == 0 {
@@ -369,7 +371,7 @@ func (x *index) extract(ctx context.Context, files []file) int {
 					return
 				}
 				f := files[todo[k]]
-				e := x.parse(ctx, p, f)
+				e := x.parse(ctx, p, f, outlined[k])
 				if ctx.Err() != nil {
 					return // the parse may have been cut short
 				}
@@ -390,18 +392,15 @@ func (x *index) extract(ctx context.Context, files []file) int {
 }
 
 // parse returns the entry of f, parsed with p, with the reason it has no
-// tags when that is worth noting.
-func (x *index) parse(ctx context.Context, p *tags.Parser, f file) *entry {
+// tags when that is worth noting. With outline, the entry has the file's
+// outline too, made from the same parse: a file that a map showed before
+// it changed is likely to be shown again, and parsing it a second time
+// for the outline cost a Map kept open more than half of a re-render
+// after one file of net/http changed.
+func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool) *entry {
 	e := &entry{size: f.size, mod: f.mod, dirty: true}
-	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" || pathRole(f.rel) == RoleAsset {
-		return e // neither its name nor its content can make it a language, or it is an image
-	}
-	if f.size > x.opts.MaxFileSize {
-		e.skip = fmt.Sprintf("larger than %d bytes", x.opts.MaxFileSize)
-		return e
-	}
-	src, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize)
-	if reason != "" {
+	src, ok, reason := readForParse(x.roots[f.root].FS, f, x.opts.MaxFileSize)
+	if !ok {
 		e.skip = reason
 		return e
 	}
@@ -409,10 +408,18 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file) *entry {
 	if tags.Detect(f.rel, src) == "" {
 		return e
 	}
-	ts, err := p.Parse(ctx, f.path, src)
+	var tf tags.File
+	var err error
+	if outline {
+		tf, err = p.File(ctx, f.path, src)
+	} else {
+		tf.Tags, err = p.Parse(ctx, f.path, src)
+	}
 	switch {
 	case err == nil:
-		e.tags = tags.Pack(ts)
+		e.tags = tags.Pack(tf.Tags)
+		e.outline = tf.Outline
+		e.noOutline = outline && tf.Outline == nil
 	case ctx.Err() != nil:
 	case errors.Is(err, tags.ErrTimeout):
 		e.skip = fmt.Sprintf("parse took longer than %v", x.opts.ParseTimeout)
@@ -420,6 +427,21 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file) *entry {
 		e.skip = "parse: " + err.Error()
 	}
 	return e
+}
+
+// readForParse reads f from fsys for parsing, as readSource does, unless
+// it cannot be in a language: neither its name nor its content can make
+// it one, or it is an image. It reports whether it read the file, and
+// why not when that is worth noting.
+func readForParse(fsys fs.FS, f file, limit int64) ([]byte, bool, string) {
+	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" || pathRole(f.rel) == RoleAsset {
+		return nil, false, ""
+	}
+	if f.size > limit {
+		return nil, false, fmt.Sprintf("larger than %d bytes", limit)
+	}
+	src, reason := readSource(fsys, f.rel, limit)
+	return src, reason == "", reason
 }
 
 // readSource reads the file at name for parsing: at most limit bytes, not

@@ -233,6 +233,13 @@ type Stats struct {
 	Links   int   `json:"links"`   // links between them: (referencing file, defining file, identifier)
 	Tokens  int   `json:"tokens"`  // tokens of the map
 
+	// Iterations counts the PageRank's power iterations: fewer when a
+	// Map kept open starts them from its last ranking of the request.
+	Iterations int `json:"iterations"`
+	// Rendered counts the file blocks the fit rendered and counted for
+	// this map; a Map kept open reuses those of files that did not change.
+	Rendered int `json:"rendered"`
+
 	// Roles counts the files of each role (see Role), by the role's name.
 	Roles map[string]int `json:"roles"`
 

@@ -27,6 +27,7 @@ type ranked struct {
 	items []fit.Item         // definitions best first, then files by name alone
 	ranks map[string]float64 // the PageRank of each file of the graph
 	size  graphSize
+	iters int // power iterations of the PageRank
 
 	index  *rowIndex // where the rows of the items come from; nil when they have them
 	filled int       // items[:filled] have their rows
@@ -240,6 +241,7 @@ func (r *ranked) prefix(k int) []fit.Item {
 // with the ranking rk.
 func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 	in, l, mentions, rel := rankInput(s, rk, q)
+	in.Start = q.start
 	focus := q.focus
 	size := l.size
 	res := rank.Rank(in)
@@ -298,7 +300,7 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		})
 		items = append(items[:first], tail...)
 	}
-	return ranked{items: items, ranks: res.Files, size: size, index: &rowIndex{snap: s, files: make(map[string][]shownDef)}}
+	return ranked{items: items, ranks: res.Files, size: size, iters: res.Iterations, index: &rowIndex{snap: s, files: make(map[string][]shownDef)}}
 }
 
 // rankInput returns the input of the ranking of s for q, with rk, and
@@ -632,6 +634,10 @@ type query struct {
 	focus    []string // clean paths
 	mentions []string // identifiers and paths
 	text     string   // the user's words
+
+	// start, when not nil, is the PageRank of an earlier ranking of the
+	// same query, to start the power iteration from (rank.Input.Start).
+	start map[string]float64
 }
 
 // parseRanking returns the ranking named s: RankingDefault ("" too),

@@ -103,3 +103,24 @@ func BenchmarkParseOnly(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFloor measures parse and query alone, no tags made, on
+// net/http: the floor that BenchmarkParse is measured against.
+func BenchmarkFloor(b *testing.B) {
+	files := goFiles(b, "net/http")
+	var size int64
+	for _, d := range files {
+		size += int64(len(d))
+	}
+	p := NewParser(nil)
+	defer p.Close()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for name, src := range files {
+			if _, err := p.Floor(context.Background(), name, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -49,6 +49,9 @@ var (
 	// ErrTimeout is returned when parsing a file took longer than the
 	// parser's timeout.
 	ErrTimeout = errors.New("tags: parse timed out")
+	// ErrNoGrammar is returned by Parser.Floor for a file whose language
+	// has no tree-sitter grammar: a lexer reads it.
+	ErrNoGrammar = errors.New("tags: no tree-sitter grammar")
 )
 
 // QueryError reports a tags query that does not compile against its

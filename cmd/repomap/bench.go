@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"slices"
 	"time"
+
+	"github.com/repomap-dev/repomap/repomap"
 )
 
 // benchRun is one measured run of the map command.
@@ -28,11 +30,21 @@ func benchCommand() *command {
 Bench maps the tree at PATH (by default the current directory) in fresh
 processes, cold (an empty tag cache) and warm (the cache filled), and
 prints the files, the bytes, the median times, the peak memory and the
-files mapped per second. Peak memory is not measured on every system.`,
+files mapped per second. Peak memory is not measured on every system.
+
+With --floor it also times the floor, in fresh processes too, each after
+a cold map: tree-sitter's parse and tags query of the files the map
+parses, on one thread, with the map's allocator, and nothing else (no tags
+are made, nothing is cached or ranked). It prints the cold map's CPU time
+as a ratio of the floor's, the median of the pairs' ratios: a figure that
+holds from one machine to another, where times do not. Files of languages
+that a lexer reads are not in the floor, and are counted.`,
 		flags: func(fl *flag.FlagSet, c *config) {
 			fl.IntVar(&c.runs, "runs", 3, "measured runs of each kind, a positive `number`")
 			fl.IntVar(&c.tokens, "tokens", 1024, "the map's budget in `tokens`")
 			fl.Var(&c.exclude, "exclude", "leave out paths matching `glob`; repeatable")
+			fl.BoolVar(&c.floor, "floor", false, "also time the floor, and print the cold map's CPU time as a ratio of it")
+			fl.BoolVar(&c.floorRun, "floor-run", false, "time nothing: run the floor once in this process and print what it did as JSON; for repomap bench --floor")
 		},
 		run: runBench,
 	}
@@ -55,6 +67,16 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 	if len(args) == 1 {
 		root = args[0]
 	}
+	if c.floorRun {
+		st, err := repomap.Floor(ctx, root, &repomap.Options{Exclude: c.exclude})
+		if err != nil {
+			return fail(e, fmt.Errorf("bench: %w", err))
+		}
+		if err := json.NewEncoder(e.stdout).Encode(st); err != nil {
+			return fail(e, fmt.Errorf("bench: %w", err))
+		}
+		return exitOK
+	}
 	stdout := e.stdout
 	self, err := os.Executable()
 	if err != nil {
@@ -66,20 +88,27 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 	}
 	defer os.RemoveAll(dir)
 
-	measure := func(cacheDir string) (benchRun, error) {
-		args := []string{"-cache-dir", cacheDir, "-tokens", fmt.Sprint(c.tokens), "-stats-json"}
+	// measure runs repomap with args and the tree, in a fresh process.
+	measure := func(args ...string) (benchRun, []byte, error) {
 		for _, g := range c.exclude {
 			args = append(args, "-exclude", g)
 		}
-		cmd := exec.CommandContext(ctx, self, append(args, root)...)
+		cmd := exec.CommandContext(ctx, self, append(args, "--", root)...)
 		start := time.Now()
 		out, err := cmd.Output()
 		if err != nil {
-			return benchRun{}, fmt.Errorf("%s: %w", root, err)
+			return benchRun{}, nil, fmt.Errorf("%s: %w", root, err)
 		}
 		r := benchRun{wall: time.Since(start)}
 		r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		r.rssKB = peakRSS(cmd.ProcessState)
+		return r, out, nil
+	}
+	mapRun := func(cacheDir string) (benchRun, error) {
+		r, out, err := measure("-cache-dir", cacheDir, "-tokens", fmt.Sprint(c.tokens), "-stats-json")
+		if err != nil {
+			return r, err
+		}
 		var st struct {
 			Files int   `json:"files"`
 			Bytes int64 `json:"bytes"`
@@ -89,17 +118,31 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		}
 		return r, nil
 	}
-	var cold, warm []benchRun
+	var cold, warm, floor []benchRun
+	var floorStats repomap.FloorStats
+	var ratios []float64 // cold CPU over floor CPU, pair by pair
 	for i := range c.runs {
-		r, err := measure(fmt.Sprintf("%s/cold%d", dir, i))
+		r, err := mapRun(fmt.Sprintf("%s/cold%d", dir, i))
 		if err != nil {
 			return fail(e, fmt.Errorf("bench: %w", err))
 		}
 		cold = append(cold, r)
+		if !c.floor {
+			continue
+		}
+		f, out, err := measure("bench", "-floor-run")
+		if err == nil {
+			err = json.Unmarshal(out, &floorStats)
+		}
+		if err != nil {
+			return fail(e, fmt.Errorf("bench: floor: %w", err))
+		}
+		floor = append(floor, f)
+		ratios = append(ratios, r.cpu.Seconds()/f.cpu.Seconds())
 	}
 	warmDir := dir + "/cold0" // filled by the first cold run
 	for range c.runs {
-		r, err := measure(warmDir)
+		r, err := mapRun(warmDir)
 		if err != nil {
 			return fail(e, fmt.Errorf("bench: %w", err))
 		}
@@ -116,6 +159,13 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 	}
 	if cm.wall > 0 {
 		fmt.Fprintf(stdout, "files/s     %.0f cold, %.0f warm\n", float64(cold[0].files)/cm.wall.Seconds(), float64(cold[0].files)/wm.wall.Seconds())
+	}
+	if c.floor {
+		fm := median(floor)
+		fmt.Fprintf(stdout, "floor       %s wall, %s CPU (median of %d): parse and tags query of %d files, one thread; %d files a lexer reads not in it\n",
+			fm.wall.Round(time.Millisecond), fm.cpu.Round(time.Millisecond), c.runs, floorStats.Files, floorStats.Lexed)
+		slices.Sort(ratios)
+		fmt.Fprintf(stdout, "cold/floor  %.2f of the CPU time (median of %d pairs; %.2f to %.2f)\n", ratios[len(ratios)/2], len(ratios), ratios[0], ratios[len(ratios)-1])
 	}
 	return exitOK
 }

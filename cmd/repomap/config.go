@@ -43,10 +43,12 @@ type config struct {
 	cpuProfile      string
 	version         bool
 
-	runs      int // bench
-	maxTokens int // mcp
-	top       int // graph
-	arrows    int // graph
+	runs      int  // bench
+	floor     bool // bench
+	floorRun  bool // bench
+	maxTokens int  // mcp
+	top       int  // graph
+	arrows    int  // graph
 }
 
 // list is a repeatable string flag.

@@ -510,6 +510,14 @@
 // prints the files, the bytes, the median times, the peak memory and the
 // files mapped per second. Peak memory is not measured on every system.
 //
+// With --floor it also times the floor, in fresh processes too, each after
+// a cold map: tree-sitter's parse and tags query of the files the map
+// parses, on one thread, with the map's allocator, and nothing else (no tags
+// are made, nothing is cached or ranked). It prints the cold map's CPU time
+// as a ratio of the floor's, the median of the pairs' ratios: a figure that
+// holds from one machine to another, where times do not. Files of languages
+// that a lexer reads are not in the floor, and are counted.
+//
 // Usage:
 //
 //	repomap bench [flags] [PATH]
@@ -518,6 +526,11 @@
 //
 //	--exclude glob
 //	      leave out paths matching glob; repeatable
+//	--floor
+//	      also time the floor, and print the cold map's CPU time as a ratio of it
+//	--floor-run
+//	      time nothing: run the floor once in this process and print what it did
+//	      as JSON; for repomap bench --floor
 //	--runs number
 //	      measured runs of each kind, a positive number (default "3")
 //	--tokens tokens

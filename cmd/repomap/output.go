@@ -10,9 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pkoukk/tiktoken-go"
-	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
-
+	"github.com/repomap-dev/repomap/internal/tokens"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
@@ -295,10 +293,9 @@ func markdownWithin(title string, build func(maxTokens int) (*repomap.Result, er
 // tokenCounter returns a function that counts tokens of the encoding
 // named, from the tables built into the binary.
 func tokenCounter(name string) (func(string) int, error) {
-	tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader())
-	enc, err := tiktoken.GetEncoding(name)
+	enc, err := tokens.Get(name)
 	if err != nil {
-		return nil, fmt.Errorf("load encoding %s: %w", name, err)
+		return nil, err
 	}
-	return func(s string) int { return len(enc.EncodeOrdinary(s)) }, nil
+	return enc.Count, nil
 }
