@@ -7,8 +7,7 @@ import (
 )
 
 // TestIncrementalRender changes one file of a tree between two renders of
-// one Map: the second ranking starts from the first's ranks and needs
-// fewer iterations, the blocks of unchanged files are not rendered again,
+// one Map: the blocks of unchanged files are not rendered again,
 // the changed file, which the map showed, gets its outline from the parse
 // of its tags, and the map is the one a new Map makes of the changed tree.
 func TestIncrementalRender(t *testing.T) {
@@ -45,10 +44,7 @@ func TestIncrementalRender(t *testing.T) {
 			t.Fatalf("%+v: %d files parsed again by the render after the update, want none", req, again.Stats.Parsed)
 		}
 		cold := build(t, tree, &Options{MaxTokens: 2048}, req)
-		t.Logf("%+v: %d iterations cold, %d warm; %d blocks rendered, %d first", req, cold.stats.Iterations, again.Stats.Iterations, again.Stats.Rendered, first.Stats.Rendered)
-		if again.Stats.Iterations >= cold.stats.Iterations {
-			t.Errorf("%+v: the ranking after one change took %d iterations, a new Map's %d: want fewer", req, again.Stats.Iterations, cold.stats.Iterations)
-		}
+		t.Logf("%+v: %d blocks rendered, %d first", req, again.Stats.Rendered, first.Stats.Rendered)
 		if again.Stats.Rendered >= first.Stats.Rendered {
 			t.Errorf("%+v: the render after one change made %d blocks, the first %d: want fewer", req, again.Stats.Rendered, first.Stats.Rendered)
 		}

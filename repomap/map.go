@@ -35,7 +35,6 @@ type Map struct {
 	mu     sync.Mutex  // serialises requests and guards what follows
 	idx    *index      // the files, their tags and outlines
 	blocks blockMemo   // rendered file blocks, by entry
-	starts rankStarts  // the last PageRank of each recent query
 	last   *lastRender // the last map made, for the refresh modes
 	closed bool
 }
@@ -170,7 +169,7 @@ func (m *Map) Close() error {
 		return nil
 	}
 	m.closed = true
-	m.blocks, m.last, m.starts = nil, nil, rankStarts{}
+	m.blocks, m.last = nil, nil
 	return m.idx.close()
 }
 
@@ -184,10 +183,8 @@ var (
 
 // Render returns the map of the tree for req: the best-ranked definitions
 // that fit the token budget, as source lines under their file's path. The
-// same tree and request give the same bytes; a Map that ranked the
-// request before starts its ranking from the last one, which gives the
-// same ranks up to the ranking's tolerance, so that two definitions whose
-// scores differ by less may trade places. Files that cannot be read or
+// same tree and request give the same bytes, from a new Map or from one
+// kept open while the tree changed. Files that cannot be read or
 // parsed are listed by name, or left out, and logged; only a walk of a
 // root that fails, a cancelled context or a closed Map give an error.
 func (m *Map) Render(ctx context.Context, req Request) (string, error) {
@@ -217,40 +214,6 @@ type lastRender struct {
 	state map[string]stamp // by path
 	res   *result
 }
-
-// rankStarts keeps the PageRank of the last few queries a Map ranked,
-// each the start of the next ranking of the same query: after a change to
-// a few files, its power iteration then needs a few steps instead of
-// many, to the same tolerance. The newest are kept, at most maxStarts.
-type rankStarts struct {
-	keys  []string // oldest first
-	ranks map[string]map[string]float64
-}
-
-// maxStarts is how many queries' ranks a Map keeps: the ranks of the Go
-// standard library's files take 0.5 MB.
-const maxStarts = 8
-
-// get returns the ranks of the query with key k, or nil.
-func (rs *rankStarts) get(k string) map[string]float64 { return rs.ranks[k] }
-
-// put keeps ranks as those of the query with key k, the newest.
-func (rs *rankStarts) put(k string, ranks map[string]float64) {
-	if rs.ranks == nil {
-		rs.ranks = make(map[string]map[string]float64)
-	}
-	if i := slices.Index(rs.keys, k); i >= 0 {
-		rs.keys = slices.Delete(rs.keys, i, i+1)
-	} else if len(rs.keys) == maxStarts {
-		delete(rs.ranks, rs.keys[0])
-		rs.keys = rs.keys[1:]
-	}
-	rs.keys = append(rs.keys, k)
-	rs.ranks[k] = ranks
-}
-
-// key identifies the query for the ranks a Map keeps to start from.
-func (q query) key() string { return fmt.Sprintf("%q|%q|%q", q.focus, q.mentions, q.text) }
 
 // stamp is what tells that a file changed.
 type stamp struct{ size, mod int64 }
@@ -320,10 +283,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 	rk, _ := parseRanking(m.opts.Ranking) // checked by New
 	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
-	qk := q.key()
-	q.start = m.starts.get(qk)
 	r := rankSnapshot(snap, rk, q)
-	m.starts.put(qk, r.ranks)
 	st.Nodes, st.Links, st.Iterations = r.size.nodes, r.size.links, r.iters
 	st.Defs, st.Refs = r.size.defs, r.size.refs
 	st.Rank = time.Since(t)

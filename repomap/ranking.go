@@ -241,7 +241,6 @@ func (r *ranked) prefix(k int) []fit.Item {
 // with the ranking rk.
 func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 	in, l, mentions, rel := rankInput(s, rk, q)
-	in.Start = q.start
 	focus := q.focus
 	size := l.size
 	res := rank.Rank(in)
@@ -635,9 +634,6 @@ type query struct {
 	mentions []string // identifiers and paths
 	text     string   // the user's words
 
-	// start, when not nil, is the PageRank of an earlier ranking of the
-	// same query, to start the power iteration from (rank.Input.Start).
-	start map[string]float64
 }
 
 // parseRanking returns the ranking named s: RankingDefault ("" too),
