@@ -125,12 +125,12 @@ func TestResolveGo(t *testing.T) {
 // language without rules still links by name to Go definitions.
 func TestResolveFallback(t *testing.T) {
 	tree := fstest.MapFS{
-		"a/a.go": {Data: []byte("package a\n\nimport \"example.org/unknown/x\"\n\nfunc A() { x.Shared() }\n")},
-		"b/b.go": {Data: []byte("package b\n\nfunc Shared() {}\n")},
-		"doc.py": {Data: []byte("from b import Shared\n\nShared()\n")},
+		"a/a.go":  {Data: []byte("package a\n\nimport \"example.org/unknown/x\"\n\nfunc A() { x.Shared() }\n")},
+		"b/b.go":  {Data: []byte("package b\n\nfunc Shared() {}\n")},
+		"doc.lua": {Data: []byte("Shared()\n")},
 	}
 	got := edges(t, tree, RankingDefault)
-	for _, e := range []string{"a/a.go -> b/b.go Shared", "doc.py -> b/b.go Shared"} {
+	for _, e := range []string{"a/a.go -> b/b.go Shared", "doc.lua -> b/b.go Shared"} {
 		if !slices.Contains(got, e) {
 			t.Errorf("edges lack %q:\n%s", e, strings.Join(got, "\n"))
 		}
