@@ -29,8 +29,9 @@ import (
 type jsResolver struct {
 	s         *snapshot
 	files     map[int]*jsFile
-	byPath    map[string]int  // path → file
-	workspace map[string]bool // base names of the directories with a package.json
+	byPath    map[string]int   // path → file
+	workspace map[string]bool  // base names of the directories with a package.json
+	found     map[jsTarget]int // definer's answers: the defining file, or -1
 }
 
 // jsFile is what one module defines and imports.
@@ -67,7 +68,7 @@ var jsLanguages = map[string]bool{"javascript": true, "typescript": true, "tsx":
 
 func newJSResolver(s *snapshot, files []int) *jsResolver {
 	r := &jsResolver{s: s, files: make(map[int]*jsFile, len(files)), byPath: make(map[string]int),
-		workspace: make(map[string]bool)}
+		workspace: make(map[string]bool), found: make(map[jsTarget]int)}
 	for _, f := range s.files {
 		if path.Base(f.path) == "package.json" {
 			r.workspace[path.Base(goDir(f.path))] = true
@@ -180,6 +181,9 @@ func (r *jsResolver) file(i int) *jsFile {
 		}
 		name := set.Strings[t.Name]
 		fields := strings.Fields(set.Qual(j))
+		if len(fields) == 0 {
+			continue // a blank specifier
+		}
 		m := r.module(i, fields[len(fields)-1])
 		pre := fields[:len(fields)-1]
 		switch {
@@ -206,6 +210,20 @@ func (r *jsResolver) definer(t jsTarget, hops int) (int, bool) {
 	if t.at != goInTree || t.name == "" || hops > jsMaxHops {
 		return -1, false
 	}
+	// Each name of a module is looked up once; one met again on its own
+	// chain (re-exports in a cycle) is not found.
+	if d, ok := r.found[t]; ok {
+		return d, d >= 0
+	}
+	r.found[t] = -1
+	d, ok := r.follow(t, hops)
+	r.found[t] = d
+	return d, ok
+}
+
+// follow is definer's step: the module's definition, import or
+// "export *".
+func (r *jsResolver) follow(t jsTarget, hops int) (int, bool) {
 	f := r.file(t.file)
 	if f.defs[t.name] {
 		return t.file, true
@@ -337,7 +355,7 @@ func (r *jsResolver) refKeys(out []ref, i, j int) []ref {
 		}
 		b := r.file(i).binds
 		fields := strings.Fields(qual)
-		if name == "*" || fields[0] == "*" {
+		if name == "*" || len(fields) == 0 || fields[0] == "*" {
 			return out
 		}
 		if len(fields) == 2 {

@@ -77,3 +77,25 @@ func TestResolveJS(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveCycles: modules that re-export each other in a cycle still
+// resolve a name one of them defines, and a name none defines links
+// nowhere.
+func TestResolveCycles(t *testing.T) {
+	tree := fstest.MapFS{
+		"js/a.js":         {Data: []byte("export * from './b.js';\nexport * from './c.js';\n")},
+		"js/b.js":         {Data: []byte("export * from './a.js';\nexport * from './c.js';\n")},
+		"js/c.js":         {Data: []byte("export * from './a.js';\nexport * from './b.js';\n\nexport function found() {}\n")},
+		"js/use.js":       {Data: []byte("import {found, missing} from './a.js';\n\nfound();\nmissing();\n")},
+		"pkg/__init__.py": {Data: []byte("")},
+		"pkg/a.py":        {Data: []byte("from .b import *\nfrom .c import *\n")},
+		"pkg/b.py":        {Data: []byte("from .a import *\nfrom .c import *\n")},
+		"pkg/c.py":        {Data: []byte("from .a import *\nfrom .b import *\n\n\ndef found():\n    pass\n")},
+		"use.py":          {Data: []byte("from pkg.a import found, missing\n\nfound()\nmissing()\n")},
+	}
+	got := edges(t, tree, RankingDefault)
+	want := []string{"js/use.js -> js/c.js found", "use.py -> pkg/c.py found"}
+	if !slices.Equal(got, want) {
+		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

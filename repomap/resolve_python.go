@@ -30,6 +30,7 @@ type pyResolver struct {
 	dirs  map[string]bool // directories holding Python files, and their parents
 	pkgs  map[string]bool // directories with an __init__.py
 	roots []string        // import roots, shortest first; "" is the tree's root
+	found map[pyTarget]pyFound
 }
 
 // pyFile is what one Python file defines and imports.
@@ -62,7 +63,7 @@ func pyModule(p string) string {
 
 func newPyResolver(s *snapshot, files []int) *pyResolver {
 	p := &pyResolver{s: s, files: make(map[int]*pyFile, len(files)), mods: make(map[string]int),
-		dirs: make(map[string]bool), pkgs: make(map[string]bool)}
+		dirs: make(map[string]bool), pkgs: make(map[string]bool), found: make(map[pyTarget]pyFound)}
 	pkgs := p.pkgs
 	for _, i := range files {
 		fp := s.files[i].path
@@ -237,6 +238,27 @@ func (p *pyResolver) definer(t pyTarget, hops int) (int, pyTarget, bool) {
 	if t.at != goInTree || t.name == "" || hops > pyMaxHops {
 		return -1, t, false
 	}
+	// Each name of a module is looked up once; one met again on its own
+	// chain (imports in a cycle) is not found.
+	if v, ok := p.found[t]; ok {
+		return v.file, v.t, v.ok
+	}
+	p.found[t] = pyFound{-1, pyTarget{at: goUnknown}, false}
+	d, at, ok := p.follow(t, hops)
+	p.found[t] = pyFound{d, at, ok}
+	return d, at, ok
+}
+
+// pyFound is the result of a definer lookup.
+type pyFound struct {
+	file int
+	t    pyTarget
+	ok   bool
+}
+
+// follow is definer's step: the module's definition, import or "*"
+// imports.
+func (p *pyResolver) follow(t pyTarget, hops int) (int, pyTarget, bool) {
 	i, ok := p.mods[t.mod]
 	if !ok {
 		return -1, pyTarget{at: goUnknown}, false
