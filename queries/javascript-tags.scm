@@ -15,6 +15,29 @@
     name: (property_identifier) @name.definition.constructor
     (#eq? @name.definition.constructor "constructor")))
 
+; A method of a class declaration is qualified by the class.
+(class_declaration
+  name: (identifier) @qual
+  body: (class_body
+    (method_definition
+      name: [
+        (property_identifier)
+        (private_property_identifier)
+      ] @name.definition.method)))
+
+(class_declaration
+  name: (identifier) @qual
+  body: (class_body
+    (field_definition
+      property: [
+        (property_identifier)
+        (private_property_identifier)
+      ] @name.definition.method
+      value: [
+        (arrow_function)
+        (function_expression)
+      ])))
+
 (class_body
   (method_definition
     name: [
@@ -48,7 +71,16 @@
   name: (identifier) @name.definition.function)
 
 ; Module-level bindings, with or without "export". A binding of a
-; require() call is an import, not a definition.
+; require() call is an import, not a definition: a "require" reference
+; qualified by the module.
+(variable_declarator
+  name: (identifier) @name.reference.require
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments
+      (string) @qual)
+    (#eq? @_require "require")))
+
 (variable_declarator
   name: (identifier) @ignore
   value: (call_expression
@@ -244,6 +276,11 @@
 
 (new_expression
   constructor: (member_expression
+    object: (identifier) @qual
+    property: (property_identifier) @name.reference.class))
+
+(new_expression
+  constructor: (member_expression
     property: (property_identifier) @name.reference.class))
 
 ; require() names a path, not a definition.
@@ -254,12 +291,28 @@
 (call_expression
   function: (identifier) @name.reference.call)
 
+; A call of a plain name is a "call", of a member ("x.f()") a "member"
+; call, qualified by its object when that is a name, "this", "super" or a
+; member of one.
+(call_expression
+  function: (member_expression
+    object: [
+      (identifier)
+      (this)
+      (super)
+      (member_expression)
+    ] @qual
+    property: [
+      (property_identifier)
+      (private_property_identifier)
+    ] @name.reference.member))
+
 (call_expression
   function: (member_expression
     property: [
       (property_identifier)
       (private_property_identifier)
-    ] @name.reference.call))
+    ] @name.reference.member))
 
 ; JSX: a capitalized tag is a component; lower-case tags are HTML.
 (jsx_opening_element
@@ -278,18 +331,78 @@
   name: (member_expression
     property: (property_identifier) @name.reference.component))
 
-; Imports: the imported name, not a local alias.
-(import_clause
-  (identifier) @name.reference.import)
+; Imports: the imported name, not a local alias (a default import's is
+; its local name). The qualifier is the alias, or "* as name" for a
+; namespace, then the module as written.
+(import_statement
+  (import_clause
+    (identifier) @name.reference.import)
+  source: (string) @qual)
 
-(import_specifier
-  name: (identifier) @name.reference.import)
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (identifier) @name.reference.import
+        alias: (identifier) @qual)))
+  source: (string) @qual)
+
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (identifier) @name.reference.import)))
+  source: (string) @qual)
+
+(import_statement
+  (import_clause
+    (namespace_import
+      (identifier) @name.reference.import) @qual)
+  source: (string) @qual)
+
+; Re-exports: "export {x as y} from", "export * as ns from" and
+; "export * from" (whose name is "*").
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (identifier) @name.reference.import
+      alias: (identifier) @qual))
+  source: (string) @qual)
 
 (export_statement
   (export_clause
     (export_specifier
       name: (identifier) @name.reference.import))
-  source: (string))
+  source: (string) @qual)
+
+(export_statement
+  (namespace_export
+    (identifier) @name.reference.import) @qual
+  source: (string) @qual)
+
+(export_statement
+  "*" @name.reference.import
+  source: (string) @qual)
+
+(variable_declarator
+  name: (object_pattern
+    (pair_pattern
+      key: (property_identifier) @name.reference.import
+      value: (identifier) @qual))
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments
+      (string) @qual)
+    (#eq? @_require "require")))
+
+(variable_declarator
+  name: (object_pattern
+    (shorthand_property_identifier_pattern) @name.reference.import)
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments
+      (string) @qual)
+    (#eq? @_require "require")))
 
 (variable_declarator
   name: (object_pattern

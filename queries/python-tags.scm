@@ -10,12 +10,15 @@
 (class_definition
   name: (identifier) @name.definition.class)
 
+; A method's class qualifies it.
 (class_definition
+  name: (identifier) @qual
   body: (block
     (function_definition
       name: (identifier) @name.definition.method)))
 
 (class_definition
+  name: (identifier) @qual
   body: (block
     (decorated_definition
       definition: (function_definition
@@ -43,10 +46,21 @@
 ; ---- References ----
 ;
 ; A call of a plain name is a "call", of an attribute ("x.f()") a "member"
-; call: only the first can be a call of a builtin function.
+; call: only the first can be a call of a builtin function. An attribute's
+; object qualifies it when it is a name, a dotted name or a call of
+; super(); a base class is qualified by the class it is a base of, then
+; by its object.
 
 (decorator
   (identifier) @name.reference.decorator)
+
+(decorator
+  (attribute
+    object: [
+      (identifier)
+      (attribute)
+    ] @qual
+    attribute: (identifier) @name.reference.decorator))
 
 (decorator
   (attribute
@@ -59,11 +73,31 @@
 (decorator
   (call
     function: (attribute
+      object: [
+        (identifier)
+        (attribute)
+      ] @qual
+      attribute: (identifier) @name.reference.decorator)))
+
+(decorator
+  (call
+    function: (attribute
       attribute: (identifier) @name.reference.decorator)))
 
 (class_definition
+  name: (identifier) @qual
   superclasses: (argument_list
     (identifier) @name.reference.class))
+
+(class_definition
+  name: (identifier) @qual
+  superclasses: (argument_list
+    (attribute
+      object: [
+        (identifier)
+        (attribute)
+      ] @qual
+      attribute: (identifier) @name.reference.class)))
 
 (class_definition
   superclasses: (argument_list
@@ -75,13 +109,50 @@
 
 (call
   function: (attribute
+    object: [
+      (identifier)
+      (attribute)
+    ] @qual
     attribute: (identifier) @name.reference.member))
 
+(call
+  function: (attribute
+    object: (call
+      function: (identifier) @_super
+      (#eq? @_super "super")) @qual
+    attribute: (identifier) @name.reference.member))
+
+(call
+  function: (attribute
+    attribute: (identifier) @name.reference.member))
+
+; "import a.b" and "import a.b as c" refer to the module, by the last
+; part of its name; the qualifier is its dotted name, then the alias.
+(import_statement
+  name: (dotted_name
+    (identifier) @name.reference.module .) @qual)
+
+(import_statement
+  name: (aliased_import
+    name: (dotted_name
+      (identifier) @name.reference.module .) @qual
+    alias: (identifier) @qual))
+
+; "from m import n as k" refers to n; the qualifier is the module as
+; written (relative ones start with dots), then the alias. "*" stands for
+; every name of the module.
 (import_from_statement
+  module_name: (_) @qual
   name: (dotted_name
     (identifier) @name.reference.import))
 
 (import_from_statement
+  module_name: (_) @qual
   name: (aliased_import
     name: (dotted_name
-      (identifier) @name.reference.import)))
+      (identifier) @name.reference.import)
+    alias: (identifier) @qual))
+
+(import_from_statement
+  module_name: (_) @qual
+  (wildcard_import) @name.reference.import)

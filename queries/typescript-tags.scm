@@ -46,6 +46,68 @@
   ]
   (#eq? @name.definition.constructor "constructor"))
 
+; A method of a class declaration is qualified by the class.
+([
+  (class_declaration
+    name: (type_identifier) @qual
+    body: (class_body
+      [
+        (method_definition
+          name: [
+            (property_identifier)
+            (private_property_identifier)
+          ] @name.definition.method)
+        (method_signature
+          name: [
+            (property_identifier)
+            (private_property_identifier)
+          ] @name.definition.method)
+        (abstract_method_signature
+          name: [
+            (property_identifier)
+            (private_property_identifier)
+          ] @name.definition.method)
+        (public_field_definition
+          name: [
+            (property_identifier)
+            (private_property_identifier)
+          ] @name.definition.method
+          value: [
+            (arrow_function)
+            (function_expression)
+          ])
+      ]))
+  (abstract_class_declaration
+    name: (type_identifier) @qual
+    body: (class_body
+      [
+        (method_definition
+          name: [
+            (property_identifier)
+            (private_property_identifier)
+          ] @name.definition.method)
+        (method_signature
+          name: [
+            (property_identifier)
+            (private_property_identifier)
+          ] @name.definition.method)
+        (abstract_method_signature
+          name: [
+            (property_identifier)
+            (private_property_identifier)
+          ] @name.definition.method)
+        (public_field_definition
+          name: [
+            (property_identifier)
+            (private_property_identifier)
+          ] @name.definition.method
+          value: [
+            (arrow_function)
+            (function_expression)
+          ])
+      ]))
+])
+
 (class_body
   [
     (method_definition
@@ -280,30 +342,96 @@
 
 (new_expression
   constructor: (member_expression
+    object: (identifier) @qual
+    property: (property_identifier) @name.reference.class))
+
+(new_expression
+  constructor: (member_expression
     property: (property_identifier) @name.reference.class))
 
 (call_expression
   function: (identifier) @name.reference.call)
+
+; A call of a plain name is a "call", of a member ("x.f()") a "member"
+; call, qualified by its object when that is a name, "this", "super" or a
+; member of one.
+(call_expression
+  function: (member_expression
+    object: [
+      (identifier)
+      (this)
+      (super)
+      (member_expression)
+    ] @qual
+    property: [
+      (property_identifier)
+      (private_property_identifier)
+    ] @name.reference.member))
 
 (call_expression
   function: (member_expression
     property: [
       (property_identifier)
       (private_property_identifier)
-    ] @name.reference.call))
+    ] @name.reference.member))
 
-; Imports: the imported name, not a local alias.
-(import_clause
-  (identifier) @name.reference.import)
+; Imports: the imported name, not a local alias (a default import's is
+; its local name). The qualifier is the alias, or "* as name" for a
+; namespace, then the module as written.
+(import_statement
+  (import_clause
+    (identifier) @name.reference.import)
+  source: (string) @qual)
 
-(import_specifier
-  name: (identifier) @name.reference.import)
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (identifier) @name.reference.import
+        alias: (identifier) @qual)))
+  source: (string) @qual)
+
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (identifier) @name.reference.import)))
+  source: (string) @qual)
+
+(import_statement
+  (import_clause
+    (namespace_import
+      (identifier) @name.reference.import) @qual)
+  source: (string) @qual)
+
+; Re-exports: "export {x as y} from", "export * as ns from" and
+; "export * from" (whose name is "*").
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (identifier) @name.reference.import
+      alias: (identifier) @qual))
+  source: (string) @qual)
 
 (export_statement
   (export_clause
     (export_specifier
       name: (identifier) @name.reference.import))
-  source: (string))
+  source: (string) @qual)
+
+(export_statement
+  (namespace_export
+    (identifier) @name.reference.import) @qual
+  source: (string) @qual)
+
+(export_statement
+  "*" @name.reference.import
+  source: (string) @qual)
+
+; A type of a namespace or module: "ns.T".
+(nested_type_identifier
+  module: (identifier) @qual
+  name: (type_identifier) @name.reference.type)
 
 ; Every other use of a type name: annotations, type arguments, "extends"
 ; of an interface, "as" and "satisfies".

@@ -3,6 +3,7 @@ package repomap
 import (
 	"cmp"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,25 +48,31 @@ type resolver struct {
 // newResolver returns the resolver of the files of s.
 func newResolver(s *snapshot) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
-	var goFiles, cFiles []int
+	byLang := make(map[string][]int)
 	for i, f := range s.files {
-		switch {
-		case tags.Detect(f.path, nil) == "go":
-			goFiles = append(goFiles, i)
-		case isC(f.path):
-			cFiles = append(cFiles, i)
+		switch l := tags.Detect(f.path, nil); {
+		case l == "go", l == "python":
+			byLang[l] = append(byLang[l], i)
+		case jsLanguages[l]: // they import each other
+			byLang["javascript"] = append(byLang["javascript"], i)
+		case l == "c", l == "cpp": // they include each other
+			byLang["c"] = append(byLang["c"], i)
 		}
 	}
-	if len(goFiles) > 0 {
-		g := newGoResolver(s, goFiles)
-		for _, i := range goFiles {
-			r.lang[i] = g
+	for l, files := range byLang {
+		var lr langResolver
+		switch l {
+		case "go":
+			lr = newGoResolver(s, files)
+		case "python":
+			lr = newPyResolver(s, files)
+		case "javascript":
+			lr = newJSResolver(s, files)
+		case "c":
+			lr = newCResolver(s, files)
 		}
-	}
-	if len(cFiles) > 0 {
-		c := newCResolver(s, cFiles)
-		for _, i := range cFiles {
-			r.lang[i] = c
+		for _, i := range files {
+			r.lang[i] = lr
 		}
 	}
 	return r
@@ -433,3 +440,104 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 	}
 	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
 }
+
+// Classes, for the languages whose methods are qualified by their class:
+// obj.m() on an instance of a class of the tree means the m of that class
+// or of the nearest of its bases that defines one.
+
+// classRef names a class: the file that defines it and its name.
+type classRef struct {
+	file int
+	name string
+}
+
+// classInfo is what the classes of one file define.
+type classInfo struct {
+	classes map[string]bool            // classes defined
+	methods map[string]map[string]bool // per class: its methods
+	bases   map[string][]int           // per class: its base references, tag indices
+	classAt []methodLine               // method definitions by line
+}
+
+// methodLine is the line of a method definition and its class.
+type methodLine struct {
+	line  int32
+	class string
+}
+
+func newClassInfo() classInfo {
+	return classInfo{classes: make(map[string]bool), methods: make(map[string]map[string]bool),
+		bases: make(map[string][]int)}
+}
+
+// addMethod records method name of class, defined at line; methods are
+// added in the order of their lines.
+func (c *classInfo) addMethod(class, name string, line int32) {
+	if c.methods[class] == nil {
+		c.methods[class] = make(map[string]bool)
+	}
+	c.methods[class][name] = true
+	c.classAt = append(c.classAt, methodLine{line, class})
+}
+
+// enclosing returns the class of the last method defined at or before
+// line: the class a use of self or this there is an instance of.
+func (c *classInfo) enclosing(line int32) (string, bool) {
+	k, _ := slices.BinarySearchFunc(c.classAt, line+1, func(m methodLine, l int32) int { return int(m.line - l) })
+	if k == 0 {
+		return "", false
+	}
+	return c.classAt[k-1].class, true
+}
+
+// maxClasses bounds the classes a method lookup visits.
+const maxClasses = 64
+
+// classWalk looks methods up in the classes of one language.
+type classWalk struct {
+	info    func(file int) *classInfo
+	scope   func(c classRef) string                        // the scope of c's methods
+	basesOf func(c classRef) (in []classRef, outside bool) // its bases in the tree; whether some are not
+}
+
+// methodKeys appends the keys of method name of the classes from and of
+// their bases: on each line of inheritance, the nearest that defines it.
+// found tells whether any does; outside whether a base outside the tree
+// was met.
+func (w classWalk) methodKeys(out []ref, from []classRef, name string) (_ []ref, found, outside bool) {
+	seen := make(map[classRef]bool)
+	queue := slices.Clone(from)
+	for len(queue) > 0 && len(seen) < maxClasses {
+		c := queue[0]
+		queue = queue[1:]
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		if w.info(c.file).methods[c.name][name] {
+			out = append(out, ref{name: name, scope: w.scope(c)})
+			found = true
+			continue
+		}
+		bases, out2 := w.basesOf(c)
+		outside = outside || out2
+		queue = append(queue, bases...)
+	}
+	return out, found, outside
+}
+
+// fileDefKey returns the key of definition j of file i in a language
+// whose scopes are files (prefix names the language): a method qualified
+// by its class is in the scope of the class's methods, anything else in
+// the file's.
+func fileDefKey(s *snapshot, i, j int, prefix string) ref {
+	set := s.entries[i].tags
+	name := set.Strings[set.Tags[j].Name]
+	if set.Sub(j) == "method" && set.Qual(j) != "" {
+		return ref{name: name, scope: methodScope(prefix, s.files[i].path, set.Qual(j))}
+	}
+	return ref{name: name, scope: prefix + ":" + s.files[i].path}
+}
+
+// methodScope returns the scope of the methods of class in file p.
+func methodScope(prefix, p, class string) string { return prefix + ".method:" + p + ":" + class }

@@ -3,8 +3,6 @@ package repomap
 import (
 	"path"
 	"strings"
-
-	"github.com/repomap-dev/repomap/tags"
 )
 
 // C and C++: an #include "x.h" means the file it names, looked up next to
@@ -106,13 +104,4 @@ func (c *cResolver) extraKeys(i int) []string {
 		return []string{k}
 	}
 	return nil
-}
-
-// isC reports whether the language of p is C or C++ (a .h file is either).
-func isC(p string) bool {
-	switch tags.Detect(p, nil) {
-	case "c", "cpp":
-		return true
-	}
-	return false
 }

@@ -131,9 +131,9 @@ func TestResolveGo(t *testing.T) {
 // language without rules still links by name to Go definitions.
 func TestResolveFallback(t *testing.T) {
 	tree := fstest.MapFS{
-		"a/a.go": {Data: []byte("package a\n\nimport \"example.org/unknown/x\"\n\nfunc A() { x.Shared() }\n")},
-		"b/b.go": {Data: []byte("package b\n\nfunc Shared() {}\n")},
-		"doc.py": {Data: []byte("from b import Shared\n\nShared()\n")},
+		"a/a.go":  {Data: []byte("package a\n\nimport \"example.org/unknown/x\"\n\nfunc A() { x.Shared() }\n")},
+		"b/b.go":  {Data: []byte("package b\n\nfunc Shared() {}\n")},
+		"doc.lua": {Data: []byte("Shared()\n")},
 		// The module root, imported by a path nothing else shows, under
 		// the name of its package.
 		"root.go":     {Data: []byte("package tea\n\nfunc Run() {}\n")},
@@ -142,7 +142,7 @@ func TestResolveFallback(t *testing.T) {
 		"cmd/other.go": {Data: []byte("package main\n\nimport \"example.org/bubble/v2\"\n\nfunc other() { tea.Run() }\n")},
 	}
 	got := edges(t, tree, RankingDefault)
-	for _, e := range []string{"a/a.go -> b/b.go Shared", "doc.py -> b/b.go Shared", "cmd/main.go -> root.go Run", "cmd/other.go -> root.go Run"} {
+	for _, e := range []string{"a/a.go -> b/b.go Shared", "doc.lua -> b/b.go Shared", "cmd/main.go -> root.go Run", "cmd/other.go -> root.go Run"} {
 		if !slices.Contains(got, e) {
 			t.Errorf("edges lack %q:\n%s", e, strings.Join(got, "\n"))
 		}

@@ -1,5 +1,8 @@
 from .models import User, Group as G
 import json
+import os.path as osp, xml.dom
+from . import pkg
+from .base import *
 
 LIMIT = 10
 a, b = 1, 2
@@ -11,7 +14,9 @@ class Account(Base, models.Mixin):
     kind = "x"
 
     def __init__(self, user):
+        super().__init__()
         self.user = user
+        osp.join(self.user.home)
 
     @property
     def name(self):

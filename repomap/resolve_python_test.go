@@ -1,0 +1,111 @@
+package repomap
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// pyTree is a src-layout package with a re-exporting __init__.py, a
+// class hierarchy, tests that import a sibling helper, and a second
+// module that defines the same names.
+var pyTree = fstest.MapFS{
+	"src/shop/__init__.py": {Data: []byte("from .models import Order\nfrom .util import *\n")},
+	"src/shop/models.py": {Data: []byte(`from .base import Base
+
+
+class Order(Base):
+    def total(self):
+        return self.price() + self.tax()
+
+    def tax(self):
+        return helper()
+
+    def cancel(self):
+        super().save()
+        self.notify()
+
+
+def helper():
+    pass
+`)},
+	"src/shop/base.py": {Data: []byte(`class Base:
+    def price(self):
+        return 1
+
+    def save(self):
+        pass
+`)},
+	"src/shop/util.py": {Data: []byte("def fmt(x):\n    pass\n")},
+	"src/shop/api.py": {Data: []byte(`import json
+import shop.models as m
+from shop import Order, fmt
+from . import base
+
+
+def run():
+    o = Order()
+    o.notify()
+    m.helper()
+    base.Base()
+    fmt(json.dumps(1))
+    len(o)
+`)},
+	"tests/helpers.py":  {Data: []byte("def make():\n    pass\n")},
+	"tests/test_api.py": {Data: []byte("from shop.api import run\nfrom helpers import make\n\nrun()\nmake()\n")},
+	"other/models.py": {Data: []byte(`class Order:
+    def total(self):
+        pass
+
+    def price(self):
+        pass
+
+    def save(self):
+        pass
+
+    def notify(self):
+        pass
+
+
+def helper():
+    pass
+
+
+def len(x):
+    pass
+
+
+def dumps(x):
+    pass
+`)},
+}
+
+func TestResolvePython(t *testing.T) {
+	got := edges(t, pyTree, RankingDefault)
+	want := []string{
+		"src/shop/__init__.py -> src/shop/models.py Order", // from .models import Order
+		"src/shop/api.py -> other/models.py notify",        // o.notify(): a value's member falls back
+		"src/shop/api.py -> src/shop/base.py Base",         // base.Base(): from . import base
+		"src/shop/api.py -> src/shop/models.py Order",      // from shop import Order: re-exported by __init__
+		"src/shop/api.py -> src/shop/models.py helper",     // m.helper(): import shop.models as m
+		"src/shop/api.py -> src/shop/util.py fmt",          // fmt: a "*" import of __init__
+		"src/shop/models.py -> other/models.py notify",     // self.notify(): no class of the tree defines it
+		"src/shop/models.py -> src/shop/base.py Base",      // from .base import Base
+		"src/shop/models.py -> src/shop/base.py price",     // self.price(): the base class
+		"src/shop/models.py -> src/shop/base.py save",      // super().save()
+		"tests/test_api.py -> src/shop/api.py run",         // the src root
+		"tests/test_api.py -> tests/helpers.py make",       // a test's own directory
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Never: self.price() or helper() to other/models.py, len or
+	// json.dumps to the definitions of those names.
+	aider := edges(t, pyTree, RankingAider)
+	for _, e := range []string{"src/shop/models.py -> other/models.py price", "src/shop/api.py -> other/models.py len"} {
+		if !slices.Contains(aider, e) {
+			t.Errorf("aider edges lack %q:\n%s", e, strings.Join(aider, "\n"))
+		}
+	}
+}
