@@ -10,14 +10,35 @@
 (package_clause
   (package_identifier) @name.definition.package)
 
+; A function's result, when it is one named type (T, *T, q.T, *q.T),
+; qualifies it: "T" or "q T".
+(function_declaration
+  name: (identifier) @name.definition.function
+  result: [
+    (type_identifier) @qual
+    (pointer_type (type_identifier) @qual)
+    (generic_type type: (type_identifier) @qual)
+    (pointer_type (generic_type type: (type_identifier) @qual))
+    (qualified_type package: (package_identifier) @qual name: (type_identifier) @qual)
+    (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @qual))
+  ])
+
 (function_declaration
   name: (identifier) @name.definition.function)
 
-; A method's receiver type qualifies it.
+; A method's receiver qualifies it: the receiver's name, when it has one,
+; then the name of its type ("s Server" for "(s *Server)", "Set" for
+; "(*Set[T])").
 (method_declaration
   receiver: (parameter_list
     (parameter_declaration
-      type: (_) @qual))
+      name: (identifier)? @qual
+      type: [
+        (type_identifier) @qual
+        (pointer_type (type_identifier) @qual)
+        (generic_type type: (type_identifier) @qual)
+        (pointer_type (generic_type type: (type_identifier) @qual))
+      ]))
   name: (field_identifier) @name.definition.method)
 
 (method_declaration
@@ -61,13 +82,17 @@
       (var_spec
         (identifier) @name.definition.variable))))
 
+; The fields of a struct and the methods of an interface: the type's name
+; qualifies them.
 (type_spec
+  name: (type_identifier) @qual
   type: (struct_type
     (field_declaration_list
       (field_declaration
         name: (field_identifier) @name.definition.field))))
 
 (type_spec
+  name: (type_identifier) @qual
   type: (interface_type
     (method_elem
       name: (field_identifier) @name.definition.method)))
@@ -81,6 +106,104 @@
   name: (type_identifier) @ignore)
 
 ; ---- References ----
+;
+; What a variable holds, where the source says it: a parameter or a var of
+; a named type, "x := T{}", "x := &T{}", "x := F()". The type (a "vartype"
+; reference) or the function (a "varcall" reference) is referred to, and
+; the variable's name qualifies it, before the package of a qualified
+; name: "x" or "x q".
+
+; The parameters of a function literal hold within it: a "closurevar"
+; reference, and the literal's closing brace a "closureend" one.
+
+(func_literal
+  parameters: (parameter_list
+    (parameter_declaration
+      name: (identifier) @qual
+      type: [
+        (type_identifier) @name.reference.closurevar
+        (pointer_type (type_identifier) @name.reference.closurevar)
+        (generic_type type: (type_identifier) @name.reference.closurevar)
+        (pointer_type (generic_type type: (type_identifier) @name.reference.closurevar))
+      ])))
+
+(func_literal
+  parameters: (parameter_list
+    (parameter_declaration
+      name: (identifier) @qual
+      type: [
+        (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.closurevar)
+        (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.closurevar))
+      ])))
+
+(func_literal
+  body: (block "}" @name.reference.closureend .))
+
+(parameter_declaration
+  name: (identifier) @qual
+  type: [
+    (type_identifier) @name.reference.vartype
+    (pointer_type (type_identifier) @name.reference.vartype)
+    (generic_type type: (type_identifier) @name.reference.vartype)
+    (pointer_type (generic_type type: (type_identifier) @name.reference.vartype))
+  ])
+
+(parameter_declaration
+  name: (identifier) @qual
+  type: [
+    (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype)
+    (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype))
+  ])
+
+(var_spec
+  name: (identifier) @qual
+  type: [
+    (type_identifier) @name.reference.vartype
+    (pointer_type (type_identifier) @name.reference.vartype)
+    (generic_type type: (type_identifier) @name.reference.vartype)
+    (pointer_type (generic_type type: (type_identifier) @name.reference.vartype))
+  ])
+
+(var_spec
+  name: (identifier) @qual
+  type: [
+    (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype)
+    (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype))
+  ])
+
+(short_var_declaration
+  left: (expression_list . (identifier) @qual .)
+  right: (expression_list . [
+    (composite_literal type: (type_identifier) @name.reference.vartype)
+    (composite_literal type: (generic_type type: (type_identifier) @name.reference.vartype))
+    (unary_expression operand: (composite_literal type: (type_identifier) @name.reference.vartype))
+    (unary_expression operand: (composite_literal type: (generic_type type: (type_identifier) @name.reference.vartype)))
+    (call_expression function: (identifier) @name.reference.varcall)
+  ] .))
+
+(short_var_declaration
+  left: (expression_list . (identifier) @qual .)
+  right: (expression_list . [
+    (composite_literal type: (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype))
+    (unary_expression operand: (composite_literal type: (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype)))
+    (call_expression function: (selector_expression operand: (identifier) @qual field: (field_identifier) @name.reference.varcall))
+  ] .))
+
+(var_spec
+  name: (identifier) @qual
+  value: (expression_list . [
+    (composite_literal type: (type_identifier) @name.reference.vartype)
+    (unary_expression operand: (composite_literal type: (type_identifier) @name.reference.vartype))
+    (call_expression function: (identifier) @name.reference.varcall)
+  ] .))
+
+(var_spec
+  name: (identifier) @qual
+  value: (expression_list . [
+    (composite_literal type: (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype))
+    (unary_expression operand: (composite_literal type: (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype)))
+    (call_expression function: (selector_expression operand: (identifier) @qual field: (field_identifier) @name.reference.varcall))
+  ] .))
 ;
 ; A call of a plain name is a "call", of a selector ("x.F()") a "member"
 ; call: only the first can be a call of a builtin function. A selector's

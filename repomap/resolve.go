@@ -1,7 +1,9 @@
 package repomap
 
 import (
+	"cmp"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/repomap-dev/repomap/rank"
@@ -29,6 +31,14 @@ type langResolver interface {
 	// refKeys appends to out the keys reference j of file i resolves to;
 	// none when it can only mean something outside the tree.
 	refKeys(out []ref, i, j int) []ref
+}
+
+// moreDefKeys is a langResolver whose definitions can publish under more
+// keys than the one defKey gives.
+type moreDefKeys interface {
+	// moreDefKeys appends to out the other keys definition j of file i
+	// publishes under.
+	moreDefKeys(out []string, i, j int) []string
 }
 
 // resolver picks the rules of each file's language.
@@ -64,6 +74,15 @@ func (r *resolver) defKey(i, j int) string {
 	return rankName(set.Sub(j), set.Strings[set.Tags[j].Name])
 }
 
+// moreDefKeys appends to out the other keys definition j of file i
+// publishes under.
+func (r *resolver) moreDefKeys(out []string, i, j int) []string {
+	if l, ok := r.lang[i].(moreDefKeys); ok {
+		return l.moreDefKeys(out, i, j)
+	}
+	return out
+}
+
 // refKeys appends the keys of reference j of file i to out.
 func (r *resolver) refKeys(out []ref, i, j int) []ref {
 	if l := r.lang[i]; l != nil {
@@ -82,9 +101,13 @@ func fallbackKey(name string) string { return rank.Key(name, rank.FallbackScope)
 // Go: a package is a directory (its external tests, package x_test, are a
 // package of their own); an unqualified call, type or literal means the
 // file's own package or one it imports with "."; q.F means the package
-// imported as q; x.M() on a value means a method or field of any type;
-// an import means the package it names. Builtins and the packages outside
-// the tree link to nothing.
+// imported as q; an import means the package it names. Builtins and the
+// packages outside the tree link to nothing. x.M() on a value means a
+// method or field of x's type where the file says what x holds (a
+// receiver, a parameter or var of a named type, x := T{}, x := &T{},
+// x := F() for a function F whose result is a named type), nothing when
+// that type is outside the tree or a builtin, and a method or field of
+// any type where the file does not say.
 
 // goResolver holds the Go packages of a snapshot.
 type goResolver struct {
@@ -95,6 +118,21 @@ type goResolver struct {
 	imports map[int]goImports  // per Go file, made on first use
 	paths   map[string]goWhere // per import path, made on first use
 	roots   map[string]bool    // module paths seen, whose root is the tree's root
+	types   map[string]bool    // rank.Key(type, package scope) of each type the tree defines
+	results map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
+	vars    map[int]goVars     // per Go file, made on first use
+}
+
+// goDef is definition or reference j of file i.
+type goDef struct{ i, j int }
+
+// goVars is what the variables of one Go file hold, as far as the file
+// says: where each is bound, and where each function starts, since a
+// binding holds from its line to the next function.
+type goVars struct {
+	binds map[string][]goDef // by variable name, in line order
+	funcs []int32            // the lines of the functions and methods
+	ends  []int32            // the lines where function literals end
 }
 
 // goWhere is where an imported package is.
@@ -124,7 +162,8 @@ const goMember = "go.member"
 func newGoResolver(s *snapshot, files []int) *goResolver {
 	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
-		roots: make(map[string]bool)}
+		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
+		vars: make(map[int]goVars)}
 	for _, i := range files {
 		dir := goDir(s.files[i].path)
 		g.dirs[dir] = true
@@ -142,6 +181,19 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 			}
 		}
 		g.pkg[i] = scope
+		for j, t := range set.Tags {
+			if t.Kind != tags.Definition {
+				continue
+			}
+			switch set.Sub(j) {
+			case "struct", "interface", "type":
+				g.types[rank.Key(set.Strings[t.Name], scope)] = true
+			case "function":
+				if set.Qual(j) != "" {
+					g.results[rank.Key(set.Strings[t.Name], scope)] = goDef{i, j}
+				}
+			}
+		}
 	}
 	// Module paths: an import path that is a prefix with a dot in its
 	// first element, then a directory of the tree, names the module whose
@@ -152,9 +204,12 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 			if t.Kind != tags.Reference || set.Sub(j) != "package" {
 				continue
 			}
+			// So does the path before an internal package of the tree,
+			// which only the tree's own packages may import.
 			_, p := splitImport(set.Qual(j))
 			for k := len(p) - 1; k > 0; k-- {
-				if p[k] == '/' && g.dirs[p[k+1:]] && strings.Contains(firstElem(p[:k]), ".") {
+				if p[k] == '/' && g.dirs[p[k+1:]] &&
+					(strings.Contains(firstElem(p[:k]), ".") || strings.HasPrefix(p[k+1:], "internal/")) {
 					g.roots[p[:k]] = true
 				}
 			}
@@ -275,6 +330,25 @@ func importName(p string) string {
 	return strings.TrimPrefix(base, "go-")
 }
 
+// goMethods returns the scope of the methods and fields of the type
+// named typ of the package whose scope is pkg.
+func goMethods(pkg, typ string) string {
+	return "go.method:" + strings.TrimPrefix(pkg, "go:") + "." + typ
+}
+
+// moreDefKeys: a method or field publishes under its type's scope too.
+func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
+	set := g.s.entries[i].tags
+	switch set.Sub(j) {
+	case "method", "field":
+		if q := set.Qual(j); q != "" {
+			typ := q[strings.LastIndexByte(q, ' ')+1:]
+			out = append(out, rank.Key(set.Strings[set.Tags[j].Name], goMethods(g.pkg[i], typ)))
+		}
+	}
+	return out
+}
+
 func (g *goResolver) defKey(i, j int) string {
 	set := g.s.entries[i].tags
 	name := set.Strings[set.Tags[j].Name]
@@ -306,6 +380,17 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 			return append(out, ref{key: g.pkgKey(w.dir)})
 		}
 		return out
+	case "closureend":
+		return out
+	case "vartype", "varcall", "closurevar":
+		// The type or function a variable is bound to: the variable's
+		// name comes first in the qualifier.
+		if _, q, ok := strings.Cut(qual, " "); ok {
+			qual = q
+		} else {
+			qual = ""
+		}
+		fallthrough
 	case "call", "type", "literal", "member":
 		if qual != "" {
 			if w, ok := g.importsOf(i).local[qual]; ok {
@@ -318,7 +403,7 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 				return out // outside the tree
 			}
 			if sub == "member" {
-				return append(out, ref{key: rank.Key(name, goMember)})
+				return g.memberKeys(out, i, j, name, qual)
 			}
 			return append(out, ref{key: fallbackKey(name), fallback: true})
 		}
@@ -332,4 +417,155 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		return out
 	}
 	return append(out, ref{key: fallbackKey(name), fallback: true})
+}
+
+// memberKeys appends the keys of x.name, reference j of file i, where x
+// names no import: the methods and fields of x's type, where the file
+// says what x holds; else those of any type.
+func (g *goResolver) memberKeys(out []ref, i, j int, name, x string) []ref {
+	scope, ok := g.varType(i, j, x)
+	if !ok {
+		return append(out, ref{key: rank.Key(name, goMember)})
+	}
+	if scope == "" { // a builtin type or one outside the tree
+		return out
+	}
+	return append(out, ref{key: rank.Key(name, scope)})
+}
+
+// varType returns the scope of the methods of the type variable x holds
+// at reference j of file i: "" for a type outside the tree or a builtin
+// one, and false when the file does not say.
+func (g *goResolver) varType(i, j int, x string) (string, bool) {
+	v, ok := g.vars[i]
+	if !ok {
+		v = g.varsOf(i)
+		g.vars[i] = v
+	}
+	binds := v.binds[x]
+	set := g.s.entries[i].tags
+	line := set.Tags[j].Line
+	// The last binding at or before the reference, in the same function.
+	k, _ := slices.BinarySearchFunc(binds, line+1, func(b goDef, l int32) int { return cmp.Compare(set.Tags[b.j].Line, l) })
+	if k == 0 {
+		return "", false
+	}
+	f, _ := slices.BinarySearch(v.funcs, line+1)
+	start := int32(-1)
+	if f > 0 {
+		start = v.funcs[f-1]
+	}
+	// A function literal's parameter holds after its line, up to the end
+	// of the first literal that ends after it.
+	for ; k > 0; k-- {
+		bl := set.Tags[binds[k-1].j].Line
+		if bl < start {
+			return "", false
+		}
+		if set.Sub(binds[k-1].j) != "closurevar" {
+			break
+		}
+		e, _ := slices.BinarySearch(v.ends, bl)
+		if bl < line && (e == len(v.ends) || v.ends[e] >= line) {
+			break
+		}
+	}
+	if k == 0 {
+		return "", false
+	}
+	b := binds[k-1]
+	if set.Sub(b.j) == "varcall" {
+		return g.resultType(i, b.j)
+	}
+	return g.namedType(i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
+}
+
+// after returns what follows the first space of q, or "".
+func after(q string) string {
+	_, rest, _ := strings.Cut(q, " ")
+	return rest
+}
+
+// varsOf returns what the variables of file i hold.
+func (g *goResolver) varsOf(i int) goVars {
+	v := goVars{binds: make(map[string][]goDef)}
+	set := g.s.entries[i].tags
+	for j, t := range set.Tags {
+		switch sub := set.Sub(j); {
+		case t.Kind == tags.Definition && (sub == "function" || sub == "method"):
+			v.funcs = append(v.funcs, t.Line)
+		case t.Kind == tags.Reference && sub == "closureend":
+			v.ends = append(v.ends, t.Line)
+		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar"):
+			x, _, _ := strings.Cut(set.Qual(j), " ")
+			v.binds[x] = append(v.binds[x], goDef{i, j})
+		}
+	}
+	slices.Sort(v.funcs)
+	slices.Sort(v.ends)
+	for _, b := range v.binds {
+		slices.SortStableFunc(b, func(a, c goDef) int { return cmp.Compare(set.Tags[a.j].Line, set.Tags[c.j].Line) })
+	}
+	return v
+}
+
+// namedType returns the scope of the methods of the type typ as file i
+// names it, qualified by the package q when q is not "": "" for a type
+// outside the tree or a builtin one, false when the rules cannot tell
+// (a type parameter, a package they cannot place).
+func (g *goResolver) namedType(i int, typ, q string) (string, bool) {
+	if q == "" {
+		if g.types[rank.Key(typ, g.pkg[i])] {
+			return goMethods(g.pkg[i], typ), true
+		}
+		if builtins["go"][typ] {
+			return "", true
+		}
+		return "", false
+	}
+	pkg, ok := g.imported(i, q)
+	if !ok || pkg == "" {
+		return "", ok
+	}
+	if g.types[rank.Key(typ, pkg)] {
+		return goMethods(pkg, typ), true
+	}
+	return "", false
+}
+
+// imported returns the scope of the package file i imports as q: "" for
+// one outside the tree, false when the rules cannot place it.
+func (g *goResolver) imported(i int, q string) (string, bool) {
+	w, ok := g.importsOf(i).local[q]
+	switch {
+	case !ok || w.at == goUnknown:
+		return "", false
+	case w.at == goOutside:
+		return "", true
+	}
+	return "go:" + w.dir, true
+}
+
+// resultType returns the scope of the methods of the result of the
+// function that reference j of file i calls.
+func (g *goResolver) resultType(i, j int) (string, bool) {
+	set := g.s.entries[i].tags
+	name, scope := set.Strings[set.Tags[j].Name], g.pkg[i]
+	if q := after(set.Qual(j)); q != "" {
+		pkg, ok := g.imported(i, q)
+		if !ok || pkg == "" {
+			return "", ok
+		}
+		scope = pkg
+	}
+	d, ok := g.results[rank.Key(name, scope)]
+	if !ok {
+		return "", false
+	}
+	dset := g.s.entries[d.i].tags
+	q := dset.Qual(d.j)
+	if pkg, typ, ok := strings.Cut(q, " "); ok {
+		return g.namedType(d.i, typ, pkg)
+	}
+	return g.namedType(d.i, q, "")
 }

@@ -49,3 +49,18 @@ func Build() map[string]Cart {
 
 // Upper shouts its name.
 func Upper(name string) string { return str.ToUpper(name) }
+
+func Open() *Cart { return &Cart{} }
+
+func Checkout(p Pricer) int {
+	o := Open()
+	r := str.NewReader("x")
+	_ = r
+	return o.Total(p)
+}
+
+func Serve(c *Cart) func(p Pricer) int {
+	return func(p Pricer) int {
+		return c.Total(p)
+	}
+}
