@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -74,7 +75,7 @@ type oracleEdge struct{ from, to, name string }
 // cachedEdges returns typeCheckedEdges(t, dir), from a file in the
 // directory REPOMAP_ORACLE_CACHE names when it holds them for dir, else
 // storing them there: the type checker takes minutes on a large tree.
-func cachedEdges(t *testing.T, dir string) (map[oracleEdge]bool, map[string]bool) {
+func cachedEdges(t *testing.T, dir string) (oracleTruth, map[string]bool) {
 	t.Helper()
 	cache := os.Getenv("REPOMAP_ORACLE_CACHE")
 	if cache == "" {
@@ -84,13 +85,14 @@ func cachedEdges(t *testing.T, dir string) (map[oracleEdge]bool, map[string]bool
 	type stored struct {
 		Dir    string
 		Edges  [][3]string
+		Lines  [][]int32
 		Loaded []string
 	}
 	var st stored
-	if data, err := os.ReadFile(file); err == nil && json.Unmarshal(data, &st) == nil && st.Dir == dir {
-		truth := make(map[oracleEdge]bool, len(st.Edges))
-		for _, e := range st.Edges {
-			truth[oracleEdge{e[0], e[1], e[2]}] = true
+	if data, err := os.ReadFile(file); err == nil && json.Unmarshal(data, &st) == nil && st.Dir == dir && len(st.Lines) == len(st.Edges) {
+		truth := make(oracleTruth, len(st.Edges))
+		for k, e := range st.Edges {
+			truth[oracleEdge{e[0], e[1], e[2]}] = st.Lines[k]
 		}
 		loaded := make(map[string]bool, len(st.Loaded))
 		for _, f := range st.Loaded {
@@ -100,8 +102,9 @@ func cachedEdges(t *testing.T, dir string) (map[oracleEdge]bool, map[string]bool
 	}
 	truth, loaded := typeCheckedEdges(t, dir)
 	st = stored{Dir: dir}
-	for e := range truth {
+	for e, lines := range truth {
 		st.Edges = append(st.Edges, [3]string{e.from, e.to, e.name})
+		st.Lines = append(st.Lines, lines)
 	}
 	for f := range loaded {
 		st.Loaded = append(st.Loaded, f)
@@ -119,7 +122,7 @@ func cachedEdges(t *testing.T, dir string) (map[oracleEdge]bool, map[string]bool
 // typeCheckedEdges type-checks the packages of the Go tree at dir, tests
 // too, and returns its true cross-file edges and the files it checked,
 // by slash path under dir.
-func typeCheckedEdges(t *testing.T, dir string) (map[oracleEdge]bool, map[string]bool) {
+func typeCheckedEdges(t *testing.T, dir string) (oracleTruth, map[string]bool) {
 	t.Helper()
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -167,11 +170,19 @@ func typeCheckedEdges(t *testing.T, dir string) (map[oracleEdge]bool, map[string
 	if broken > 0 {
 		t.Logf("%d packages of the tree have errors; their uses count as far as they were checked", broken)
 	}
-	truth := make(map[oracleEdge]bool)
-	toPackage := func(from string, pkg *types.Package) {
+	truth := make(oracleTruth)
+	add := func(e oracleEdge, line int) {
+		if l := int32(line - 1); !slices.Contains(truth[e], l) {
+			truth[e] = append(truth[e], l)
+		}
+	}
+	// An import means the files of the package, not its tests, which a
+	// test build of the tree compiles into the package its other
+	// packages import.
+	toPackage := func(from string, pkg *types.Package, line int) {
 		for _, to := range files[pkg] {
-			if to != from {
-				truth[oracleEdge{from, to, pkg.Name()}] = true
+			if to != from && (!strings.HasSuffix(to, "_test.go") || path.Dir(to) == path.Dir(from)) {
+				add(oracleEdge{from, to, pkg.Name()}, line)
 			}
 		}
 	}
@@ -183,8 +194,8 @@ func typeCheckedEdges(t *testing.T, dir string) (map[oracleEdge]bool, map[string
 				continue
 			}
 			for _, spec := range f.Imports {
-				if pn, ok := info.PkgNameOf(spec), true; ok && pn != nil {
-					toPackage(from, pn.Imported())
+				if pn := info.PkgNameOf(spec); pn != nil {
+					toPackage(from, pn.Imported(), p.Fset.Position(spec.Path.Pos()).Line)
 				}
 			}
 			ast.Inspect(f, func(n ast.Node) bool {
@@ -197,11 +208,11 @@ func typeCheckedEdges(t *testing.T, dir string) (map[oracleEdge]bool, map[string
 					return true
 				}
 				if pn, ok := obj.(*types.PkgName); ok {
-					toPackage(from, pn.Imported())
+					toPackage(from, pn.Imported(), p.Fset.Position(id.Pos()).Line)
 					return true
 				}
 				if to := rel(p.Fset.Position(obj.Pos()).Filename); to != "" && to != from && loaded[to] {
-					truth[oracleEdge{from, to, id.Name}] = true
+					add(oracleEdge{from, to, id.Name}, p.Fset.Position(id.Pos()).Line)
 				}
 				return true
 			})
@@ -210,28 +221,42 @@ func typeCheckedEdges(t *testing.T, dir string) (map[oracleEdge]bool, map[string
 	return truth, loaded
 }
 
-// taggedTruth returns the true edges whose name the referencing file tags
-// as a reference and the defining file as a definition.
-func taggedTruth(s *snapshot, truth map[oracleEdge]bool) map[oracleEdge]bool {
-	names := func(i int, kind tags.Kind) map[string]bool {
+// oracleTruth holds the true edges, each with the 0-based lines of its
+// uses.
+type oracleTruth map[oracleEdge][]int32
+
+// oracleUse is a name on a line of a file.
+type oracleUse struct {
+	file, name string
+	line       int32
+}
+
+// taggedTruth returns the true edges that the tags can find: a use is on
+// a line where the referencing file tags the name as a reference, and the
+// defining file tags it as a definition.
+func taggedTruth(s *snapshot, truth oracleTruth) map[oracleEdge]bool {
+	refs := make(map[oracleUse]bool)
+	defs := make(map[oracleUse]bool) // line -1: anywhere
+	for i, f := range s.files {
 		set := s.entries[i].tags
-		out := make(map[string]bool)
 		for _, tg := range set.Tags {
-			if tg.Kind == kind {
-				out[set.Strings[tg.Name]] = true
+			if tg.Kind == tags.Reference {
+				refs[oracleUse{f.path, set.Strings[tg.Name], tg.Line}] = true
+			} else {
+				defs[oracleUse{f.path, set.Strings[tg.Name], -1}] = true
 			}
 		}
-		return out
-	}
-	refs := make(map[string]map[string]bool)
-	defs := make(map[string]map[string]bool)
-	for i, f := range s.files {
-		refs[f.path], defs[f.path] = names(i, tags.Reference), names(i, tags.Definition)
 	}
 	out := make(map[oracleEdge]bool)
-	for e := range truth {
-		if refs[e.from][e.name] && defs[e.to][e.name] {
-			out[e] = true
+	for e, lines := range truth {
+		if !defs[oracleUse{e.to, e.name, -1}] {
+			continue
+		}
+		for _, l := range lines {
+			if refs[oracleUse{e.from, e.name, l}] {
+				out[e] = true
+				break
+			}
 		}
 	}
 	return out
@@ -249,7 +274,7 @@ type oracleScore struct {
 // scoreEdges scores the cross-file edges between type-checked Go files
 // that link makes with rk: a reference key links to each file defining
 // the key, with the weight rank gives it.
-func scoreEdges(s *snapshot, rk ranking, truth, tagged map[oracleEdge]bool, loaded map[string]bool) oracleScore {
+func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool) oracleScore {
 	l := link(s, rk)
 	definers := make(map[string][]string)
 	for _, f := range l.files {
@@ -295,7 +320,7 @@ func scoreEdges(s *snapshot, rk ranking, truth, tagged map[oracleEdge]bool, load
 	for e, w := range weight {
 		all++
 		allW += w
-		if truth[e] {
+		if _, ok := truth[e]; ok {
 			good++
 			goodW += w
 			foundAll++
@@ -314,7 +339,7 @@ func scoreEdges(s *snapshot, rk ranking, truth, tagged map[oracleEdge]bool, load
 			}
 		}
 		for e, w := range weight {
-			if !truth[e] {
+			if _, ok := truth[e]; !ok {
 				wrong = append(wrong, fmt.Sprintf("%8.3f %s -> %s %s", w, e.from, e.to, e.name))
 			}
 		}

@@ -121,6 +121,22 @@ type goResolver struct {
 	types   map[string]bool    // rank.Key(type, package scope) of each type the tree defines
 	results map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
 	vars    map[int]goVars     // per Go file, made on first use
+	test    map[int]bool       // per Go file: a test file of its directory's package (not package x_test)
+}
+
+// goTestFiles returns the scope of what the test files of the package in
+// dir define: only the package and its external tests see it.
+func goTestFiles(dir string) string { return "go:" + dir + ":testfiles" }
+
+// sees appends to out the keys of name in the package in dir, as file i
+// sees it: with what the package's test files define when i is one of
+// them or of its external tests.
+func (g *goResolver) sees(out []ref, i int, dir, name string) []ref {
+	out = append(out, ref{key: rank.Key(name, "go:"+dir)})
+	if p := g.pkg[i]; g.test[i] && p == "go:"+dir || p == "go:"+dir+":test" {
+		out = append(out, ref{key: rank.Key(name, goTestFiles(dir))})
+	}
+	return out
 }
 
 // goDef is definition or reference j of file i.
@@ -163,7 +179,8 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
 		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
-		vars: make(map[int]goVars)}
+		vars: make(map[int]goVars), test: make(map[int]bool)}
+	names := make(map[string]int) // files per directory and package name
 	for _, i := range files {
 		dir := goDir(s.files[i].path)
 		g.dirs[dir] = true
@@ -174,8 +191,9 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 				name := set.Strings[t.Name]
 				if strings.HasSuffix(name, "_test") {
 					scope += ":test"
-				} else if old, ok := g.name[dir]; !ok || name < old {
-					g.name[dir] = name
+				} else {
+					g.test[i] = strings.HasSuffix(s.files[i].path, "_test.go")
+					names[dir+"\x00"+name]++
 				}
 				break
 			}
@@ -193,6 +211,16 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 					g.results[rank.Key(set.Strings[t.Name], scope)] = goDef{i, j}
 				}
 			}
+		}
+	}
+	// A directory's package is the one most of its files name (a
+	// generator beside it may be package main), the first by name of a
+	// tie.
+	most := make(map[string]int)
+	for k, n := range names {
+		dir, name, _ := strings.Cut(k, "\x00")
+		if old, ok := g.name[dir]; !ok || n > most[dir] || n == most[dir] && name < old {
+			g.name[dir], most[dir] = name, n
 		}
 	}
 	// Module paths: an import path that is a prefix with a dot in its
@@ -356,12 +384,11 @@ func (g *goResolver) defKey(i, j int) string {
 	case "method", "field":
 		return rank.Key(name, goMember)
 	}
+	if g.test[i] {
+		return rank.Key(name, goTestFiles(goDir(g.s.files[i].path)))
+	}
 	return rank.Key(name, g.pkg[i])
 }
-
-// pkgKey returns the key a use of the package in dir resolves to: its
-// package clause's.
-func (g *goResolver) pkgKey(dir string) string { return rank.Key(g.name[dir], "go:"+dir) }
 
 func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 	set := g.s.entries[i].tags
@@ -371,13 +398,13 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		if qual != "" { // an import
 			_, p := splitImport(qual)
 			if w := g.where(p); w.at == goInTree && g.name[w.dir] != "" {
-				return append(out, ref{key: g.pkgKey(w.dir)})
+				return g.sees(out, i, w.dir, g.name[w.dir])
 			}
 			return out
 		}
 		// The package of a qualified type.
 		if w, ok := g.importsOf(i).local[name]; ok && w.at == goInTree && g.name[w.dir] != "" {
-			return append(out, ref{key: g.pkgKey(w.dir)})
+			return g.sees(out, i, w.dir, g.name[w.dir])
 		}
 		return out
 	case "closureend":
@@ -396,7 +423,7 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 			if w, ok := g.importsOf(i).local[qual]; ok {
 				switch w.at {
 				case goInTree:
-					return append(out, ref{key: rank.Key(name, "go:"+w.dir)})
+					return g.sees(out, i, w.dir, name)
 				case goUnknown:
 					return append(out, ref{key: fallbackKey(name), fallback: true})
 				}
@@ -411,8 +438,11 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 			return append(out, ref{key: rank.Key(name, goMember)})
 		}
 		out = append(out, ref{key: rank.Key(name, g.pkg[i])})
+		if g.test[i] {
+			out = append(out, ref{key: rank.Key(name, goTestFiles(goDir(g.s.files[i].path)))})
+		}
 		for _, d := range g.importsOf(i).dots {
-			out = append(out, ref{key: rank.Key(name, "go:"+d)})
+			out = g.sees(out, i, d, name)
 		}
 		return out
 	}
