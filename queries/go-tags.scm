@@ -23,6 +23,21 @@
     (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @qual))
   ])
 
+; Or the first of its results, as in (*T, error).
+(function_declaration
+  name: (identifier) @name.definition.function
+  result: (parameter_list
+    .
+    (parameter_declaration
+      type: [
+        (type_identifier) @qual
+        (pointer_type (type_identifier) @qual)
+        (generic_type type: (type_identifier) @qual)
+        (pointer_type (generic_type type: (type_identifier) @qual))
+        (qualified_type package: (package_identifier) @qual name: (type_identifier) @qual)
+        (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @qual))
+      ])))
+
 (function_declaration
   name: (identifier) @name.definition.function)
 
@@ -83,7 +98,23 @@
         (identifier) @name.definition.variable))))
 
 ; The fields of a struct and the methods of an interface: the type's name
-; qualifies them.
+; qualifies them, then a field's type when it is one named type ("Cart
+; Item", "Cart http Header").
+(type_spec
+  name: (type_identifier) @qual
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration
+        name: (field_identifier) @name.definition.field
+        type: [
+          (type_identifier) @qual
+          (pointer_type (type_identifier) @qual)
+          (generic_type type: (type_identifier) @qual)
+          (pointer_type (generic_type type: (type_identifier) @qual))
+          (qualified_type package: (package_identifier) @qual name: (type_identifier) @qual)
+          (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @qual))
+        ]))))
+
 (type_spec
   name: (type_identifier) @qual
   type: (struct_type
@@ -171,6 +202,25 @@
     (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype))
   ])
 
+; x := new(T), x := new(q.T)
+(short_var_declaration
+  left: (expression_list . (identifier) @qual .)
+  right: (expression_list . (call_expression
+    function: (identifier) @_new
+    arguments: (argument_list . [
+      (type_identifier) @name.reference.vartype
+      (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype)
+    ] .)) .)
+  (#eq? @_new "new"))
+
+; x := F() and x, err := F() bind x to the result of F.
+(short_var_declaration
+  left: (expression_list . (identifier) @qual)
+  right: (expression_list . [
+    (call_expression function: (identifier) @name.reference.varcall)
+    (call_expression function: (selector_expression operand: (identifier) @qual field: (field_identifier) @name.reference.varcall))
+  ] .))
+
 (short_var_declaration
   left: (expression_list . (identifier) @qual .)
   right: (expression_list . [
@@ -216,6 +266,14 @@
 (call_expression
   function: (selector_expression
     operand: (identifier) @qual
+    field: (field_identifier) @name.reference.member))
+
+; x.f.M(): the variable, then the field, qualify the member.
+(call_expression
+  function: (selector_expression
+    operand: (selector_expression
+      operand: (identifier) @qual
+      field: (field_identifier) @qual)
     field: (field_identifier) @name.reference.member))
 
 (call_expression

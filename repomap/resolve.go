@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"cmp"
+	"go/token"
 	"path"
 	"slices"
 	"strings"
@@ -100,8 +101,8 @@ func fallbackKey(name string) string { return rank.Key(name, rank.FallbackScope)
 
 // Go: a package is a directory (its external tests, package x_test, are a
 // package of their own); an unqualified call, type or literal means the
-// file's own package or one it imports with "."; q.F means the package
-// imported as q; an import means the package it names. Builtins and the
+// file's own package or, when exported, one it imports with "."; q.F
+// means the package imported as q, and nothing when F is not exported; an import means the package it names. Builtins and the
 // packages outside the tree link to nothing. x.M() on a value means a
 // method or field of x's type where the file says what x holds (a
 // receiver, a parameter or var of a named type, x := T{}, x := &T{},
@@ -120,6 +121,7 @@ type goResolver struct {
 	roots   map[string]bool    // module paths seen, whose root is the tree's root
 	types   map[string]bool    // rank.Key(type, package scope) of each type the tree defines
 	results map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
+	fields  map[string]goDef   // by rank.Key(field, its struct's goMethods): its definition, when a named type is its type
 	vars    map[int]goVars     // per Go file, made on first use
 	test    map[int]bool       // per Go file: a test file of its directory's package (not package x_test)
 }
@@ -179,7 +181,7 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
 		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
-		vars: make(map[int]goVars), test: make(map[int]bool)}
+		fields: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool)}
 	names := make(map[string]int) // files per directory and package name
 	for _, i := range files {
 		dir := goDir(s.files[i].path)
@@ -209,6 +211,10 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 			case "function":
 				if set.Qual(j) != "" {
 					g.results[rank.Key(set.Strings[t.Name], scope)] = goDef{i, j}
+				}
+			case "field":
+				if typ, _, ok := strings.Cut(set.Qual(j), " "); ok {
+					g.fields[rank.Key(set.Strings[t.Name], goMethods(scope, typ))] = goDef{i, j}
 				}
 			}
 		}
@@ -369,8 +375,13 @@ func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
 	set := g.s.entries[i].tags
 	switch set.Sub(j) {
 	case "method", "field":
-		if q := set.Qual(j); q != "" {
-			typ := q[strings.LastIndexByte(q, ' ')+1:]
+		// A method's qualifier ends in its type, a field's starts with it.
+		q := set.Qual(j)
+		typ := q[strings.LastIndexByte(q, ' ')+1:]
+		if set.Sub(j) == "field" {
+			typ, _, _ = strings.Cut(q, " ")
+		}
+		if typ != "" {
 			out = append(out, rank.Key(set.Strings[set.Tags[j].Name], goMethods(g.pkg[i], typ)))
 		}
 	}
@@ -423,6 +434,9 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 			if w, ok := g.importsOf(i).local[qual]; ok {
 				switch w.at {
 				case goInTree:
+					if !token.IsExported(name) {
+						return out
+					}
 					return g.sees(out, i, w.dir, name)
 				case goUnknown:
 					return append(out, ref{key: fallbackKey(name), fallback: true})
@@ -442,7 +456,9 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 			out = append(out, ref{key: rank.Key(name, goTestFiles(goDir(g.s.files[i].path)))})
 		}
 		for _, d := range g.importsOf(i).dots {
-			out = g.sees(out, i, d, name)
+			if token.IsExported(name) {
+				out = g.sees(out, i, d, name)
+			}
 		}
 		return out
 	}
@@ -453,7 +469,11 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 // names no import: the methods and fields of x's type, where the file
 // says what x holds; else those of any type.
 func (g *goResolver) memberKeys(out []ref, i, j int, name, x string) []ref {
+	x, field, _ := strings.Cut(x, " ")
 	scope, ok := g.varType(i, j, x)
+	if ok && scope != "" && field != "" {
+		scope, ok = g.fieldType(scope, field)
+	}
 	if !ok {
 		return append(out, ref{key: rank.Key(name, goMember)})
 	}
@@ -526,6 +546,8 @@ func (g *goResolver) varsOf(i int) goVars {
 			v.funcs = append(v.funcs, t.Line)
 		case t.Kind == tags.Reference && sub == "closureend":
 			v.ends = append(v.ends, t.Line)
+		case t.Kind == tags.Reference && sub == "varcall" && builtins["go"][set.Strings[t.Name]] && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
+			// new(T) binds to T, make to nothing of the tree.
 		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
 			v.binds[x] = append(v.binds[x], goDef{i, j})
@@ -596,6 +618,20 @@ func (g *goResolver) resultType(i, j int) (string, bool) {
 	q := dset.Qual(d.j)
 	if pkg, typ, ok := strings.Cut(q, " "); ok {
 		return g.namedType(d.i, typ, pkg)
+	}
+	return g.namedType(d.i, q, "")
+}
+
+// fieldType returns the scope of the methods of the type of the field
+// named field of the type whose methods' scope is typ.
+func (g *goResolver) fieldType(typ, field string) (string, bool) {
+	d, ok := g.fields[rank.Key(field, typ)]
+	if !ok {
+		return "", false
+	}
+	q := after(g.s.entries[d.i].tags.Qual(d.j))
+	if pkg, t, ok := strings.Cut(q, " "); ok {
+		return g.namedType(d.i, t, pkg)
 	}
 	return g.namedType(d.i, q, "")
 }

@@ -56,6 +56,7 @@ func Checkout(p Pricer) int {
 	o := Open()
 	r := str.NewReader("x")
 	_ = r
+	o.Owner.Get("a")
 	return o.Total(p)
 }
 
@@ -63,4 +64,11 @@ func Serve(c *Cart) func(p Pricer) int {
 	return func(p Pricer) int {
 		return c.Total(p)
 	}
+}
+
+func Restock() (*Cart, error) {
+	c, err := Restock()
+	n := new(Cart)
+	_ = n
+	return c, err
 }
