@@ -268,6 +268,35 @@
     operand: (identifier) @qual
     field: (field_identifier) @name.reference.member))
 
+; new(T).M(), x.(T).M(): the type qualifies a "typedmember".
+(call_expression
+  function: (selector_expression
+    operand: (call_expression
+      function: (identifier) @_new
+      arguments: (argument_list . (type_identifier) @qual .))
+    field: (field_identifier) @name.reference.typedmember)
+  (#eq? @_new "new"))
+
+(call_expression
+  function: (selector_expression
+    operand: (type_assertion_expression type: [
+      (type_identifier) @qual
+      (pointer_type (type_identifier) @qual)
+      (qualified_type package: (package_identifier) @qual name: (type_identifier) @qual)
+      (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @qual))
+    ])
+    field: (field_identifier) @name.reference.typedmember))
+
+; F(…).M(), q.F(…).M(): the function (or the type converted to) qualifies
+; a "resultmember".
+(call_expression
+  function: (selector_expression
+    operand: (call_expression function: [
+      (identifier) @qual
+      (selector_expression operand: (identifier) @qual field: (field_identifier) @qual)
+    ])
+    field: (field_identifier) @name.reference.resultmember))
+
 ; x.f.M(): the variable, then the field, qualify the member.
 (call_expression
   function: (selector_expression

@@ -420,6 +420,19 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		return out
 	case "closureend":
 		return out
+	case "typedmember", "resultmember":
+		q, typ := "", qual
+		if a, b, ok := strings.Cut(qual, " "); ok {
+			q, typ = a, b
+		}
+		var scope string
+		var ok bool
+		if sub == "typedmember" {
+			scope, ok = g.namedType(i, typ, q)
+		} else {
+			scope, ok = g.callType(i, typ, q)
+		}
+		return g.typedKeys(out, name, scope, ok)
 	case "vartype", "varcall", "closurevar":
 		// The type or function a variable is bound to: the variable's
 		// name comes first in the qualifier.
@@ -474,13 +487,37 @@ func (g *goResolver) memberKeys(out []ref, i, j int, name, x string) []ref {
 	if ok && scope != "" && field != "" {
 		scope, ok = g.fieldType(scope, field)
 	}
-	if !ok {
+	return g.typedKeys(out, name, scope, ok)
+}
+
+// typedKeys appends the key of the method or field name of the type whose
+// methods' scope is scope: none for a builtin type or one outside the
+// tree (scope ""), any type's when the type is not known (!ok).
+func (g *goResolver) typedKeys(out []ref, name, scope string, ok bool) []ref {
+	switch {
+	case !ok:
 		return append(out, ref{key: rank.Key(name, goMember)})
-	}
-	if scope == "" { // a builtin type or one outside the tree
+	case scope == "":
 		return out
 	}
 	return append(out, ref{key: rank.Key(name, scope)})
+}
+
+// callType returns the scope of the methods of what a call of f, as file
+// i names it (qualified by the package q when q is not ""), gives: the
+// type f names, or the result of the function f.
+func (g *goResolver) callType(i int, f, q string) (string, bool) {
+	pkg := g.pkg[i]
+	if q != "" {
+		var ok bool
+		if pkg, ok = g.imported(i, q); !ok || pkg == "" {
+			return "", ok
+		}
+	}
+	if g.types[rank.Key(f, pkg)] {
+		return goMethods(pkg, f), true
+	}
+	return g.funcResult(pkg, f)
 }
 
 // varType returns the scope of the methods of the type variable x holds
@@ -598,19 +635,17 @@ func (g *goResolver) imported(i int, q string) (string, bool) {
 	return "go:" + w.dir, true
 }
 
-// resultType returns the scope of the methods of the result of the
-// function that reference j of file i calls.
+// resultType returns the scope of the methods of what the call, reference
+// j of file i, gives.
 func (g *goResolver) resultType(i, j int) (string, bool) {
 	set := g.s.entries[i].tags
-	name, scope := set.Strings[set.Tags[j].Name], g.pkg[i]
-	if q := after(set.Qual(j)); q != "" {
-		pkg, ok := g.imported(i, q)
-		if !ok || pkg == "" {
-			return "", ok
-		}
-		scope = pkg
-	}
-	d, ok := g.results[rank.Key(name, scope)]
+	return g.callType(i, set.Strings[set.Tags[j].Name], after(set.Qual(j)))
+}
+
+// funcResult returns the scope of the methods of the result of the
+// function name of the package whose scope is pkg.
+func (g *goResolver) funcResult(pkg, name string) (string, bool) {
+	d, ok := g.results[rank.Key(name, pkg)]
 	if !ok {
 		return "", false
 	}

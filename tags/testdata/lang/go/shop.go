@@ -57,6 +57,9 @@ func Checkout(p Pricer) int {
 	r := str.NewReader("x")
 	_ = r
 	o.Owner.Get("a")
+	new(Cart).Total(p)
+	Open().Total(p)
+	any(p).(Pricer).Price("b")
 	return o.Total(p)
 }
 
