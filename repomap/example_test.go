@@ -196,20 +196,21 @@ func ExampleMap_Graph() {
 	}
 	// The uses from main.go to shapes/shapes.go (the package name too),
 	// and the edges back at half their weight; the self-edges are left
-	// out here.
+	// out here. r.Area() is Rect's method, as r holds what Square gives;
+	// the Area of a literal, any type's: two keys, one use each.
 	for e := range g.Edges() {
 		if e.From != e.To {
 			fmt.Printf("%s → %s %s %.3g (back %.3g)\n", e.From, e.To, e.Name, e.Weight, e.Back)
 		}
 	}
 	// Output:
-	// shapes/shapes.go 0.655 source
-	// main.go 0.345 source
-	// main.go → shapes/shapes.go Area 1.41 (back 0)
+	// shapes/shapes.go 0.652 source
+	// main.go 0.348 source
+	// main.go → shapes/shapes.go Area 2 (back 0)
 	// main.go → shapes/shapes.go Rect 1 (back 0)
 	// main.go → shapes/shapes.go Square 1 (back 0)
 	// main.go → shapes/shapes.go shapes 1.41 (back 0)
-	// shapes/shapes.go → main.go Area 0.707 (back 0.707)
+	// shapes/shapes.go → main.go Area 1 (back 1)
 	// shapes/shapes.go → main.go Rect 0.5 (back 0.5)
 	// shapes/shapes.go → main.go Square 0.5 (back 0.5)
 	// shapes/shapes.go → main.go shapes 0.707 (back 0.707)

@@ -89,6 +89,9 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			for j, t := range set.Tags {
 				if t.Kind == tags.Definition {
 					defined[res.defKey(i, j).key()] = true
+					for _, k := range res.moreDefKeys(nil, i, j) {
+						defined[k] = true
+					}
 					definedNames[set.Strings[t.Name]] = true
 				}
 			}

@@ -157,6 +157,7 @@ func link(s *snapshot, rk ranking) linked {
 				// name where references link by name.
 				key := res.defKey(i, j).key()
 				rf.Defs = append(rf.Defs, key)
+				rf.Defs = res.moreDefKeys(rf.Defs, i, j)
 				if key != name && plain[name] {
 					rf.Defs = append(rf.Defs, name)
 				}

@@ -1,8 +1,6 @@
 package repomap
 
 import (
-	"cmp"
-	"path"
 	"slices"
 	"strings"
 	"unicode"
@@ -37,6 +35,14 @@ type langResolver interface {
 	// refKeys appends to out the keys reference j of file i resolves to;
 	// none when it can only mean something outside the tree.
 	refKeys(out []ref, i, j int) []ref
+}
+
+// moreDefKeys is a langResolver whose definitions can publish under more
+// keys than the one defKey gives.
+type moreDefKeys interface {
+	// moreDefKeys appends to out the other keys definition j of file i
+	// publishes under.
+	moreDefKeys(out []string, i, j int) []string
 }
 
 // resolver picks the rules of each file's language.
@@ -97,6 +103,15 @@ func (r *resolver) defKey(i, j int) ref {
 	return ref{name: rankName(set.Sub(j), set.Strings[set.Tags[j].Name])}
 }
 
+// moreDefKeys appends to out the other keys definition j of file i
+// publishes under.
+func (r *resolver) moreDefKeys(out []string, i, j int) []string {
+	if l, ok := r.lang[i].(moreDefKeys); ok {
+		return l.moreDefKeys(out, i, j)
+	}
+	return out
+}
+
 // refKeys appends the keys of reference j of file i to out.
 func (r *resolver) refKeys(out []ref, i, j int) []ref {
 	if l := r.lang[i]; l != nil {
@@ -135,310 +150,6 @@ func keyWeight(rk ranking, overview bool) func(string) float64 {
 		}
 		return 1
 	}
-}
-
-// Go: a package is a directory (its external tests, package x_test, are a
-// package of their own); an unqualified call, type or literal means the
-// file's own package or one it imports with "."; q.F means the package
-// imported as q; x.M() on a value means a method or field of any type;
-// an import means the package it names. Builtins and the packages outside
-// the tree link to nothing.
-
-// goResolver holds the Go packages of a snapshot.
-type goResolver struct {
-	s        *snapshot
-	pkg      map[int]string     // per Go file: its package's scope
-	name     map[string]string  // per directory: the name of its package
-	dirs     map[string]bool    // directories with Go files
-	imports  map[int]goImports  // per Go file, made on first use
-	paths    map[string]goWhere // per import path, made on first use
-	roots    map[string]bool    // module paths seen, whose root is the tree's root
-	scopes   map[string]string  // per directory: its scope, "go:" + dir
-	imported map[string]bool    // the directories some file imports
-}
-
-// goWhere is where an imported package is.
-type goWhere struct {
-	dir string
-	at  goPlace
-}
-
-// scope returns the scope of the package in dir, making its string once.
-func (g *goResolver) scope(dir string) string {
-	sc, ok := g.scopes[dir]
-	if !ok {
-		sc = "go:" + dir
-		g.scopes[dir] = sc
-	}
-	return sc
-}
-
-// goPlace tells a package of the tree from one outside it.
-type goPlace uint8
-
-const (
-	goInTree  goPlace = iota + 1
-	goOutside         // the standard library, or a module the tree does not hold
-	goUnknown         // a module path the rules could not place: uses fall back to names
-)
-
-// goImports is what one Go file imports.
-type goImports struct {
-	local map[string]goWhere // by local name
-	dots  []string           // directories of the tree imported with "."
-}
-
-// goMember is the scope of the methods and fields of all Go types.
-const goMember = "go.member"
-
-func newGoResolver(s *snapshot, files []int) *goResolver {
-	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
-		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
-		roots: make(map[string]bool), scopes: make(map[string]string), imported: make(map[string]bool)}
-	for _, i := range files {
-		dir := goDir(s.files[i].path)
-		g.dirs[dir] = true
-		set := s.entries[i].tags
-		scope := g.scope(dir)
-		for j, t := range set.Tags {
-			if t.Kind == tags.Definition && set.Sub(j) == "package" {
-				name := set.Strings[t.Name]
-				if strings.HasSuffix(name, "_test") {
-					scope += ":test"
-				} else if old, ok := g.name[dir]; !ok || name < old {
-					g.name[dir] = name
-				}
-				break
-			}
-		}
-		g.pkg[i] = scope
-	}
-	// Module paths: an import path that is a prefix with a dot in its
-	// first element, then a directory of the tree, names the module whose
-	// root is the tree's root.
-	for _, i := range files {
-		set := s.entries[i].tags
-		for j, t := range set.Tags {
-			if t.Kind != tags.Reference || set.Sub(j) != "package" {
-				continue
-			}
-			_, p := splitImport(set.Qual(j))
-			for k := len(p) - 1; k > 0; k-- {
-				if p[k] == '/' && g.dirs[p[k+1:]] && strings.Contains(firstElem(p[:k]), ".") {
-					g.roots[p[:k]] = true
-				}
-			}
-		}
-	}
-	for _, i := range files {
-		set := s.entries[i].tags
-		for j, t := range set.Tags {
-			if t.Kind == tags.Reference && set.Sub(j) == "package" && set.Qual(j) != "" {
-				if _, p := splitImport(set.Qual(j)); g.where(p).at == goInTree {
-					g.imported[g.where(p).dir] = true
-				}
-			}
-		}
-	}
-	return g
-}
-
-// goDir returns the directory of a Go file, "" for the root.
-func goDir(p string) string {
-	if d := path.Dir(p); d != "." {
-		return d
-	}
-	return ""
-}
-
-// firstElem returns the first element of a slash-separated path.
-func firstElem(p string) string {
-	before, _, _ := strings.Cut(p, "/")
-	return before
-}
-
-// splitImport splits the qualifier of a Go import, "path" or "name path".
-func splitImport(q string) (name, p string) {
-	if name, p, ok := strings.Cut(q, " "); ok {
-		return name, p
-	}
-	return "", q
-}
-
-// where returns where the package of an import path is.
-func (g *goResolver) where(p string) goWhere {
-	w, ok := g.paths[p]
-	if !ok {
-		w = g.find(p)
-		g.paths[p] = w
-	}
-	return w
-}
-
-// find looks for the directory of an import path: the directory of that
-// path; else a copy of it under a vendor directory (the shortest); else
-// the longest directory the path ends in; else the root, for a module
-// path. A path with no dot in its first element that is none of these is
-// of the standard library.
-func (g *goResolver) find(p string) goWhere {
-	if p == "" {
-		return goWhere{at: goOutside}
-	}
-	if g.dirs[p] {
-		return goWhere{p, goInTree}
-	}
-	best := ""
-	for d := range g.dirs {
-		if strings.HasSuffix(d, "/"+p) && (best == "" || len(d) < len(best) || len(d) == len(best) && d < best) {
-			best = d
-		}
-	}
-	if best != "" {
-		return goWhere{best, goInTree}
-	}
-	for k := 0; k < len(p); k++ {
-		if p[k] == '/' && g.dirs[p[k+1:]] {
-			return goWhere{p[k+1:], goInTree}
-		}
-	}
-	if g.dirs[""] && g.roots[p] {
-		return goWhere{"", goInTree}
-	}
-	if strings.Contains(firstElem(p), ".") {
-		return goWhere{at: goUnknown}
-	}
-	return goWhere{at: goOutside}
-}
-
-// importsOf returns what file i imports.
-func (g *goResolver) importsOf(i int) goImports {
-	if im, ok := g.imports[i]; ok {
-		return im
-	}
-	im := goImports{local: make(map[string]goWhere)}
-	unaliasedUnknown := false
-	set := g.s.entries[i].tags
-	for j, t := range set.Tags {
-		if t.Kind != tags.Reference || set.Sub(j) != "package" || set.Qual(j) == "" {
-			continue
-		}
-		alias, p := splitImport(set.Qual(j))
-		w := g.where(p)
-		if w.at == goUnknown && g.dirs[""] && cmp.Or(alias, importName(p)) == g.name[""] {
-			// A module path the tree does not show, imported under the
-			// name of the root's package: the module of the root.
-			w = goWhere{"", goInTree}
-		}
-		if alias == "" && w.at == goUnknown {
-			unaliasedUnknown = true
-		}
-		switch {
-		case alias == "_":
-		case alias == ".":
-			if w.at == goInTree {
-				im.dots = append(im.dots, w.dir)
-			}
-		case alias != "":
-			im.local[alias] = w
-		case w.at == goInTree && g.name[w.dir] != "":
-			im.local[g.name[w.dir]] = w
-		default:
-			im.local[importName(p)] = w
-		}
-	}
-	if r := g.name[""]; unaliasedUnknown && r != "" {
-		if _, ok := im.local[r]; !ok {
-			// A package imported by a path the tree does not show goes by
-			// the name of its package clause, which may not be its path's:
-			// a use of the root package's name means the root.
-			im.local[r] = goWhere{"", goInTree}
-		}
-	}
-	g.imports[i] = im
-	return im
-}
-
-// importName is the name a package imported from p goes by when its
-// package clause is unknown: the last element of the path, without a
-// major version (".../v2"), a ".v3" suffix or a "go-" prefix.
-func importName(p string) string {
-	base := path.Base(p)
-	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
-		base = path.Base(path.Dir(p))
-	}
-	if k := strings.Index(base, ".v"); k > 0 {
-		base = base[:k]
-	}
-	return strings.TrimPrefix(base, "go-")
-}
-
-func (g *goResolver) defKey(i, j int) ref {
-	set := g.s.entries[i].tags
-	name := set.Strings[set.Tags[j].Name]
-	switch set.Sub(j) {
-	case "method", "field":
-		return ref{name: name, scope: goMember}
-	case "package":
-		// The package clause of a package the tree imports; another is
-		// linked to nothing and goes with the package's other names, as
-		// the definitions of one name count once.
-		if dir := goDir(g.s.files[i].path); !strings.HasSuffix(name, "_test") && g.imported[dir] {
-			return ref{name: name, scope: g.pkgScope(dir)}
-		}
-	}
-	return ref{name: name, scope: g.pkg[i]}
-}
-
-// pkgRef returns what a use of the package in dir resolves to: its
-// package clause.
-func (g *goResolver) pkgRef(dir string) ref { return ref{name: g.name[dir], scope: g.pkgScope(dir)} }
-
-// pkgScope returns the scope of the package clauses of the package in dir.
-func (g *goResolver) pkgScope(dir string) string { return "go.pkg:" + dir }
-
-func (g *goResolver) refKeys(out []ref, i, j int) []ref {
-	set := g.s.entries[i].tags
-	name, sub, qual := set.Strings[set.Tags[j].Name], set.Sub(j), set.Qual(j)
-	switch sub {
-	case "package":
-		if qual != "" { // an import
-			_, p := splitImport(qual)
-			if w := g.where(p); w.at == goInTree && g.name[w.dir] != "" {
-				return append(out, g.pkgRef(w.dir))
-			}
-			return out
-		}
-		// The package of a qualified type.
-		if w, ok := g.importsOf(i).local[name]; ok && w.at == goInTree && g.name[w.dir] != "" {
-			return append(out, g.pkgRef(w.dir))
-		}
-		return out
-	case "call", "type", "literal", "member":
-		if qual != "" {
-			if w, ok := g.importsOf(i).local[qual]; ok {
-				switch w.at {
-				case goInTree:
-					return append(out, ref{name: name, scope: g.scope(w.dir)})
-				case goUnknown:
-					return append(out, ref{name: name, scope: fallbackScope, fallback: true})
-				}
-				return out // outside the tree
-			}
-			if sub == "member" {
-				return append(out, ref{name: name, scope: goMember})
-			}
-			return append(out, ref{name: name, scope: fallbackScope, fallback: true})
-		}
-		if sub == "member" {
-			return append(out, ref{name: name, scope: goMember})
-		}
-		out = append(out, ref{name: name, scope: g.pkg[i]})
-		for _, d := range g.importsOf(i).dots {
-			out = append(out, ref{name: name, scope: g.scope(d)})
-		}
-		return out
-	}
-	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
 }
 
 // Classes, for the languages whose methods are qualified by their class:

@@ -36,7 +36,15 @@ func New() *T {
 	return &T{}
 }
 
-func use(t *T) { t.Close(); b.New(); helper() }
+func use(t *T, f *File, s fmt.Stringer) {
+	t.Close()
+	f.Close()
+	s.String()
+	x := New()
+	x.Close()
+	b.New()
+	helper()
+}
 `)},
 	"a/helper.go": {Data: []byte("package a\n\nfunc helper() {}\n")},
 	"b/b.go": {Data: []byte(`package b
@@ -48,6 +56,10 @@ func helper() {}
 func Println() {}
 
 func len(s string) int { return 0 }
+
+type S struct{}
+
+func (S) String() string { return "" }
 `)},
 	"c/c.go":                           {Data: []byte("package c\n\nfunc Dotted() {}\n\ntype File struct{}\n\nfunc (f *File) Close() error { return nil }\n")},
 	"vendor/github.com/other/lib/l.go": {Data: []byte("package lib\n\nfunc Do() {}\n")},
@@ -105,8 +117,9 @@ func TestResolveGo(t *testing.T) {
 		"a/a.go -> a/helper.go helper",                   // own package
 		"a/a.go -> b/b.go New",                           // b.New: the package imported as b
 		"a/a.go -> b/b.go b",                             // the import of b
-		"a/a.go -> c/c.go Close",                         // t.Close(): a method of any type
+		"a/a.go -> c/c.go Close",                         // f.Close(): File is no type of a's, so a method of any type
 		"a/a.go -> c/c.go Dotted",                        // a dot import
+		"a/a.go -> c/c.go File",                          // a type from a dot import
 		"a/a.go -> c/c.go c",                             // the import of c
 		"a/a.go -> vendor/github.com/other/lib/l.go Do",  // lib.Do: the vendored copy
 		"a/a.go -> vendor/github.com/other/lib/l.go lib", // the import of the vendored copy
@@ -115,7 +128,9 @@ func TestResolveGo(t *testing.T) {
 		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Never: a.go's New() to b's New, helper() to b's helper, the
-	// builtin len or fmt.Println to b's functions of those names.
+	// builtin len or fmt.Println to b's functions of those names, s.String()
+	// on a fmt.Stringer to b's S.String. t.Close() and x.Close() on a's T
+	// link within a.go, to T.Close.
 
 	// Aider's ranking links by name, as it always did.
 	aider := edges(t, goTree, RankingAider)

@@ -49,3 +49,29 @@ func Build() map[string]Cart {
 
 // Upper shouts its name.
 func Upper(name string) string { return str.ToUpper(name) }
+
+func Open() *Cart { return &Cart{} }
+
+func Checkout(p Pricer) int {
+	o := Open()
+	r := str.NewReader("x")
+	_ = r
+	o.Owner.Get("a")
+	new(Cart).Total(p)
+	Open().Total(p)
+	any(p).(Pricer).Price("b")
+	return o.Total(p)
+}
+
+func Serve(c *Cart) func(p Pricer) int {
+	return func(p Pricer) int {
+		return c.Total(p)
+	}
+}
+
+func Restock() (*Cart, error) {
+	c, err := Restock()
+	n := new(Cart)
+	_ = n
+	return c, err
+}

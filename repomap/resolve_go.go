@@ -1,0 +1,628 @@
+package repomap
+
+import (
+	"cmp"
+	"go/token"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/repomap-dev/repomap/rank"
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// Go: a package is a directory (its external tests, package x_test, are a
+// package of their own); an unqualified call, type or literal means the
+// file's own package or, when exported, one it imports with "."; q.F
+// means the package imported as q, and nothing when F is not exported;
+// an import means the package it names. Builtins and the packages outside
+// the tree link to nothing. x.M() on a value means a
+// method or field of x's type where the file says what x holds (a
+// receiver, a parameter or var of a named type, x := T{}, x := &T{},
+// x := F() for a function F whose result is a named type), nothing when
+// that type is outside the tree or a builtin, and a method or field of
+// any type where the file does not say.
+
+// goResolver holds the Go packages of a snapshot.
+type goResolver struct {
+	s            *snapshot
+	pkg          map[int]string     // per Go file: its package's scope
+	name         map[string]string  // per directory: the name of its package
+	dirs         map[string]bool    // directories with Go files
+	imports      map[int]goImports  // per Go file, made on first use
+	paths        map[string]goWhere // per import path, made on first use
+	roots        map[string]bool    // module paths seen, whose root is the tree's root
+	types        map[string]bool    // rank.Key(type, package scope) of each type the tree defines
+	results      map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
+	fields       map[string]goDef   // by rank.Key(field, its struct's goMethods): its definition, when a named type is its type
+	vars         map[int]goVars     // per Go file, made on first use
+	test         map[int]bool       // per Go file: a test file of its directory's package (not package x_test)
+	importedDirs map[string]bool    // the directories some file imports
+}
+
+// goTestFiles returns the scope of what the test files of the package in
+// dir define: only the package and its external tests see it.
+func goTestFiles(dir string) string { return "go:" + dir + ":testfiles" }
+
+// sees appends to out the keys of name in the package in dir, as file i
+// sees it: with what the package's test files define when i is one of
+// them or of its external tests.
+func (g *goResolver) sees(out []ref, i int, dir, name string) []ref {
+	out = append(out, ref{name: name, scope: "go:" + dir})
+	if p := g.pkg[i]; g.test[i] && p == "go:"+dir || p == "go:"+dir+":test" {
+		out = append(out, ref{name: name, scope: goTestFiles(dir)})
+	}
+	return out
+}
+
+// goDef is definition or reference j of file i.
+type goDef struct{ i, j int }
+
+// goVars is what the variables of one Go file hold, as far as the file
+// says: where each is bound, and where each function starts, since a
+// binding holds from its line to the next function.
+type goVars struct {
+	binds map[string][]goDef // by variable name, in line order
+	funcs []int32            // the lines of the functions and methods
+	ends  []int32            // the lines where function literals end
+}
+
+// goWhere is where an imported package is.
+type goWhere struct {
+	dir string
+	at  goPlace
+}
+
+// goPlace tells a package of the tree from one outside it.
+type goPlace uint8
+
+const (
+	goInTree  goPlace = iota + 1
+	goOutside         // the standard library, or a module the tree does not hold
+	goUnknown         // a module path the rules could not place: uses fall back to names
+)
+
+// goImports is what one Go file imports.
+type goImports struct {
+	local map[string]goWhere // by local name
+	dots  []string           // directories of the tree imported with "."
+}
+
+// goMember is the scope of the methods and fields of all Go types.
+const goMember = "go.member"
+
+func newGoResolver(s *snapshot, files []int) *goResolver {
+	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
+		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
+		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
+		fields: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
+		importedDirs: make(map[string]bool)}
+	names := make(map[string]int) // files per directory and package name
+	for _, i := range files {
+		dir := goDir(s.files[i].path)
+		g.dirs[dir] = true
+		set := s.entries[i].tags
+		scope := "go:" + dir
+		for j, t := range set.Tags {
+			if t.Kind == tags.Definition && set.Sub(j) == "package" {
+				name := set.Strings[t.Name]
+				if strings.HasSuffix(name, "_test") {
+					scope += ":test"
+				} else {
+					g.test[i] = strings.HasSuffix(s.files[i].path, "_test.go")
+					names[dir+"\x00"+name]++
+				}
+				break
+			}
+		}
+		g.pkg[i] = scope
+		for j, t := range set.Tags {
+			if t.Kind != tags.Definition {
+				continue
+			}
+			switch set.Sub(j) {
+			case "struct", "interface", "type":
+				g.types[rank.Key(set.Strings[t.Name], scope)] = true
+			case "function":
+				if set.Qual(j) != "" {
+					g.results[rank.Key(set.Strings[t.Name], scope)] = goDef{i, j}
+				}
+			case "field":
+				if typ, _, ok := strings.Cut(set.Qual(j), " "); ok {
+					g.fields[rank.Key(set.Strings[t.Name], goMethods(scope, typ))] = goDef{i, j}
+				}
+			}
+		}
+	}
+	// A directory's package is the one most of its files name (a
+	// generator beside it may be package main), the first by name of a
+	// tie.
+	most := make(map[string]int)
+	for k, n := range names {
+		dir, name, _ := strings.Cut(k, "\x00")
+		if old, ok := g.name[dir]; !ok || n > most[dir] || n == most[dir] && name < old {
+			g.name[dir], most[dir] = name, n
+		}
+	}
+	// Module paths: an import path that is a prefix with a dot in its
+	// first element, then a directory of the tree, names the module whose
+	// root is the tree's root.
+	for _, i := range files {
+		set := s.entries[i].tags
+		for j, t := range set.Tags {
+			if t.Kind != tags.Reference || set.Sub(j) != "package" {
+				continue
+			}
+			// So does the path before an internal package of the tree,
+			// which only the tree's own packages may import.
+			_, p := splitImport(set.Qual(j))
+			for k := len(p) - 1; k > 0; k-- {
+				if p[k] == '/' && g.dirs[p[k+1:]] &&
+					(strings.Contains(firstElem(p[:k]), ".") || strings.HasPrefix(p[k+1:], "internal/")) {
+					g.roots[p[:k]] = true
+				}
+			}
+		}
+	}
+	for _, i := range files {
+		set := s.entries[i].tags
+		for j, t := range set.Tags {
+			if t.Kind == tags.Reference && set.Sub(j) == "package" && set.Qual(j) != "" {
+				if _, p := splitImport(set.Qual(j)); g.where(p).at == goInTree {
+					g.importedDirs[g.where(p).dir] = true
+				}
+			}
+		}
+	}
+	return g
+}
+
+// goDir returns the directory of a Go file, "" for the root.
+func goDir(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
+	}
+	return ""
+}
+
+// firstElem returns the first element of a slash-separated path.
+func firstElem(p string) string {
+	before, _, _ := strings.Cut(p, "/")
+	return before
+}
+
+// splitImport splits the qualifier of a Go import, "path" or "name path".
+func splitImport(q string) (name, p string) {
+	if name, p, ok := strings.Cut(q, " "); ok {
+		return name, p
+	}
+	return "", q
+}
+
+// where returns where the package of an import path is.
+func (g *goResolver) where(p string) goWhere {
+	w, ok := g.paths[p]
+	if !ok {
+		w = g.find(p)
+		g.paths[p] = w
+	}
+	return w
+}
+
+// find looks for the directory of an import path: the directory of that
+// path; else a copy of it under a vendor directory (the shortest); else
+// the longest directory the path ends in; else the root, for a module
+// path. A path with no dot in its first element that is none of these is
+// of the standard library.
+func (g *goResolver) find(p string) goWhere {
+	if p == "" {
+		return goWhere{at: goOutside}
+	}
+	if g.dirs[p] {
+		return goWhere{p, goInTree}
+	}
+	best := ""
+	for d := range g.dirs {
+		if strings.HasSuffix(d, "/"+p) && (best == "" || len(d) < len(best) || len(d) == len(best) && d < best) {
+			best = d
+		}
+	}
+	if best != "" {
+		return goWhere{best, goInTree}
+	}
+	for k := 0; k < len(p); k++ {
+		if p[k] == '/' && g.dirs[p[k+1:]] {
+			return goWhere{p[k+1:], goInTree}
+		}
+	}
+	if g.dirs[""] && g.roots[p] {
+		return goWhere{"", goInTree}
+	}
+	if strings.Contains(firstElem(p), ".") {
+		return goWhere{p, goUnknown}
+	}
+	return goWhere{at: goOutside}
+}
+
+// importsOf returns what file i imports.
+func (g *goResolver) importsOf(i int) goImports {
+	if im, ok := g.imports[i]; ok {
+		return im
+	}
+	im := goImports{local: make(map[string]goWhere)}
+	unaliasedUnknown := false
+	set := g.s.entries[i].tags
+	for j, t := range set.Tags {
+		if t.Kind != tags.Reference || set.Sub(j) != "package" || set.Qual(j) == "" {
+			continue
+		}
+		alias, p := splitImport(set.Qual(j))
+		w := g.where(p)
+		if w.at == goUnknown && g.dirs[""] && cmp.Or(alias, importName(p)) == g.name[""] {
+			// A module path the tree does not show, imported under the
+			// name of the root's package: the module of the root.
+			w = goWhere{"", goInTree}
+		}
+		if alias == "" && w.at == goUnknown {
+			unaliasedUnknown = true
+		}
+		switch {
+		case alias == "_":
+		case alias == ".":
+			if w.at == goInTree {
+				im.dots = append(im.dots, w.dir)
+			}
+		case alias != "":
+			im.local[alias] = w
+		case w.at == goInTree && g.name[w.dir] != "":
+			im.local[g.name[w.dir]] = w
+		default:
+			im.local[importName(p)] = w
+		}
+	}
+	if r := g.name[""]; unaliasedUnknown && r != "" {
+		if _, ok := im.local[r]; !ok {
+			// A package imported by a path the tree does not show goes by
+			// the name of its package clause, which may not be its path's:
+			// a use of the root package's name means the root.
+			im.local[r] = goWhere{"", goInTree}
+		}
+	}
+	g.imports[i] = im
+	return im
+}
+
+// importName is the name a package imported from p goes by when its
+// package clause is unknown: the last element of the path, without a
+// major version (".../v2"), a ".v3" suffix or a "go-" prefix.
+func importName(p string) string {
+	base := path.Base(p)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		base = path.Base(path.Dir(p))
+	}
+	if k := strings.Index(base, ".v"); k > 0 {
+		base = base[:k]
+	}
+	return strings.TrimPrefix(base, "go-")
+}
+
+// goMethods returns the scope of the methods and fields of the type
+// named typ of the package whose scope is pkg.
+func goMethods(pkg, typ string) string {
+	return "go.method:" + strings.TrimPrefix(pkg, "go:") + "." + typ
+}
+
+// moreDefKeys: a method or field publishes under its type's scope too.
+func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
+	set := g.s.entries[i].tags
+	switch set.Sub(j) {
+	case "method", "field":
+		// A method's qualifier ends in its type, a field's starts with it.
+		q := set.Qual(j)
+		typ := q[strings.LastIndexByte(q, ' ')+1:]
+		if set.Sub(j) == "field" {
+			typ, _, _ = strings.Cut(q, " ")
+		}
+		if typ != "" {
+			out = append(out, rank.Key(set.Strings[set.Tags[j].Name], goMethods(g.pkg[i], typ)))
+		}
+	}
+	return out
+}
+
+func (g *goResolver) defKey(i, j int) ref {
+	set := g.s.entries[i].tags
+	name := set.Strings[set.Tags[j].Name]
+	switch set.Sub(j) {
+	case "method", "field":
+		return ref{name: name, scope: goMember}
+	case "package":
+		// The package clause of a package the tree imports; another is
+		// linked to nothing and goes with the package's other names, as
+		// the definitions of one name count once.
+		if dir := goDir(g.s.files[i].path); !strings.HasSuffix(name, "_test") && g.importedDirs[dir] {
+			return ref{name: name, scope: g.pkgScope(dir)}
+		}
+	}
+	if g.test[i] {
+		return ref{name: name, scope: goTestFiles(goDir(g.s.files[i].path))}
+	}
+	return ref{name: name, scope: g.pkg[i]}
+}
+
+// pkgRef returns what a use of the package in dir resolves to: its
+// package clause.
+func (g *goResolver) pkgRef(dir string) ref { return ref{name: g.name[dir], scope: g.pkgScope(dir)} }
+
+// pkgScope returns the scope of the package clauses of the package in dir.
+func (g *goResolver) pkgScope(dir string) string { return "go.pkg:" + dir }
+
+func (g *goResolver) refKeys(out []ref, i, j int) []ref {
+	set := g.s.entries[i].tags
+	name, sub, qual := set.Strings[set.Tags[j].Name], set.Sub(j), set.Qual(j)
+	switch sub {
+	case "package":
+		if qual != "" { // an import
+			_, p := splitImport(qual)
+			if w := g.where(p); w.at == goInTree && g.name[w.dir] != "" {
+				return append(out, g.pkgRef(w.dir))
+			}
+			return out
+		}
+		// The package of a qualified type.
+		if w, ok := g.importsOf(i).local[name]; ok && w.at == goInTree && g.name[w.dir] != "" {
+			return append(out, g.pkgRef(w.dir))
+		}
+		return out
+	case "closureend":
+		return out
+	case "typedmember", "resultmember":
+		q, typ := "", qual
+		if a, b, ok := strings.Cut(qual, " "); ok {
+			q, typ = a, b
+		}
+		var scope string
+		var ok bool
+		if sub == "typedmember" {
+			scope, ok = g.namedType(i, typ, q)
+		} else {
+			scope, ok = g.callType(i, typ, q)
+		}
+		return g.typedKeys(out, name, scope, ok)
+	case "vartype", "varcall", "closurevar":
+		// The type or function a variable is bound to: the variable's
+		// name comes first in the qualifier.
+		if _, q, ok := strings.Cut(qual, " "); ok {
+			qual = q
+		} else {
+			qual = ""
+		}
+		fallthrough
+	case "call", "type", "literal", "member":
+		if qual != "" {
+			if w, ok := g.importsOf(i).local[qual]; ok {
+				switch w.at {
+				case goInTree:
+					if !token.IsExported(name) {
+						return out
+					}
+					return g.sees(out, i, w.dir, name)
+				case goUnknown:
+					return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+				}
+				return out // outside the tree
+			}
+			if sub == "member" {
+				return g.memberKeys(out, i, j, name, qual)
+			}
+			return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+		}
+		if sub == "member" {
+			return append(out, ref{name: name, scope: goMember})
+		}
+		out = append(out, ref{name: name, scope: g.pkg[i]})
+		if g.test[i] {
+			out = append(out, ref{name: name, scope: goTestFiles(goDir(g.s.files[i].path))})
+		}
+		for _, d := range g.importsOf(i).dots {
+			if token.IsExported(name) {
+				out = g.sees(out, i, d, name)
+			}
+		}
+		return out
+	}
+	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+}
+
+// memberKeys appends the keys of x.name, reference j of file i, where x
+// names no import: the methods and fields of x's type, where the file
+// says what x holds; else those of any type.
+func (g *goResolver) memberKeys(out []ref, i, j int, name, x string) []ref {
+	x, field, _ := strings.Cut(x, " ")
+	scope, ok := g.varType(i, j, x)
+	if ok && scope != "" && field != "" {
+		scope, ok = g.fieldType(scope, field)
+	}
+	return g.typedKeys(out, name, scope, ok)
+}
+
+// typedKeys appends the key of the method or field name of the type whose
+// methods' scope is scope: none for a builtin type or one outside the
+// tree (scope ""), any type's when the type is not known (!ok).
+func (g *goResolver) typedKeys(out []ref, name, scope string, ok bool) []ref {
+	switch {
+	case !ok:
+		return append(out, ref{name: name, scope: goMember})
+	case scope == "":
+		return out
+	}
+	return append(out, ref{name: name, scope: scope})
+}
+
+// callType returns the scope of the methods of what a call of f, as file
+// i names it (qualified by the package q when q is not ""), gives: the
+// type f names, or the result of the function f.
+func (g *goResolver) callType(i int, f, q string) (string, bool) {
+	pkg := g.pkg[i]
+	if q != "" {
+		var ok bool
+		if pkg, ok = g.imported(i, q); !ok || pkg == "" {
+			return "", ok
+		}
+	}
+	if g.types[rank.Key(f, pkg)] {
+		return goMethods(pkg, f), true
+	}
+	return g.funcResult(pkg, f)
+}
+
+// varType returns the scope of the methods of the type variable x holds
+// at reference j of file i: "" for a type outside the tree or a builtin
+// one, and false when the file does not say.
+func (g *goResolver) varType(i, j int, x string) (string, bool) {
+	v, ok := g.vars[i]
+	if !ok {
+		v = g.varsOf(i)
+		g.vars[i] = v
+	}
+	binds := v.binds[x]
+	set := g.s.entries[i].tags
+	line := set.Tags[j].Line
+	// The last binding at or before the reference, in the same function.
+	k, _ := slices.BinarySearchFunc(binds, line+1, func(b goDef, l int32) int { return cmp.Compare(set.Tags[b.j].Line, l) })
+	if k == 0 {
+		return "", false
+	}
+	f, _ := slices.BinarySearch(v.funcs, line+1)
+	start := int32(-1)
+	if f > 0 {
+		start = v.funcs[f-1]
+	}
+	// A function literal's parameter holds after its line, up to the end
+	// of the first literal that ends after it.
+	for ; k > 0; k-- {
+		bl := set.Tags[binds[k-1].j].Line
+		if bl < start {
+			return "", false
+		}
+		if set.Sub(binds[k-1].j) != "closurevar" {
+			break
+		}
+		e, _ := slices.BinarySearch(v.ends, bl)
+		if bl < line && (e == len(v.ends) || v.ends[e] >= line) {
+			break
+		}
+	}
+	if k == 0 {
+		return "", false
+	}
+	b := binds[k-1]
+	if set.Sub(b.j) == "varcall" {
+		return g.resultType(i, b.j)
+	}
+	return g.namedType(i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
+}
+
+// after returns what follows the first space of q, or "".
+func after(q string) string {
+	_, rest, _ := strings.Cut(q, " ")
+	return rest
+}
+
+// varsOf returns what the variables of file i hold.
+func (g *goResolver) varsOf(i int) goVars {
+	v := goVars{binds: make(map[string][]goDef)}
+	set := g.s.entries[i].tags
+	for j, t := range set.Tags {
+		switch sub := set.Sub(j); {
+		case t.Kind == tags.Definition && (sub == "function" || sub == "method"):
+			v.funcs = append(v.funcs, t.Line)
+		case t.Kind == tags.Reference && sub == "closureend":
+			v.ends = append(v.ends, t.Line)
+		case t.Kind == tags.Reference && sub == "varcall" && builtins["go"][set.Strings[t.Name]] && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
+			// new(T) binds to T, make to nothing of the tree.
+		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar"):
+			x, _, _ := strings.Cut(set.Qual(j), " ")
+			v.binds[x] = append(v.binds[x], goDef{i, j})
+		}
+	}
+	slices.Sort(v.funcs)
+	slices.Sort(v.ends)
+	for _, b := range v.binds {
+		slices.SortStableFunc(b, func(a, c goDef) int { return cmp.Compare(set.Tags[a.j].Line, set.Tags[c.j].Line) })
+	}
+	return v
+}
+
+// namedType returns the scope of the methods of the type typ as file i
+// names it, qualified by the package q when q is not "": "" for a type
+// outside the tree or a builtin one, false when the rules cannot tell
+// (a type parameter, a package they cannot place).
+func (g *goResolver) namedType(i int, typ, q string) (string, bool) {
+	if q == "" {
+		if g.types[rank.Key(typ, g.pkg[i])] {
+			return goMethods(g.pkg[i], typ), true
+		}
+		if builtins["go"][typ] {
+			return "", true
+		}
+		return "", false
+	}
+	pkg, ok := g.imported(i, q)
+	if !ok || pkg == "" {
+		return "", ok
+	}
+	if g.types[rank.Key(typ, pkg)] {
+		return goMethods(pkg, typ), true
+	}
+	return "", false
+}
+
+// imported returns the scope of the package file i imports as q: "" for
+// one outside the tree, false when the rules cannot place it.
+func (g *goResolver) imported(i int, q string) (string, bool) {
+	w, ok := g.importsOf(i).local[q]
+	switch {
+	case !ok || w.at == goUnknown:
+		return "", false
+	case w.at == goOutside:
+		return "", true
+	}
+	return "go:" + w.dir, true
+}
+
+// resultType returns the scope of the methods of what the call, reference
+// j of file i, gives.
+func (g *goResolver) resultType(i, j int) (string, bool) {
+	set := g.s.entries[i].tags
+	return g.callType(i, set.Strings[set.Tags[j].Name], after(set.Qual(j)))
+}
+
+// funcResult returns the scope of the methods of the result of the
+// function name of the package whose scope is pkg.
+func (g *goResolver) funcResult(pkg, name string) (string, bool) {
+	d, ok := g.results[rank.Key(name, pkg)]
+	if !ok {
+		return "", false
+	}
+	dset := g.s.entries[d.i].tags
+	q := dset.Qual(d.j)
+	if pkg, typ, ok := strings.Cut(q, " "); ok {
+		return g.namedType(d.i, typ, pkg)
+	}
+	return g.namedType(d.i, q, "")
+}
+
+// fieldType returns the scope of the methods of the type of the field
+// named field of the type whose methods' scope is typ.
+func (g *goResolver) fieldType(typ, field string) (string, bool) {
+	d, ok := g.fields[rank.Key(field, typ)]
+	if !ok {
+		return "", false
+	}
+	q := after(g.s.entries[d.i].tags.Qual(d.j))
+	if pkg, t, ok := strings.Cut(q, " "); ok {
+		return g.namedType(d.i, t, pkg)
+	}
+	return g.namedType(d.i, q, "")
+}
