@@ -204,8 +204,8 @@ func ExampleMap_Graph() {
 		}
 	}
 	// Output:
-	// shapes/shapes.go 0.652 source
-	// main.go 0.348 source
+	// shapes/shapes.go 0.645 source
+	// main.go 0.355 source
 	// main.go → shapes/shapes.go Area 2 (back 0)
 	// main.go → shapes/shapes.go Rect 1 (back 0)
 	// main.go → shapes/shapes.go Square 1 (back 0)
