@@ -35,6 +35,7 @@ type blocks struct {
 	snap  *snapshot
 	count func(string) int
 	memo  blockMemo
+	style render.Style
 }
 
 // blockMemo holds the blocks made of the files of entries, by path and
@@ -69,7 +70,9 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	}
 	var src *render.Source
 	if len(rows) > 0 {
-		src = bs.snap.source(ctx, p)
+		if src = bs.snap.source(ctx, p); src != nil {
+			src.Style = bs.style
+		}
 	}
 	var b strings.Builder
 	render.Block(&b, p, src, rows)
