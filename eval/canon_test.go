@@ -241,8 +241,10 @@ func TestCanonData(t *testing.T) {
 
 // TestCanonRepos measures the canons of testdata/canons on the
 // repositories under $REPOMAP_CANON_REPOS (owner/name each, holding the
-// canon's commit), with both rankings, and logs the report; with $REPOMAP_CANON_JSON set it
-// writes the report there as JSON too. It is skipped without the
+// canon's commit), with both rankings (or those of $REPOMAP_CANON_RANKINGS,
+// each in the styles of $REPOMAP_CANON_STYLES when it is set), and logs
+// the report; with $REPOMAP_CANON_JSON set it writes the report there as
+// JSON too. It is skipped without the
 // variable, and under -short.
 func TestCanonRepos(t *testing.T) {
 	repos := os.Getenv("REPOMAP_CANON_REPOS")
@@ -258,8 +260,21 @@ func TestCanonRepos(t *testing.T) {
 	if rs := os.Getenv("REPOMAP_CANON_RANKINGS"); rs != "" {
 		rankings = strings.Split(rs, ",")
 	}
+	// REPOMAP_CANON_STYLES, when set, crosses the rankings with styles:
+	// variants RANKING/STYLE.
+	var styles []string
+	if ss := os.Getenv("REPOMAP_CANON_STYLES"); ss != "" {
+		styles = strings.Split(ss, ",")
+	}
 	for _, name := range rankings {
-		variants = append(variants, Variant{Name: name, Options: func() *repomap.Options { return &repomap.Options{Ranking: name} }})
+		if styles == nil {
+			variants = append(variants, Variant{Name: name, Options: func() *repomap.Options { return &repomap.Options{Ranking: name} }})
+		}
+		for _, st := range styles {
+			variants = append(variants, Variant{Name: name + "/" + st, Options: func() *repomap.Options {
+				return &repomap.Options{Ranking: name, Style: st}
+			}})
+		}
 	}
 	rep, err := RunCanons(context.Background(), CanonConfig{Canons: cs, Repos: repos, Variants: variants})
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 func ExampleNew() {
 	tree := fstest.MapFS{
 		"shapes/shapes.go": {Data: []byte("package shapes\n\n// Area returns w×h.\nfunc Area(w, h float64) float64 { return w * h }\n")},
-		"main.go":          {Data: []byte("package main\n\nfunc main() { println(shapes.Area(2, 3)) }\n")},
+		"main.go":          {Data: []byte("package main\n\nimport \"example.com/shapes\"\n\nfunc main() { println(shapes.Area(2, 3)) }\n")},
 	}
 	m, err := repomap.NewFS(tree, &repomap.Options{MaxTokens: 500})
 	if err != nil {
@@ -53,7 +53,7 @@ func ExampleNew() {
 	}
 	fmt.Print(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
-	// main.go: 3
+	// main.go: 5
 	// shapes/shapes.go:
 	// ⋮
 	// │func Area(w, h float64) float64 { return w * h }

@@ -20,7 +20,7 @@ import (
 // tree is a package of a few files and a program that uses it.
 func tree() fstest.MapFS {
 	fsys := fstest.MapFS{
-		"main.go": {Data: []byte("package main\n\nfunc main() { println(shapes.Area(2, 3)) }\n")},
+		"main.go": {Data: []byte("package main\n\nimport \"example.com/shapes\"\n\nfunc main() { println(shapes.Area(2, 3)) }\n")},
 	}
 	for i := range 5 {
 		fsys[fmt.Sprintf("shapes/s%d.go", i)] = &fstest.MapFile{Data: fmt.Appendf(nil, "package shapes\n\nfunc Area%d(w, h float64) float64 { return w * h }\n", i)}

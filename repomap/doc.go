@@ -34,9 +34,9 @@
 // focus and by the files most relevant to the words (BM25 over the words
 // of their names and paths), and keeps the code first by role. The fit finds the
 // longest prefix of the ranked list that stays within the budget, and the
-// render writes it, with the lines and the outline (the scopes around a
-// definition) that the index reads and makes the first time a map shows a
-// file. Lookups ([Map.Definitions], [Map.References],
+// render writes it, with the lines and the outline (the declarations and
+// scopes around a definition) that the index reads and makes the first
+// time a map shows a file. Lookups ([Map.Definitions], [Map.References],
 // [Map.Related]) take one snapshot of the index per call, however many
 // names they are given.
 //
@@ -45,12 +45,19 @@
 // Files come in path order, each after a blank line. A file with
 // definitions to show is its path and a colon, then its lines: each shown
 // source line after "│" (U+2502), and a line "⋮" (U+22EE) for each run of
-// hidden lines. A definition is shown with the headers of the syntax scopes
-// around it: the class around a method, the first rows of a struct or of a
-// short function body, a multi-line signature. A hidden run of a single row
-// is shown instead, and a blank line after a shown line is taken along.
-// Lines are cut to 100 characters. A file with nothing to show is its path
-// alone. Focus files are left out.
+// hidden lines. Options.Style says how a definition is shown. In the
+// compact style, the default, it is its signature (a multi-line one whole,
+// up to where its body opens) under the header lines of the declarations
+// around it (its class, impl or namespace, the function a nested function
+// is in), and nothing of any body: a struct or a class is its header line,
+// with the members that are ranked too. A hidden run of a single row is
+// shown instead when the row costs no more than the "⋮" line (a blank
+// line, a brace). In the Aider style, it is shown with the headers of
+// the syntax scopes around it: the class around a method, the first rows
+// of a struct or of a short function body, a multi-line signature; a
+// hidden run of a single row is shown instead, and a blank line after a
+// shown line is taken along. Lines are cut to 100 characters. A file with
+// nothing to show is its path alone. Focus files are left out.
 //
 // # Budget
 //

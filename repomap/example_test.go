@@ -43,7 +43,6 @@ func main() {
 	// shapes/shapes.go:
 	// ⋮
 	// │func Area(w, h float64) float64 {
-	// │	return w * h
 	// ⋮
 	// │func unused() {}
 }
@@ -100,12 +99,10 @@ func ExampleMap_Definitions() {
 	// shapes/shapes.go:9: method Area
 	// ⋮
 	// │func (r Rect) Area() float64 {
-	// │	return r.W * r.H
 	// ⋮
 	// shapes/shapes.go:14: function Square
 	// ⋮
 	// │func Square(s float64) Rect {
-	// │	return Rect{s, s}
 	// ⋮
 }
 

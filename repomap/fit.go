@@ -35,6 +35,7 @@ type blocks struct {
 	snap     *snapshot
 	count    func(string) int
 	memo     blockMemo
+	style    render.Style
 	rendered int // blocks made, not found in memo
 }
 
@@ -70,7 +71,9 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	}
 	var src *render.Source
 	if len(rows) > 0 {
-		src = bs.snap.source(ctx, p)
+		if src = bs.snap.source(ctx, p); src != nil {
+			src.Style = bs.style
+		}
 	}
 	var b strings.Builder
 	render.Block(&b, p, src, rows)

@@ -23,7 +23,8 @@ import (
 // within the source; a "⋮" line for each run of hidden lines, never two
 // in a row; and the same bytes every time. With no row of interest the
 // block is the path alone, without a colon. mode picks the outline: none,
-// or that of the text parsed as Go, Python or JavaScript.
+// or that of the text parsed as Go, Python or JavaScript; each style is
+// checked.
 //
 // rows holds the rows of interest, two bytes each, little-endian and
 // signed, so that rows before and past the source are tried too.
@@ -52,23 +53,25 @@ func FuzzRender(f *testing.F) {
 		for i := 0; i+1 < len(rows); i += 2 {
 			lois = append(lois, int(int16(binary.LittleEndian.Uint16(rows[i:]))))
 		}
-		src := &render.Source{Lines: render.Lines(string(text)), Outline: outline}
-		var b strings.Builder
-		render.Block(&b, path, src, lois)
-		out := b.String()
-		var again strings.Builder
-		render.Block(&again, path, src, lois)
-		if again.String() != out {
-			t.Fatalf("render twice differs:\n%q\n%q", out, again.String())
-		}
-		if len(lois) == 0 {
-			// No row of interest: the file by name alone.
-			if want := render.PathText(path) + "\n"; out != want {
-				t.Fatalf("block with no rows of interest = %q, want the path line %q", out, want)
+		for _, style := range []render.Style{render.Compact, render.Aider, render.CompactDoc} {
+			src := &render.Source{Lines: render.Lines(string(text)), Outline: outline, Style: style}
+			var b strings.Builder
+			render.Block(&b, path, src, lois)
+			out := b.String()
+			var again strings.Builder
+			render.Block(&again, path, src, lois)
+			if again.String() != out {
+				t.Fatalf("render twice differs:\n%q\n%q", out, again.String())
 			}
-			return
+			if len(lois) == 0 {
+				// No row of interest: the file by name alone.
+				if want := render.PathText(path) + "\n"; out != want {
+					t.Fatalf("block with no rows of interest = %q, want the path line %q", out, want)
+				}
+				continue
+			}
+			checkBlock(t, src, path, lois, out)
 		}
-		checkBlock(t, src, path, lois, out)
 	})
 }
 

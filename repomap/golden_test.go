@@ -18,13 +18,15 @@ var update = flag.Bool("update", false, "rewrite the want sections of golden fil
 
 // golden is a test case read from testdata/render/*.txtar: the archive's
 // comment says what it shows, its "request" file holds the request (lines
-// "tokens: N", "focus: PATH", "mention: WORD"), its "want" file the
-// expected map, and every other file is the tree to map.
+// "tokens: N", "focus: PATH", "mention: WORD") and the style of the map
+// ("style: compact" or "style: aider", which every golden gives), its
+// "want" file the expected map, and every other file is the tree to map.
 type golden struct {
 	file    string
 	archive *txtar.Archive
 	tree    *txtar.Archive
 	req     Request
+	style   string
 	want    string
 }
 
@@ -54,6 +56,11 @@ func readGolden(t *testing.T, file string) *golden {
 					g.req.Focus = append(g.req.Focus, val)
 				case "mention":
 					g.req.Mentions = append(g.req.Mentions, val)
+				case "style":
+					if err := CheckStyle(val); err != nil || val == "" {
+						t.Fatalf("%s: request: style %q", file, val)
+					}
+					g.style = val
 				case "":
 				default:
 					t.Fatalf("%s: request: unknown key %q", file, key)
@@ -62,6 +69,9 @@ func readGolden(t *testing.T, file string) *golden {
 		default:
 			g.tree.Files = append(g.tree.Files, f)
 		}
+	}
+	if g.style == "" {
+		t.Fatalf("%s: request: no style", file)
 	}
 	return g
 }
@@ -95,7 +105,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := NewFS(fsys, nil)
+			m, err := NewFS(fsys, &Options{Style: g.style})
 			if err != nil {
 				t.Fatal(err)
 			}

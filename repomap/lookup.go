@@ -53,6 +53,7 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 			}
 			def := Definition{Path: f.path, Name: d.Name, Kind: d.Kind, Line: d.Line + 1}
 			if src := snap.source(ctx, f.path); src != nil {
+				src.Style = renderStyle(m.opts.Style)
 				var b strings.Builder
 				render.Block(&b, f.path, src, []int{d.Line})
 				_, def.Text, _ = strings.Cut(b.String(), "\n")

@@ -74,7 +74,13 @@ class Handler:
 
 func openLookup(t *testing.T) *Map {
 	t.Helper()
-	m, err := NewFS(lookupTree, nil)
+	return openLookupStyle(t, "")
+}
+
+// openLookupStyle is openLookup with the style given.
+func openLookupStyle(t *testing.T, style string) *Map {
+	t.Helper()
+	m, err := NewFS(lookupTree, &Options{Style: style})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +89,8 @@ func openLookup(t *testing.T) *Map {
 }
 
 func TestDefinitions(t *testing.T) {
-	m := openLookup(t)
-	got, err := m.Definitions(context.Background(), "Handle", "Store", "nothing")
+	// The Aider style.
+	got, err := openLookupStyle(t, StyleAider).Definitions(context.Background(), "Handle", "Store", "nothing")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +103,20 @@ func TestDefinitions(t *testing.T) {
 			Text: "⋮\n│type Store struct {\n│\tm map[string]string\n⋮\n"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Definitions(Handle, Store, nothing) mismatch (-want +got):\n%s", diff)
+		t.Errorf("Definitions(Handle, Store, nothing), aider, mismatch (-want +got):\n%s", diff)
+	}
+	// The compact style, the default: signatures under their class, a
+	// struct as its header.
+	m := openLookup(t)
+	got, err = m.Definitions(context.Background(), "Handle", "Store", "nothing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[0].Text = "⋮\n│class Handler:\n⋮\n│    def Handle(self, req):\n⋮\n"
+	want[1].Text = "⋮\n│func (s *Server) Handle(k string) string {\n⋮\n"
+	want[2].Text = "⋮\n│type Store struct {\n⋮\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Definitions(Handle, Store, nothing), compact, mismatch (-want +got):\n%s", diff)
 	}
 	// Every definition's text shows its own line.
 	for _, d := range got {

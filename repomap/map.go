@@ -317,7 +317,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 // encoding, which is loaded.
 func (m *Map) blocksOf(snap *snapshot) *blocks {
 	enc, _ := encoding(m.opts.Encoding)
-	return &blocks{snap: snap, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks}
+	return &blocks{snap: snap, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style)}
 }
 
 // snapshot brings the index up to date and returns its snapshot. The

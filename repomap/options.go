@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/repomap-dev/repomap/internal/render"
 )
 
 // Options configures a Map. A nil *Options, and every zero field, means
@@ -56,6 +58,10 @@ type Options struct {
 
 	// Ranking names the ranking: RankingDefault ("" too) or RankingAider.
 	Ranking string
+
+	// Style names how a map shows a definition: StyleCompact ("" too) or
+	// StyleAider.
+	Style string
 
 	// Progress, when set, is called from time to time while files are
 	// parsed, with the number parsed so far and the number to parse. It
@@ -140,6 +146,9 @@ func (o *Options) withDefaults() (Options, error) {
 		c.Encoding = O200kBase
 	}
 	if _, err := parseRanking(c.Ranking); err != nil {
+		return c, err
+	}
+	if err := CheckStyle(c.Style); err != nil {
 		return c, err
 	}
 	if c.Encoding != O200kBase && c.Encoding != Cl100kBase {
@@ -254,4 +263,43 @@ type Stats struct {
 	Fit   time.Duration `json:"fit"`
 	Store time.Duration `json:"store"`
 	Total time.Duration `json:"total"`
+}
+
+// The styles a Map can render in (Options.Style).
+const (
+	// StyleCompact shows each definition as its signature, a multi-line
+	// signature whole up to where the body opens, under the header lines
+	// of the declarations around it (its type, class, impl or namespace;
+	// the function a nested function is in), and nothing of any body: a
+	// struct or a class is its header line, with its members only when
+	// they are ranked too. Every shown line is a real source line.
+	StyleCompact = "compact"
+	// StyleAider is the rule of Aider's repo map: each definition with the
+	// header rows of every syntax scope around it, up to ten rows each.
+	StyleAider = "aider"
+	// styleCompactDoc is StyleCompact with the first line of each shown
+	// definition's doc comment (or docstring): an experiment, measured
+	// and not kept as a style of its own; see the README.
+	styleCompactDoc = "compact+doc"
+)
+
+// renderStyle returns the render.Style of a checked style name.
+func renderStyle(name string) render.Style {
+	switch name {
+	case StyleAider:
+		return render.Aider
+	case styleCompactDoc:
+		return render.CompactDoc
+	}
+	return render.Compact
+}
+
+// CheckStyle returns an error when name is not a style Options.Style
+// takes.
+func CheckStyle(name string) error {
+	switch name {
+	case "", StyleCompact, StyleAider, styleCompactDoc:
+		return nil
+	}
+	return fmt.Errorf("repomap: unknown style %q (want %s or %s)", name, StyleCompact, StyleAider)
 }

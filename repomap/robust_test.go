@@ -326,14 +326,15 @@ func rbLineOf(tree fstest.MapFS, p, s string) int {
 }
 
 // TestDeepNestingMap maps files nested 100,000 brackets deep, and renders
-// definitions and uses that sit inside the nesting, with the header of
-// every scope around them: nothing recurses per level.
+// definitions and uses that sit inside the nesting, in the Aider style
+// with the header of every scope around them, in the compact style with
+// the declarations around them: nothing recurses per level.
 func TestDeepNestingMap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: parses and renders 100,000-deep files")
 	}
 	tree := deepTree()
-	m := rbMap(t, tree, nil)
+	m := rbMap(t, tree, &Options{Style: StyleAider})
 	ctx := context.Background()
 	start := time.Now()
 	defs, err := m.Definitions(ctx, "DeepField", "deepMethod")
@@ -371,6 +372,30 @@ func TestDeepNestingMap(t *testing.T) {
 	}
 	if !strings.Contains(rel.Text, "\ndeep.py:\n") || !strings.Contains(rel.Text, "│deep_call(),\n") {
 		t.Errorf("Related(lib.py) lacks the deep use in deep.py:\n%.300s", rel.Text)
+	}
+
+	// The compact style: the field under its struct's header and the
+	// signature of the function the struct is declared in; the method
+	// under its class; none of the brackets between.
+	mc := rbMap(t, tree, nil)
+	start = time.Now()
+	defs, err = mc.Definitions(ctx, "DeepField", "deepMethod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Definitions over the deep files, compact: %v", time.Since(start))
+	want := map[string]string{
+		"DeepField":  "⋮\n│func F() {\n⋮\n│type local struct {\n│\tDeepField int\n⋮\n",
+		"deepMethod": "⋮\n│class {\n│  deepMethod() {}\n⋮\n",
+	}
+	for _, d := range defs {
+		if d.Text != want[d.Name] {
+			t.Errorf("Definitions, compact: %s shown as %q, want %q", d.Name, d.Text, want[d.Name])
+		}
+		delete(want, d.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("Definitions, compact, found none of %v", want)
 	}
 }
 

@@ -38,8 +38,8 @@
 // tier 1 has a tree-sitter grammar and one of our tags queries; tier 2,
 // for languages without a usable grammar, takes definitions and
 // references from the tokens of a chroma lexer, with a table of defining
-// words per language, and has no outline (its definitions are shown
-// without scope headers).
+// words per language; its outline has the declarations its tokens tell
+// (a signature's open parentheses, a body's braces) and no scope rows.
 //
 // # Effects on the process
 //

@@ -19,7 +19,8 @@ import (
 // (modulo the number of such languages), and checks what every map relies
 // on: no panic, every tag on a row of the source, tags sorted by row, names
 // that are one line, the same tags from a second parse, and an outline
-// whose context rows lie in the source and survive its binary form. The
+// whose context rows, compact rows and doc comments lie in the source and
+// whose rows survive its binary form. The
 // seeds are the fixtures of testdata/lang, each with its language, and
 // the hostile inputs of testdata/fuzz/FuzzParse.
 func FuzzParse(f *testing.F) {
@@ -97,6 +98,20 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("Outline(%s).Context(%v) has row %d, outside the source's %d rows", path, lois, r, rows)
 			}
 		}
+		compact := o.Compact(lois)
+		if !slices.IsSorted(compact) || len(slices.Compact(slices.Clone(compact))) != len(compact) {
+			t.Fatalf("Outline(%s).Compact = %v, want sorted rows without duplicates", path, compact)
+		}
+		for _, r := range compact {
+			if r < 0 || r >= rows {
+				t.Fatalf("Outline(%s).Compact(%v) has row %d, outside the source's %d rows", path, lois, r, rows)
+			}
+		}
+		for _, d := range o.Docs(lois) {
+			if d[0] < 0 || d[0] > d[1] || d[1] >= rows {
+				t.Fatalf("Outline(%s).Docs(%v) has rows %v, outside the source's %d rows", path, lois, d, rows)
+			}
+		}
 		b, err := o.AppendBinary(nil)
 		if err != nil {
 			t.Fatal(err)
@@ -107,6 +122,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if diff := cmp.Diff(ctxRows, back.Context(lois)); diff != "" {
 			t.Fatalf("Outline(%s): decoded outline gives another context (-want +got):\n%s", path, diff)
+		}
+		if diff := cmp.Diff(compact, back.Compact(lois)); diff != "" {
+			t.Fatalf("Outline(%s): decoded outline gives other compact rows (-want +got):\n%s", path, diff)
 		}
 	})
 }

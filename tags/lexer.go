@@ -65,9 +65,10 @@ type lexState struct {
 		col       int // the column of the section's entries, -1 before the first
 		keywordAt int // column of the section's word
 	}
-	lastDef string // name of the last col0Types definition
-	head    int    // the first token of the current token's line
-	col0    int    // the last token up to the current one that starts a line at column 0, or -1
+	lastDef string    // name of the last col0Types definition
+	heads   []lexHead // the definitions and implementations, for decls
+	head    int       // the first token of the current token's line
+	col0    int       // the last token up to the current one that starts a line at column 0, or -1
 }
 
 // lex returns the tags of a tier-2 file from its lexer's tokens, sorted
@@ -457,6 +458,7 @@ func (s *lexState) defining(i int) {
 		j += 2
 	}
 	if impl {
+		s.heads = append(s.heads, lexHead{j, "implementation"})
 		s.toks[j].def = "-" // a reference, below
 		if n := s.name(j); n != "" {
 			s.toks[j].used = true
@@ -555,6 +557,9 @@ func (s *lexState) defKind(i int) string {
 func (s *lexState) define(i int, n, kind string) {
 	t := s.toks[i]
 	s.tags = append(s.tags, Tag{Path: s.path, Name: n, Kind: Definition, Sub: kind, Line: t.line})
+	if !variableKinds[kind] {
+		s.heads = append(s.heads, lexHead{i, kind})
+	}
 	if _, ok := s.spec.col0Types[t.typ]; ok && t.col == 0 {
 		s.lastDef = n
 	} else {

@@ -18,20 +18,27 @@ const HeaderMax = 10
 // definition in context: for each row where nodes spanning several rows
 // start, how far they reach and where the header of that row ends.
 //
-// The rules follow the repo map of Aider. Each row where a multi-row
-// syntax node starts is a scope. The header of a scope row is, when two or
-// more multi-row nodes start on it, the smallest of them without its last
-// row, cut to HeaderMax rows; otherwise the row alone. A row of interest
-// is shown with the headers of every scope that covers it, except scopes
-// that start on the first row of the file.
+// Context's rules, the Aider style, follow the repo map of Aider. Each
+// row where a multi-row syntax node starts is a scope. The header of a
+// scope row is, when two or more multi-row nodes start on it, the
+// smallest of them without its last row, cut to HeaderMax rows;
+// otherwise the row alone. A row of interest is shown with the headers
+// of every scope that covers it, except scopes that start on the first
+// row of the file.
+//
+// Compact, the compact style, has rules of its own, on the declarations
+// of the file (see decl). A tier-2 file's outline has declarations only.
 type Outline struct {
 	rows  []int32 // scope rows, ascending
 	reach []int32 // for rows[i]: the last row that a node starting there covers
 	head  []int32 // for rows[i]: the header is rows[i] up to head[i], exclusive
+
+	decls []decl // the declarations, in the order of a preorder walk: by start
 }
 
 // ErrNoOutline is returned by Parser.Outline for a language without a
-// grammar: its definitions are shown without scope headers.
+// grammar whose tokens tell no declarations (Markdown, properties): its
+// definitions are shown without scope headers.
 var ErrNoOutline = errors.New("tags: no outline without a grammar")
 
 // Outline parses src as the language of path (see Detect) and returns its
@@ -41,8 +48,8 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*Outline
 	if name == "" {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupportedLanguage, path)
 	}
-	if lookup(name).grammar == nil {
-		return nil, ErrNoOutline
+	if l := lookup(name); l.grammar == nil {
+		return p.lexOutline(ctx, l, path, src)
 	}
 	lang, err := grammar(name)
 	if err != nil {
@@ -53,11 +60,13 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*Outline
 		return nil, fmt.Errorf("tags: outline %s: %w", path, err)
 	}
 	defer tree.Close()
-	return outlineOf(tree), nil
+	return outlineOf(tree, name), nil
 }
 
-// outlineOf returns the Outline of tree.
-func outlineOf(tree *ts.Tree) *Outline {
+// outlineOf returns the Outline of tree, of the language name.
+func outlineOf(tree *ts.Tree, name string) *Outline {
+	dw := newDeclWalk(tree, name)
+	defer dw.close()
 
 	type scope struct {
 		count   int
@@ -70,9 +79,12 @@ func outlineOf(tree *ts.Tree) *Outline {
 	// An iterative walk: deep trees cannot overflow a stack. Only nodes
 	// spanning several rows matter, and a node on one row has no
 	// descendant spanning several, so the walk skips below them.
+	depth := 0 // of the cursor's node: TreeCursor.Depth takes time in the depth
 	for {
 		n := cur.Node()
-		s, e := int32(n.StartPosition().Row), int32(n.EndPosition().Row)
+		sp, ep := n.StartPosition(), n.EndPosition()
+		s, e := int32(sp.Row), int32(ep.Row)
+		dw.visit(n, depth, sp, ep)
 		descend := false
 		if e > s {
 			sc := scopes[s]
@@ -86,16 +98,18 @@ func outlineOf(tree *ts.Tree) *Outline {
 			descend = true
 		}
 		if descend && cur.GotoFirstChild() {
+			depth++
 			continue
 		}
 		for !cur.GotoNextSibling() {
 			if !cur.GotoParent() {
 				goto done
 			}
+			depth--
 		}
 	}
 done:
-	o := &Outline{}
+	o := &Outline{decls: dw.decls}
 	for s := range scopes {
 		o.rows = append(o.rows, s)
 	}
@@ -145,7 +159,8 @@ func (o *Outline) Context(lois []int) []int {
 
 // AppendBinary appends the outline's binary form to b: the number of
 // scope rows, then for each its row, reach and header end, as unsigned
-// varints, the rows delta-coded.
+// varints, the rows delta-coded; then the declarations (see
+// appendDecls).
 func (o *Outline) AppendBinary(b []byte) ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(o.rows)))
 	prev := int32(0)
@@ -155,7 +170,7 @@ func (o *Outline) AppendBinary(b []byte) ([]byte, error) {
 		b = binary.AppendUvarint(b, uint64(o.head[i]-r))
 		prev = r
 	}
-	return b, nil
+	return appendDecls(b, o.decls), nil
 }
 
 // UnmarshalBinary sets o from the form AppendBinary writes; malformed
@@ -189,9 +204,10 @@ func (o *Outline) UnmarshalBinary(b []byte) error {
 		rows[i], reach[i], head[i] = int32(row), int32(row)+r, int32(row)+h
 		prev = row
 	}
-	if len(b) != 0 {
+	decls, b, ok := readDecls(b)
+	if !ok || len(b) != 0 {
 		return errBad
 	}
-	o.rows, o.reach, o.head = rows, reach, head
+	o.rows, o.reach, o.head, o.decls = rows, reach, head, decls
 	return nil
 }

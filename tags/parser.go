@@ -292,7 +292,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 	}
 	f := File{Lang: name, Tags: tags}
 	if outline {
-		f.Outline = outlineOf(tree)
+		f.Outline = outlineOf(tree, name)
 	}
 	return f, nil
 }

@@ -38,6 +38,7 @@ type config struct {
 	mentionsFrom    string
 	refresh         string
 	ranking         string
+	style           string
 	stats           bool
 	statsJSON       bool
 	cpuProfile      string
@@ -63,6 +64,12 @@ func (c *config) budgetFlags(fl *flag.FlagSet) {
 	fl.IntVar(&c.window, "context-window", 0, "the model's context window in `tokens`: the budget is an eighth of it, between 1024 and 4096, doubled as far as the window allows when there is no focus file")
 	fl.StringVar(&c.encoding, "encoding", repomap.O200kBase, "the tokenizer that counts tokens: o200k_base or cl100k_base")
 	fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
+	c.styleFlag(fl)
+}
+
+// styleFlag registers -style, for the commands that show source lines.
+func (c *config) styleFlag(fl *flag.FlagSet) {
+	fl.StringVar(&c.style, "style", repomap.StyleCompact, "how a definition shows: compact, its signature under the headers of its class, impl or namespace; or aider, Aider's rule, with the rows after it")
 }
 
 // treeFlags registers the flags that say which files to read and how.
@@ -110,6 +117,9 @@ func (c *config) check(formats ...string) string {
 	if err := repomap.CheckRanking(c.ranking); err != nil {
 		return strings.TrimPrefix(err.Error(), "repomap: ")
 	}
+	if err := repomap.CheckStyle(c.style); err != nil {
+		return strings.TrimPrefix(err.Error(), "repomap: ")
+	}
 	if c.refresh != "" {
 		if _, err := repomap.ParseRefresh(c.refresh); err != nil {
 			return strings.TrimPrefix(err.Error(), "repomap: ")
@@ -155,6 +165,7 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 		NoCache:       c.noCache,
 		Refresh:       refresh,
 		Ranking:       c.ranking,
+		Style:         c.style,
 		Exclude:       c.exclude,
 		Include:       c.include,
 		Progress:      progress,

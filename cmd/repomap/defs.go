@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 
 	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
@@ -16,8 +17,9 @@ func defsCommand() *command {
 Defs prints every definition of each NAME in the tree: functions,
 methods, types, classes, fields, constants… For each, a line
 "path:line: kind name" (line 1-based), then the definition as a map shows
-it: its line after "│", with the headers of the syntax scopes around it
-(the class around a method, say), and "⋮" for hidden runs.
+it (see --style): its signature after "│", under the headers of the
+declarations around it (the class around a method, say), and "⋮" for
+hidden runs.
 
 A name with no definition prints nothing; the exit status is still 0.
 
@@ -25,7 +27,10 @@ Examples:
 
 	repomap defs Render Build
 	repomap defs --root ~/src/app --format json NewServer`,
-		flags: nameLookupFlags,
+		flags: func(fl *flag.FlagSet, c *config) {
+			nameLookupFlags(fl, c)
+			c.styleFlag(fl)
+		},
 		run: nameLookup(func(ctx context.Context, e *env, c *config, m *repomap.Map, args []string) int {
 			defs, err := m.Definitions(ctx, args...)
 			if err != nil {

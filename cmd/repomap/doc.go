@@ -108,6 +108,10 @@
 //	--stats-json
 //	      print how the map was made as JSON (repomap.Stats) to standard output,
 //	      instead of the map; for repomap bench
+//	--style string
+//	      how a definition shows: compact, its signature under the headers of its
+//	      class, impl or namespace; or aider, Aider's rule, with the rows after it
+//	      (default "compact")
 //	--tokens tokens
 //	      the most tokens the output may have, a hard cap (default: from
 //	      --context-window, else 1024)
@@ -146,8 +150,9 @@
 // Defs prints every definition of each NAME in the tree: functions,
 // methods, types, classes, fields, constants… For each, a line
 // "path:line: kind name" (line 1-based), then the definition as a map shows
-// it: its line after "│", with the headers of the syntax scopes around it
-// (the class around a method, say), and "⋮" for hidden runs.
+// it (see --style): its signature after "│", under the headers of the
+// declarations around it (the class around a method, say), and "⋮" for
+// hidden runs.
 //
 // A name with no definition prints nothing; the exit status is still 0.
 //
@@ -179,6 +184,10 @@
 //	--root dir
 //	      the root of a tree to look in, a dir; repeatable (default: the current
 //	      directory)
+//	--style string
+//	      how a definition shows: compact, its signature under the headers of its
+//	      class, impl or namespace; or aider, Aider's rule, with the rows after it
+//	      (default "compact")
 //	--v
 //	      log skipped files and other diagnostics to standard error
 //
@@ -273,6 +282,10 @@
 //	--root dir
 //	      the root of a tree to look in, a dir; repeatable (default: the current
 //	      directory)
+//	--style string
+//	      how a definition shows: compact, its signature under the headers of its
+//	      class, impl or namespace; or aider, Aider's rule, with the rows after it
+//	      (default "compact")
 //	--tokens tokens
 //	      the most tokens the output may have, a hard cap (default: from
 //	      --context-window, else 1024)
@@ -441,6 +454,10 @@
 //	--refresh string
 //	      when a map made before may be reused: auto, always, files or manual;
 //	      matters to long-running uses (default "auto")
+//	--style string
+//	      how a definition shows: compact, its signature under the headers of its
+//	      class, impl or namespace; or aider, Aider's rule, with the rows after it
+//	      (default "compact")
 //	--tokens tokens
 //	      the most tokens the output may have, a hard cap (default: from
 //	      --context-window, else 1024)

@@ -46,6 +46,10 @@ import (
 //	-ranking LIST
 //		the rankings to compare, comma-separated (default default,aider;
 //		default with -tasks)
+//	-style LIST
+//		the styles to compare, comma-separated (default compact); with
+//		more than one, each variant is a ranking and a style, named
+//		RANKING/STYLE
 //	-format text|json
 //		the report's format (default text)
 //	-v
@@ -96,6 +100,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		format    = fl.String("format", "text", "the report's format: text or json")
 		verbose   = fl.Bool("v", false, "log each commit or task evaluated to standard error")
 		ranking   = fl.String("ranking", repomap.RankingDefault+","+repomap.RankingAider, "the `rankings` to compare, comma-separated (with -tasks: "+repomap.RankingDefault+")")
+		style     = fl.String("style", repomap.StyleCompact, "the `styles` to compare, comma-separated; with more than one, the variants are RANKING/STYLE")
 		taskFile  = fl.String("tasks", "", "measure on the task set in `file` (JSON Lines) instead of a history")
 		mirrors   = fl.String("mirrors", "", "with -tasks: the `directory` of the repositories' git mirrors, one per repository, named owner+name")
 		repos     = fl.String("repo", "", "with -tasks: only the tasks of these `repositories`, comma-separated")
@@ -203,15 +208,30 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	styles := splitList(*style)
+	if len(styles) == 0 {
+		styles = []string{repomap.StyleCompact}
+	}
+	for _, st := range styles {
+		if err := repomap.CheckStyle(st); err != nil {
+			return usage("%v", err)
+		}
+	}
 	var variants []eval.Variant
 	for _, name := range strings.Split(*ranking, ",") {
 		name = strings.TrimSpace(name)
 		if err := repomap.CheckRanking(name); err != nil {
 			return usage("%v", err)
 		}
-		variants = append(variants, eval.Variant{Name: name, Options: func() *repomap.Options {
-			return &repomap.Options{Ranking: name}
-		}})
+		for _, st := range styles {
+			vname := name
+			if len(styles) > 1 {
+				vname += "/" + st
+			}
+			variants = append(variants, eval.Variant{Name: vname, Options: func() *repomap.Options {
+				return &repomap.Options{Ranking: name, Style: st}
+			}})
+		}
 	}
 	if canonMode {
 		return runCanonEval(ctx, stdout, stderr, eval.CanonConfig{

@@ -54,8 +54,17 @@ def dist(a, b):
 }
 
 func TestJSONGolden(t *testing.T) {
+	// The documents of the aider style are the ones made before the
+	// compact style was; the map and the definitions, which show source
+	// lines, have a compact twin each.
+	for _, style := range []string{repomap.StyleAider, repomap.StyleCompact} {
+		t.Run(style, func(t *testing.T) { testJSONGolden(t, style) })
+	}
+}
+
+func testJSONGolden(t *testing.T, style string) {
 	ctx := context.Background()
-	m, err := repomap.NewFS(jsonTree, &repomap.Options{MaxTokens: 120})
+	m, err := repomap.NewFS(jsonTree, &repomap.Options{MaxTokens: 120, Style: style})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +93,7 @@ func TestJSONGolden(t *testing.T) {
 	for e := range g.Edges() {
 		graph.Edges = append(graph.Edges, newGraphEdgeDoc(e))
 	}
-	for _, tc := range []struct {
+	docs := []struct {
 		file string
 		doc  any
 	}{
@@ -93,7 +102,13 @@ func TestJSONGolden(t *testing.T) {
 		{"definitions.json", newDefinitionsDoc(m.Roots(), defs)},
 		{"references.json", refs},
 		{"empty.json", newDefinitionsDoc(nil, nil)},
-	} {
+	}
+	if style == repomap.StyleCompact {
+		// The map and the definitions: the documents that show lines.
+		docs[0].file, docs[2].file = "compact-map.json", "compact-definitions.json"
+		docs = append(docs[:1], docs[2])
+	}
+	for _, tc := range docs {
 		t.Run(tc.file, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := encodeJSON(&b, tc.doc); err != nil {

@@ -275,11 +275,14 @@ func TestLookupCommands(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"defs", "Add", "Total"}, "cart/cart.go:9: method Add\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\ncart/cart.go:14: function Total\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
+		{[]string{"defs", "--style", "aider", "Add", "Total"}, "cart/cart.go:9: method Add\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\ncart/cart.go:14: function Total\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
+		// The compact style, the default, shows a signature alone.
+		{[]string{"defs", "Add", "Total"}, "cart/cart.go:9: method Add\n⋮\n│func (c *Cart) Add(item string) {\n⋮\ncart/cart.go:14: function Total\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
 		{[]string{"defs", "Nothing"}, ""},
 		{[]string{"refs", "Total"}, "main.go: 8\n"},
 		{[]string{"refs", "Cart", "Add"}, "Cart:\ncart/cart.go: 9 14\nmain.go: 6\nAdd:\nmain.go: 7\n"},
-		{[]string{"related", "--tokens", "200", "main.go"}, "\ncart/cart.go:\n⋮\n│type Cart struct {\n│\tItems []string\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
+		{[]string{"related", "--style", "aider", "--tokens", "200", "main.go"}, "\ncart/cart.go:\n⋮\n│type Cart struct {\n│\tItems []string\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
+		{[]string{"related", "--tokens", "200", "main.go"}, "\ncart/cart.go:\n⋮\n│type Cart struct {\n⋮\n│func (c *Cart) Add(item string) {\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
 		// Flags may follow the arguments.
 		{[]string{"refs", "Total", "--no-cache"}, "main.go: 8\n"},
 	} {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/repomap-dev/repomap/tags"
@@ -19,10 +20,34 @@ const (
 	MaxLine    = 100 // runes per source line of the map; longer lines are cut
 )
 
+// Style is a rule for the rows a block shows around its rows of
+// interest.
+type Style uint8
+
+// The styles.
+const (
+	// Compact shows each row of interest with the signatures of the
+	// declarations around it (tags.Outline.Compact): a definition as its
+	// signature, a multi-line one whole, under the header lines of its
+	// class, impl or namespace; nothing of a body but the rows of
+	// interest. A one-row gap is shown only when the row is blank or
+	// shorter than the HiddenMark line that would stand for it.
+	Compact Style = iota
+	// Aider is the rule of Aider's repo map: each row of interest with
+	// the headers of the scopes around it, up to tags.HeaderMax rows
+	// each (tags.Outline.Context), every one-row gap, and a blank row
+	// after a shown one.
+	Aider
+	// CompactDoc is Compact with the first line of each definition's doc
+	// comment, for measurement.
+	CompactDoc
+)
+
 // Source is a file's text as the renderer needs it.
 type Source struct {
 	Lines   []string      // the file's lines, without line endings
 	Outline *tags.Outline // nil when the file has none: no scope headers
+	Style   Style
 }
 
 // Lines splits text, whose line endings are "\n", into lines.
@@ -30,11 +55,62 @@ func Lines(text string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
-// ShownRows returns the rows of s to show for the rows of interest: the
-// rows themselves, the headers of the scopes around them, every row alone
-// between two shown rows, and a blank row right after a shown one. Rows
-// outside the text are dropped.
+// ShownRows returns the rows of s to show for the rows of interest, by
+// its Style. Rows outside the text are dropped.
 func (s *Source) ShownRows(interest []int) []int {
+	if s.Style == Aider {
+		return s.aiderRows(interest)
+	}
+	return s.compactRows(interest)
+}
+
+// compactRows returns the rows of the compact styles: the rows of
+// interest with the signatures around them (and, with CompactDoc, the
+// first line of the doc comment of each definition whose signature they
+// are in), and a row alone between two shown rows when it costs no more
+// than the HiddenMark line.
+func (s *Source) compactRows(interest []int) []int {
+	var rows []int
+	if s.Outline != nil {
+		rows = s.Outline.Compact(interest)
+		if s.Style == CompactDoc {
+			for _, d := range s.Outline.Docs(interest) {
+				for r := d[0]; r <= d[1] && r < len(s.Lines); r++ {
+					if strings.ContainsFunc(s.Lines[r], func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) {
+						rows = append(rows, r)
+						break
+					}
+				}
+			}
+		}
+	} else {
+		rows = slices.Clone(interest)
+	}
+	slices.Sort(rows)
+	rows = slices.Compact(rows)
+	n := len(s.Lines)
+	rows = slices.DeleteFunc(rows, func(r int) bool { return r < 0 || r >= n })
+	out := make([]int, 0, len(rows))
+	for i, r := range rows {
+		if i > 0 && r-rows[i-1] == 2 && cheap(s.Lines[r-1]) {
+			out = append(out, r-1)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// cheap reports whether line costs no more tokens than a HiddenMark line:
+// it is blank, or one or two characters after the indentation ("}",
+// "})").
+func cheap(line string) bool {
+	return utf8.RuneCountInString(strings.TrimSpace(line)) <= 2
+}
+
+// aiderRows returns the rows of the Aider style: the rows themselves, the
+// headers of the scopes around them, every row alone between two shown
+// rows, and a blank row right after a shown one.
+func (s *Source) aiderRows(interest []int) []int {
 	var rows []int
 	if s.Outline != nil {
 		rows = s.Outline.Context(interest)
