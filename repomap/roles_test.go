@@ -55,6 +55,7 @@ func TestPathRole(t *testing.T) {
 		{"requirements.txt", RoleConfig},
 		{"webpack.config.js", RoleConfig},
 		{".github/workflows/ci.yml", RoleCommunity},
+		{".ci/run", RoleCommunity},
 		{".github/ISSUE_TEMPLATE/config.yml", RoleCommunity},
 		{"CONTRIBUTING.md", RoleCommunity},
 		{"CODE_OF_CONDUCT.md", RoleCommunity},
