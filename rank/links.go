@@ -82,7 +82,7 @@ func NewFileGraph(in Input) *FileGraph {
 			}
 		}
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
-			if !s.referenced[s.slotIdent[slot]] {
+			if s.selfEdge[slot] {
 				isNode[f] = true
 			}
 		}
@@ -157,9 +157,9 @@ func (g *FileGraph) Links() iter.Seq[Link] {
 			for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 				k := s.slotIdent[slot]
 				switch {
-				case !s.referenced[k]:
+				case s.selfEdge[slot]:
 					buf = append(buf, pair{f, LinkUnused, k, s.weights.Unreferenced})
-				case g.beta > 0:
+				case g.beta > 0 && s.referenced[k]:
 					for _, r := range g.refsOf[g.refStart[k]:g.refStart[k+1]] {
 						buf = append(buf, pair{g.refFile[r], LinkBack, k, g.beta * g.w[r]})
 					}

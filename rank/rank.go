@@ -268,7 +268,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 			}
 		}
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
-			if !s.referenced[s.slotIdent[slot]] {
+			if s.selfEdge[slot] {
 				out[f] += s.weights.Unreferenced
 				isNode[f] = true
 			}
@@ -337,9 +337,9 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 			}
 			for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 				k := s.slotIdent[slot]
-				if !s.referenced[k] {
+				if s.selfEdge[slot] {
 					self[i] += c * s.weights.Unreferenced
-				} else if beta > 0 {
+				} else if beta > 0 && s.referenced[k] {
 					back[k] += c * beta
 				}
 			}
@@ -402,7 +402,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 			continue
 		}
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
-			if !s.referenced[s.slotIdent[slot]] {
+			if s.selfEdge[slot] {
 				score[slot] = x[i] / out[f] * s.weights.Unreferenced
 				scored[slot] = true
 			}
@@ -478,6 +478,7 @@ type state struct {
 	refCount     []int32 // number of occurrences
 
 	referenced []bool    // per identifier: referenced by some file?
+	selfEdge   []bool    // per slot: the self-edge of a definition nothing references
 	mul        []float64 // per identifier: edge weight multiplier
 
 	mentionedFiles  map[string]bool
@@ -536,7 +537,7 @@ func (s *state) countPairs() int {
 		n += int(s.defStart[k+1] - s.defStart[k])
 	}
 	for _, slot := range s.fileDefSlot {
-		if !s.referenced[s.slotIdent[slot]] {
+		if s.selfEdge[slot] {
 			n++
 		}
 	}
@@ -811,6 +812,23 @@ func prepare(in Input) *state {
 	s.referenced = make([]bool, ni)
 	for _, k := range s.refIdent {
 		s.referenced[k] = true
+	}
+	// A definition nothing references has a self-edge: one per file and
+	// identifier, whatever keys it is published under, and none when one
+	// of them is referenced.
+	s.selfEdge = make([]bool, len(s.defFile))
+	for f := range nf {
+		slots := s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]]
+		for i := 0; i < len(slots); {
+			name := Ident(s.names[s.slotIdent[slots[i]]])
+			used := false
+			j := i
+			for ; j < len(slots) && Ident(s.names[s.slotIdent[slots[j]]]) == name; j++ {
+				used = used || s.referenced[s.slotIdent[slots[j]]]
+			}
+			s.selfEdge[slots[i]] = !used
+			i = j
+		}
 	}
 
 	s.mul = make([]float64, ni)

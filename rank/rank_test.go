@@ -911,3 +911,28 @@ func TestKeysOfOneIdent(t *testing.T) {
 		t.Errorf("with the any keys at 0.25, x.go %g, want above y.go %g", r.Files["x.go"], r.Files["y.go"])
 	}
 }
+
+// TestSelfEdgeOncePerIdent: a definition published under several keys
+// has a self-edge only when none of them is referenced, and one then.
+func TestSelfEdgeOncePerIdent(t *testing.T) {
+	in := Input{Files: []File{
+		{Path: "def.go", Defs: []string{Key("Used", "a"), Key("Used", "b"), Key("Idle", "a"), Key("Idle", "b")}},
+		{Path: "use.go", Refs: []string{Key("Used", "a")}},
+	}}
+	// Pairs: use.go → def.go for Used, and one self-edge for Idle.
+	if got := Rank(in).Links; got != 2 {
+		t.Errorf("Links = %d, want 2: one use, one self-edge for Idle's two keys", got)
+	}
+	var unused int
+	for l := range NewFileGraph(in).Links() {
+		if l.Kind == LinkUnused {
+			unused++
+			if Ident(l.Ident) != "Idle" {
+				t.Errorf("self-edge for %q, want Idle's only", l.Ident)
+			}
+		}
+	}
+	if unused != 1 {
+		t.Errorf("%d self-edges, want 1", unused)
+	}
+}

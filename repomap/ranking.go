@@ -80,8 +80,6 @@ func link(s *snapshot, rk ranking) linked {
 	var order []int           // per triple: the tag that first had it
 	var useCount []int
 	var keys []ref
-	referenced := make(map[string]bool) // the keys of the references of files with rules
-	var more []string
 	for i, f := range s.files {
 		rf := rank.File{Path: f.path}
 		set := s.entries[i].tags
@@ -106,10 +104,8 @@ func link(s *snapshot, rk ranking) linked {
 			for k, j := range order {
 				keys = res.refKeys(keys[:0], i, j)
 				for _, r := range keys {
-					key := r.key()
-					rf.Refs = append(rf.Refs, key)
+					rf.Refs = append(rf.Refs, r.key())
 					rf.RefCounts = append(rf.RefCounts, useCount[k])
-					referenced[key] = true
 					if r.fallback {
 						fallback[r.name] = true
 					}
@@ -157,30 +153,19 @@ func link(s *snapshot, rk ranking) linked {
 			if res == nil {
 				rf.Defs = append(rf.Defs, name)
 			} else {
-				// A definition publishes under those of its keys that
-				// references use: its own, its others (a method's type's),
-				// its name where references link by name, its fallback
-				// key. Under its own alone when none is used, since each
-				// key nothing uses gives the file a self-edge.
+				// A definition publishes under its own key, its others (a
+				// method's type's), its name where references link by name
+				// and its fallback key where a reference falls back to it.
+				// (rank gives a definition that none is used by one
+				// self-edge, whatever its keys.)
 				key := res.defKey(i, j).key()
-				n := len(rf.Defs)
-				if referenced[key] || key == name && plain[name] {
-					rf.Defs = append(rf.Defs, key)
-				}
-				more = res.moreDefKeys(more[:0], i, j)
-				for _, k := range more {
-					if referenced[k] {
-						rf.Defs = append(rf.Defs, k)
-					}
-				}
+				rf.Defs = append(rf.Defs, key)
+				rf.Defs = res.moreDefKeys(rf.Defs, i, j)
 				if key != name && plain[name] {
 					rf.Defs = append(rf.Defs, name)
 				}
 				if fallback[name] {
 					rf.Defs = append(rf.Defs, fallbackKey(name))
-				}
-				if len(rf.Defs) == n {
-					rf.Defs = append(rf.Defs, key)
 				}
 			}
 			if graphOnly(sub) {
