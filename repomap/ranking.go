@@ -80,6 +80,8 @@ func link(s *snapshot, rk ranking) linked {
 	var order []int           // per triple: the tag that first had it
 	var useCount []int
 	var keys []ref
+	moreUsed := make(map[string]bool) // the keys of references that definitions publish beside their own
+	var more []string
 	for i, f := range s.files {
 		rf := rank.File{Path: f.path}
 		set := s.entries[i].tags
@@ -104,8 +106,12 @@ func link(s *snapshot, rk ranking) linked {
 			for k, j := range order {
 				keys = res.refKeys(keys[:0], i, j)
 				for _, r := range keys {
-					rf.Refs = append(rf.Refs, r.key())
+					key := r.key()
+					rf.Refs = append(rf.Refs, key)
 					rf.RefCounts = append(rf.RefCounts, useCount[k])
+					if isMoreKey(r) {
+						moreUsed[key] = true
+					}
 					if r.fallback {
 						fallback[r.name] = true
 					}
@@ -153,14 +159,19 @@ func link(s *snapshot, rk ranking) linked {
 			if res == nil {
 				rf.Defs = append(rf.Defs, name)
 			} else {
-				// A definition publishes under its own key, its others (a
-				// method's type's), its name where references link by name
-				// and its fallback key where a reference falls back to it.
+				// A definition publishes under its own key, those of its
+				// others (a method's type's) that references use, its name
+				// where references link by name and its fallback key where
+				// a reference falls back to it.
 				// (rank gives a definition that none is used by one
 				// self-edge, whatever its keys.)
 				key := res.defKey(i, j).key()
 				rf.Defs = append(rf.Defs, key)
-				rf.Defs = res.moreDefKeys(rf.Defs, i, j)
+				for _, k := range res.moreDefKeys(more[:0], i, j) {
+					if moreUsed[k] {
+						rf.Defs = append(rf.Defs, k)
+					}
+				}
 				if key != name && plain[name] {
 					rf.Defs = append(rf.Defs, name)
 				}

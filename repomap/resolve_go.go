@@ -309,8 +309,11 @@ func importName(p string) string {
 // goMethods returns the scope of the methods and fields of the type
 // named typ of the package whose scope is pkg.
 func goMethods(pkg, typ string) string {
-	return "go.method:" + strings.TrimPrefix(pkg, "go:") + "." + typ
+	return goMethodsPrefix + strings.TrimPrefix(pkg, "go:") + "." + typ
 }
+
+// goMethodsPrefix begins the scopes of the methods and fields of a type.
+const goMethodsPrefix = "go.method:"
 
 // moreDefKeys: a method or field publishes under its type's scope too.
 func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
