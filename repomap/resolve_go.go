@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/repomap-dev/repomap/rank"
@@ -38,19 +39,33 @@ type goResolver struct {
 	vars         map[int]goVars     // per Go file, made on first use
 	test         map[int]bool       // per Go file: a test file of its directory's package (not package x_test)
 	importedDirs map[string]bool    // the directories some file imports
+	scopes       map[string]string  // per directory: its scope (dirScope)
 }
 
 // goTestFiles returns the scope of what the test files of the package in
 // dir define: only the package and its external tests see it.
-func goTestFiles(dir string) string { return "go:" + dir + ":testfiles" }
+func (g *goResolver) testFiles(dir string) string { return g.dirScope(dir) + ":testfiles" }
+
+// dirScope returns the scope of the package in dir: "go:" and a short
+// name of the directory, so that keys stay short (the ranking sorts and
+// hashes them).
+func (g *goResolver) dirScope(dir string) string {
+	if sc, ok := g.scopes[dir]; ok {
+		return sc
+	}
+	sc := "go:" + strconv.Itoa(len(g.scopes))
+	g.scopes[dir] = sc
+	return sc
+}
 
 // sees appends to out the keys of name in the package in dir, as file i
 // sees it: with what the package's test files define when i is one of
 // them or of its external tests.
 func (g *goResolver) sees(out []ref, i int, dir, name string) []ref {
-	out = append(out, ref{name: name, scope: "go:" + dir})
-	if p := g.pkg[i]; g.test[i] && p == "go:"+dir || p == "go:"+dir+":test" {
-		out = append(out, ref{name: name, scope: goTestFiles(dir)})
+	sc := g.dirScope(dir)
+	out = append(out, ref{name: name, scope: sc})
+	if p := g.pkg[i]; g.test[i] && p == sc || p == sc+":test" {
+		out = append(out, ref{name: name, scope: g.testFiles(dir)})
 	}
 	return out
 }
@@ -96,13 +111,13 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
 		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
 		fields: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
-		importedDirs: make(map[string]bool)}
+		importedDirs: make(map[string]bool), scopes: make(map[string]string)}
 	names := make(map[string]int) // files per directory and package name
 	for _, i := range files {
 		dir := goDir(s.files[i].path)
 		g.dirs[dir] = true
 		set := s.entries[i].tags
-		scope := "go:" + dir
+		scope := g.dirScope(dir)
 		for j, t := range set.Tags {
 			if t.Kind == tags.Definition && set.Sub(j) == "package" {
 				name := set.Strings[t.Name]
@@ -348,7 +363,7 @@ func (g *goResolver) defKey(i, j int) ref {
 		}
 	}
 	if g.test[i] {
-		return ref{name: name, scope: goTestFiles(goDir(g.s.files[i].path))}
+		return ref{name: name, scope: g.testFiles(goDir(g.s.files[i].path))}
 	}
 	return ref{name: name, scope: g.pkg[i]}
 }
@@ -358,7 +373,9 @@ func (g *goResolver) defKey(i, j int) ref {
 func (g *goResolver) pkgRef(dir string) ref { return ref{name: g.name[dir], scope: g.pkgScope(dir)} }
 
 // pkgScope returns the scope of the package clauses of the package in dir.
-func (g *goResolver) pkgScope(dir string) string { return "go.pkg:" + dir }
+func (g *goResolver) pkgScope(dir string) string {
+	return "go.pkg:" + strings.TrimPrefix(g.dirScope(dir), "go:")
+}
 
 func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 	set := g.s.entries[i].tags
@@ -425,7 +442,7 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		}
 		out = append(out, ref{name: name, scope: g.pkg[i]})
 		if g.test[i] {
-			out = append(out, ref{name: name, scope: goTestFiles(goDir(g.s.files[i].path))})
+			out = append(out, ref{name: name, scope: g.testFiles(goDir(g.s.files[i].path))})
 		}
 		for _, d := range g.importsOf(i).dots {
 			if token.IsExported(name) {
@@ -591,7 +608,7 @@ func (g *goResolver) imported(i int, q string) (string, bool) {
 	case w.at == goOutside:
 		return "", true
 	}
-	return "go:" + w.dir, true
+	return g.dirScope(w.dir), true
 }
 
 // resultType returns the scope of the methods of what the call, reference
