@@ -72,7 +72,8 @@ func link(s *snapshot, rk ranking) linked {
 	// of languages without rules; fallback, from those with rules.
 	plain := make(map[string]bool)
 	fallback := make(map[string]bool)
-	var count []int // per string of a file's Set: references to it
+	named := make(map[string]bool) // names resolved references link by too (ranking names=W)
+	var count []int                // per string of a file's Set: references to it
 	// A reference resolves by its name, kind and qualifier in its file:
 	// each such triple is resolved once per file.
 	type use struct{ name, sub, qual uint32 }
@@ -105,6 +106,11 @@ func link(s *snapshot, rk ranking) linked {
 			}
 			for k, j := range order {
 				keys = res.refKeys(keys[:0], i, j)
+				if rk.names > 0 && len(keys) > 0 && !keys[0].fallback {
+					// Resolved, and linked by name too, at rk.names.
+					keys = append(keys, ref{name: keys[0].name, scope: namesScope})
+					named[keys[0].name] = true
+				}
 				for _, r := range keys {
 					key := r.key()
 					rf.Refs = append(rf.Refs, key)
@@ -177,6 +183,9 @@ func link(s *snapshot, rk ranking) linked {
 				}
 				if fallback[name] {
 					rf.Defs = append(rf.Defs, fallbackKey(name))
+				}
+				if named[name] {
+					rf.Defs = append(rf.Defs, rank.Key(name, namesScope))
 				}
 			}
 			if graphOnly(sub) {
@@ -622,6 +631,7 @@ type ranking struct {
 	resolve  bool    // resolve references by each language's rules (resolve.go)
 	fallback float64 // with resolve, the weight of name matches the rules could not place
 	private  float64 // with resolve, in a map for no request, the weight of a package's own names
+	names    float64 // with resolve, the weight of a resolved reference's link by name too; 0 for none
 	reverse  float64 // weight of the reverse edges; 0 for none
 	docs     float64 // scales the definitions of documents and data; 0: no change
 	roles    bool    // order the list by the files' roles (see byRole)
@@ -676,6 +686,12 @@ func parseRanking(s string) (ranking, error) {
 		switch {
 		case name == "builtins" && !hasVal:
 			r.builtins = true
+		case name == "names" && hasVal:
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w <= 0 || w > 1 {
+				return r, fmt.Errorf("repomap: ranking %q: names takes a weight in (0, 1]", s)
+			}
+			r.names = w
 		case name == "private" && hasVal:
 			w, err := strconv.ParseFloat(val, 64)
 			if err != nil || w <= 0 || w > 1 {
@@ -744,7 +760,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, private=W, resolve, resolve=W, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, names=W, private=W, resolve, resolve=W, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	return r, nil

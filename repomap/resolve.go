@@ -133,6 +133,10 @@ func (r *resolver) resolves(i int) bool { return r.lang[i] != nil }
 // rules could not place link to every definition of their name.
 const fallbackScope = "~"
 
+// namesScope is the scope of the keys under which resolved references
+// also link by name, with the ranking change names=W.
+const namesScope = "~names"
+
 // fallbackKey is the key a reference to name falls back to.
 func fallbackKey(name string) string { return rank.Key(name, fallbackScope) }
 
@@ -150,6 +154,8 @@ func keyWeight(rk ranking, overview bool) func(string) float64 {
 		switch {
 		case scope == fallbackScope:
 			return rk.fallback
+		case scope == namesScope:
+			return rk.names
 		case overview && rk.private > 0 && strings.HasPrefix(scope, "go:") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf:
 			return rk.private
 		}

@@ -234,3 +234,15 @@ func TestResolveInclude(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveNamesToo: with the ranking change names=W, a resolved use
+// links by name as well, so b.New also reaches a's New.
+func TestResolveNamesToo(t *testing.T) {
+	const d = "aider+reverse+roles+rel+overview=1+resolve+private=0.3"
+	if got := edges(t, goTree, d); slices.Contains(got, "a/a.go -> b/b.go helper") {
+		t.Errorf("without names=W, a's helper() links to b's")
+	}
+	if got := edges(t, goTree, d+"+names=0.1"); !slices.Contains(got, "a/a.go -> b/b.go helper") {
+		t.Errorf("with names=0.1, a's helper() does not link to b's helper by name:\n%s", strings.Join(got, "\n"))
+	}
+}
