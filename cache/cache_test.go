@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -33,6 +34,20 @@ func sampleEntry(path string, n int) Entry {
 	}
 	e.Tags = tags.Pack(ts)
 	return e
+}
+
+// sampleOutline parses a small Go file into an outline with scopes and
+// declarations, nested and with doc comments.
+func sampleOutline(tb testing.TB) *tags.Outline {
+	tb.Helper()
+	src := "package p\n\n// T is a type.\ntype T struct {\n\tA int\n}\n\n// M is a method.\nfunc (t T) M(\n\tx int,\n) int {\n\treturn x\n}\n"
+	p := tags.NewParser(nil)
+	defer p.Close()
+	o, err := p.Outline(context.Background(), "p.go", []byte(src))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return o
 }
 
 // newCache returns a cache in a temporary directory, and checks when the
@@ -79,6 +94,9 @@ func TestRoundTrip(t *testing.T) {
 	bare := sampleEntry("bare.go", 2)
 	bare.Outline, bare.Generated = nil, true
 	put["bare.go"] = bare
+	outlined := sampleEntry("outlined.go", 3)
+	outlined.Outline = sampleOutline(t)
+	put["outlined.go"] = outlined
 	if err := c.Store(ctx, put, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +104,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(put, got, cmp.AllowUnexported(tags.Outline{})); diff != "" {
+	if diff := cmp.Diff(put, got, tagsInternals); diff != "" {
 		t.Errorf("Load after Store mismatch (-want +got):\n%s", diff)
 	}
 	// Prune: keep only a.go.
@@ -287,10 +305,18 @@ func TestDecodeMalformed(t *testing.T) {
 	}
 }
 
+// tagsInternals lets cmp compare the unexported fields of the tags
+// package's types (an Outline and its declarations), which the cache
+// encodes and decodes.
+var tagsInternals = cmp.Exporter(func(t reflect.Type) bool {
+	return t.PkgPath() == reflect.TypeFor[tags.Outline]().PkgPath()
+})
+
 func FuzzCacheDecode(f *testing.F) {
 	f.Add(encode(nil, sampleEntry("a.go", 5)))
 	f.Add(encode(nil, Entry{}))
 	f.Add(encode(nil, Entry{Generated: true}))
+	f.Add(encode(nil, Entry{Outline: sampleOutline(f)}))
 	f.Add([]byte{0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		e, err := decode(b)
@@ -302,7 +328,7 @@ func FuzzCacheDecode(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-decoding failed: %v", err)
 		}
-		if diff := cmp.Diff(e, again, cmp.AllowUnexported(tags.Outline{})); diff != "" {
+		if diff := cmp.Diff(e, again, tagsInternals); diff != "" {
 			t.Fatalf("round trip mismatch (-first +second):\n%s", diff)
 		}
 	})
