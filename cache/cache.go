@@ -43,6 +43,9 @@ type Entry struct {
 	// Generated is whether the head of the file's text says it was
 	// generated ("Code generated … DO NOT EDIT.").
 	Generated bool
+	// Words is the binary form of the file's words.Bag (see
+	// internal/words), or nil for none. The cache keeps it as it is.
+	Words []byte
 }
 
 // Options configures a Cache. The zero value is ready to use.

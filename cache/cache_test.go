@@ -33,6 +33,9 @@ func sampleEntry(path string, n int) Entry {
 		ts = append(ts, t)
 	}
 	e.Tags = tags.Pack(ts)
+	if n > 0 {
+		e.Words = []byte{byte(n), 1, 2, 3} // opaque to the cache
+	}
 	return e
 }
 

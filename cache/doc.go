@@ -50,12 +50,17 @@
 //	size      uvarint   the file's size when it was parsed
 //	mtime     varint    its modification time, Unix nanoseconds
 //	nstrings  uvarint   then each string: uvarint length, bytes
-//	ntags     uvarint   then each tag: uvarint kind (1 def, 2 ref),
-//	                    uvarint index of its name in the strings, uvarint
-//	                    index of its sub-kind in the strings, varint row
-//	                    minus the previous tag's row (the first: minus 0)
+//	ntags     uvarint   then each tag: uvarint kind (1 def, 2 ref; plus
+//	                    4 when a qualifier follows), uvarint index of its
+//	                    name in the strings, uvarint index of its sub-kind
+//	                    in the strings, with kind bit 4 a uvarint of 1 plus
+//	                    the index of its qualifier, and a varint row minus
+//	                    the previous tag's row (the first: minus 0)
 //	flags     byte      optional: bit 0, an outline follows; bit 1, the
-//	                    file's head says it is generated
+//	                    file's head says it is generated; bit 2, words
+//	                    follow
+//	words     bytes     with flags bit 2: uvarint length, then the file's
+//	                    words.Bag in its binary form
 //	outline   bytes     with flags bit 0, to the end: the file's
 //	                    tags.Outline in its binary form
 //

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -49,8 +50,15 @@ func encode(b []byte, e Entry) []byte {
 	if e.Generated {
 		flags |= flagGenerated
 	}
+	if len(e.Words) > 0 {
+		flags |= flagWords
+	}
 	if flags != 0 {
 		b = append(b, flags)
+	}
+	if len(e.Words) > 0 {
+		b = binary.AppendUvarint(b, uint64(len(e.Words)))
+		b = append(b, e.Words...)
 	}
 	if e.Outline != nil {
 		b, _ = e.Outline.AppendBinary(b)
@@ -128,13 +136,25 @@ func decode(b []byte) (Entry, error) {
 	}
 	if len(b) > 0 {
 		flags := b[0]
-		if flags&^(flagOutline|flagGenerated) != 0 || (flags&flagOutline == 0) != (len(b) == 1) {
+		b = b[1:]
+		if flags&^(flagOutline|flagGenerated|flagWords) != 0 {
 			return e, errMalformed
 		}
 		e.Generated = flags&flagGenerated != 0
+		if flags&flagWords != 0 {
+			l, ok := uv()
+			if !ok || l == 0 || l > uint64(len(b)) {
+				return e, errMalformed
+			}
+			e.Words = bytes.Clone(b[:l])
+			b = b[l:]
+		}
+		if (flags&flagOutline == 0) != (len(b) == 0) {
+			return e, errMalformed
+		}
 		if flags&flagOutline != 0 {
 			e.Outline = new(tags.Outline)
-			if err := e.Outline.UnmarshalBinary(b[1:]); err != nil {
+			if err := e.Outline.UnmarshalBinary(b); err != nil {
 				return e, errMalformed
 			}
 		}
@@ -150,11 +170,12 @@ const kindQual = 1 << 2
 const (
 	flagOutline   = 1 << 0 // the outline follows
 	flagGenerated = 1 << 1 // the file's head says it is generated
+	flagWords     = 1 << 2 // the words follow, before the outline
 )
 
 // tagFormat is bumped whenever tag extraction changes in a way that the
 // query files and grammar versions do not show.
-const tagFormat = "tags/5"
+const tagFormat = "tags/6"
 
 // Fingerprint returns the SHA-256 of everything a file's tags depend on
 // besides its content: the tag format, every query file and the versions

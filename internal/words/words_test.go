@@ -1,0 +1,97 @@
+package words
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSplit(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"QuerySet.update", []string{"queryset", "query", "set", "update"}},
+		{"parseHTTPRequest2", []string{"parsehttprequest2", "parse", "http", "request2"}},
+		{"snake_case_name x", []string{"snake", "case", "name"}},
+		{"a b HTTP", []string{"http"}},
+		{"ÜberDatei größe", []string{"überdatei", "über", "datei", "größe"}},
+		{"", nil},
+	} {
+		if got := Split(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("Split(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// bagOfSplit is the bag that Count must give: the hashes of Split's words.
+func bagOfSplit(s string) Bag {
+	var hs []uint32
+	for _, w := range Split(s) {
+		hs = append(hs, Hash(w))
+	}
+	return bagOf(hs)
+}
+
+func TestCountAgreesWithSplit(t *testing.T) {
+	for _, s := range []string{
+		"func (m *Map) Render(ctx context.Context) error { return nil }",
+		"raise ValueError(\"the hooks argument must be callable\")",
+		"ÜberDatei größe_ist x9Y",
+		"HTTPServer HTTP aB AB ABc a1B __init__",
+		"trailingWord",
+	} {
+		got, want := Count([]byte(s)), bagOfSplit(s)
+		if !slices.Equal(got.Hashes, want.Hashes) || !slices.Equal(got.Counts, want.Counts) || got.Total != want.Total {
+			t.Errorf("Count(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestCountCounts(t *testing.T) {
+	b := Count([]byte("update update QuerySet"))
+	if got := b.Count(Hash("update")); got != 2 {
+		t.Errorf("Count(update) = %d, want 2", got)
+	}
+	if got := b.Count(Hash("QUERYSET")); got != 1 {
+		t.Errorf("Count(queryset) = %d, want 1", got)
+	}
+	if got := b.Count(Hash("missing")); got != 0 {
+		t.Errorf("Count(missing) = %d, want 0", got)
+	}
+	if b.Total != 5 {
+		t.Errorf("Total = %d, want 5 (update twice, queryset, query, set)", b.Total)
+	}
+}
+
+func TestBinaryRoundTrip(t *testing.T) {
+	b := Count([]byte("the hooks argument, the Hooks, HookSpec"))
+	data, _ := b.AppendBinary(nil)
+	var got Bag
+	if err := got.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Hashes, b.Hashes) || !slices.Equal(got.Counts, b.Counts) || got.Total != b.Total {
+		t.Errorf("round trip = %v, want %v", got, b)
+	}
+	for i := range data {
+		if err := new(Bag).UnmarshalBinary(data[:i]); err == nil {
+			t.Errorf("UnmarshalBinary(prefix %d of %d) succeeded", i, len(data))
+		}
+	}
+}
+
+func FuzzCount(f *testing.F) {
+	f.Add("parseHTTPRequest2 ÜberDatei")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, want := Count([]byte(s)), bagOfSplit(s)
+		if !slices.Equal(got.Hashes, want.Hashes) || !slices.Equal(got.Counts, want.Counts) {
+			t.Fatalf("Count(%q) = %v, Split gives %v", s, got, want)
+		}
+		data, _ := got.AppendBinary(nil)
+		var back Bag
+		if err := back.UnmarshalBinary(data); err != nil || !slices.Equal(back.Hashes, got.Hashes) {
+			t.Fatalf("round trip of %q: %v", s, err)
+		}
+		_ = new(Bag).UnmarshalBinary([]byte(s)) // malformed input: an error, never a panic
+	})
+}
