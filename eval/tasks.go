@@ -261,11 +261,12 @@ func (e *evaluator) runTasks(ctx context.Context, c TaskConfig, rep *TaskReport,
 		o := variantOptions(v, c.Logger)
 		root := repomap.Root{FS: fsys}
 		if c.CacheDir != "" {
-			// The cache is named by the mirror and the variant; the
-			// files' times stand for their blobs, so an entry holds for
-			// the same content in any commit.
+			// The cache is named by the mirror, and shared by the
+			// variants (tags do not depend on the ranking); the files'
+			// times stand for their blobs, so an entry holds for the same
+			// content in any commit.
 			o.CacheDir = c.CacheDir
-			root.Dir = dir + "#" + v.Name
+			root.Dir = dir + "#tasks"
 		}
 		m, err := repomap.NewRoots([]repomap.Root{root}, &o)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/redact"
 	"github.com/repomap-dev/repomap/internal/render"
+	"github.com/repomap-dev/repomap/internal/words"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -54,7 +55,8 @@ type entry struct {
 	noOutline bool          // its language has no outline, or it cannot be made
 	generated bool          // the head of its text says it was generated
 	lines     []string      // the file's lines, once a map shows it
-	bag       *bag          // the words of its names and path, once a request has words
+	words     []byte        // the binary form of the words.Bag of its text; nil for none
+	bag       *bag          // the words of its text, names and path, once a request has words
 	redacted  int           // lines of lines whose credentials were replaced
 	dirty     bool          // not yet written to the disk cache
 	skip      string        // why it was left out of parsing, or ""
@@ -247,7 +249,7 @@ func (x *index) loadCaches(ctx context.Context) {
 			if _, ok := x.files[p]; ok {
 				continue
 			}
-			x.files[p] = &entry{size: e.Size, mod: e.ModTime, tags: e.Tags, outline: e.Outline, generated: e.Generated}
+			x.files[p] = &entry{size: e.Size, mod: e.ModTime, tags: e.Tags, words: e.Words, outline: e.Outline, generated: e.Generated}
 		}
 	}
 }
@@ -267,7 +269,7 @@ func (x *index) persist(files []file) {
 			}
 			live[f.rel] = true
 			if e := x.files[f.path]; e != nil && e.dirty {
-				put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Outline: e.outline, Generated: e.generated}
+				put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Words: e.words, Outline: e.outline, Generated: e.generated}
 			}
 		}
 		if len(put) == 0 && !r.hasGone(live) {
@@ -418,6 +420,8 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool)
 	switch {
 	case err == nil:
 		e.tags = tags.Pack(tf.Tags)
+		bag := words.Count(src)
+		e.words, _ = bag.AppendBinary(nil)
 		e.outline = tf.Outline
 		e.noOutline = outline && tf.Outline == nil
 	case ctx.Err() != nil:

@@ -163,7 +163,11 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 	for _, w := range slices.Concat(req.Mentions, codeWords(req.Text)) {
 		mentioned[w] = true
 	}
-	items, ranks := relatedItems(snap, p, mentioned)
+	var rs *resolver
+	if rk, _ := parseRanking(m.opts.Ranking); rk.resolve {
+		rs = newResolver(snap)
+	}
+	items, ranks := relatedItems(snap, p, mentioned, rs)
 	budget := req.MaxTokens
 	if budget <= 0 {
 		budget = Budget(m.opts.MaxTokens, m.opts.ContextWindow, true)

@@ -303,6 +303,9 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		}
 		byRole(items, s, tests, focus, pointed)
 	}
+	if rel != nil && rk.relEvery > 0 {
+		interleave(items, topRelevant(rel, rk.relTop), rk.relEvery)
+	}
 	// A file whose only definitions are never shown still belongs in the
 	// list, by its rank, among the files by name alone.
 	var extra []fit.Item
@@ -348,8 +351,8 @@ func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, menti
 	default:
 		// The paths the words name, the names written as code, and the
 		// files whose words the words are.
-		mentions = slices.Concat(mentions, namedFiles(q.text, s.paths()), codeWords(q.text))
-		rel = relevance(s, q.text)
+		mentions = slices.Concat(mentions, namedFiles(q.text, s.paths()), codeWords(q.text), traceNames(q.text))
+		rel = relevance(s, q.text, rk.relText)
 		best := 0.0
 		for _, v := range rel {
 			best = max(best, v)
@@ -377,7 +380,12 @@ func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, menti
 // row where a file uses a name p defines, weighed by the links of their
 // file with p, as the ranking weighs references, and taking turns between
 // files, so that a small budget shows the best part of each.
-func relatedItems(s *snapshot, p string, mentioned map[string]bool) ([]fit.Item, map[string]float64) {
+//
+// With res, the links are those the references resolve to: a file
+// defines what p uses when one of p's references resolves to the
+// definition's key, or falls back to its name; a file uses what p defines
+// when one of its references does. Without, they are by name.
+func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolver) ([]fit.Item, map[string]float64) {
 	// What p defines and references, by the names they go by in the
 	// ranking.
 	self := s.entry(p).tags
@@ -390,6 +398,59 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool) ([]fit.Item,
 		} else {
 			refCount[name]++
 		}
+	}
+	// With res: the keys of p's definitions, and what its references
+	// resolve to, by key or, for a name match, by name.
+	var defKeys, usesKey, usesName map[string]bool
+	var keys []ref
+	var more []string
+	ip, ok := s.byPath[p]
+	if !ok {
+		res = nil
+	}
+	if res != nil {
+		defKeys, usesKey, usesName = make(map[string]bool), make(map[string]bool), make(map[string]bool)
+		for j, t := range self.Tags {
+			if t.Kind == tags.Definition {
+				defKeys[res.defKey(ip, j).key()] = true
+				for _, k := range res.moreDefKeys(more[:0], ip, j) {
+					defKeys[k] = true
+				}
+				continue
+			}
+			for _, k := range res.refKeys(keys[:0], ip, j) {
+				if k.fallback || k.scope == "" {
+					usesName[k.name] = true
+				} else {
+					usesKey[k.key()] = true
+				}
+			}
+		}
+	}
+	// uses reports whether p uses definition j of file i.
+	uses := func(i, j int, rn string) bool {
+		if res == nil {
+			return refCount[rn] > 0
+		}
+		if usesName[rn] || usesKey[res.defKey(i, j).key()] {
+			return true
+		}
+		more = res.moreDefKeys(more[:0], i, j)
+		return slices.ContainsFunc(more, func(k string) bool { return usesKey[k] })
+	}
+	// usesSelf reports whether reference j of file i, to name, means a
+	// definition of p.
+	usesSelf := func(i, j int, name string) bool {
+		if res == nil || !res.resolves(i) {
+			return defines[name]
+		}
+		keys = res.refKeys(keys[:0], i, j)
+		return slices.ContainsFunc(keys, func(k ref) bool {
+			if k.fallback || k.scope == "" {
+				return defines[k.name]
+			}
+			return defKeys[k.key()]
+		})
 	}
 	definers := make(map[string]int) // how many files define a name
 	for _, e := range s.entries {
@@ -416,10 +477,10 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool) ([]fit.Item,
 		for j, t := range set.Tags {
 			name, sub := set.Strings[t.Name], set.Sub(j)
 			switch {
-			case t.Kind == tags.Definition && refCount[rankName(sub, name)] > 0 && !graphOnly(sub):
+			case t.Kind == tags.Definition && !graphOnly(sub) && uses(i, j, rankName(sub, name)):
 				rn := rankName(sub, name)
 				l.defs[rn] = append(l.defs[rn], fit.Row{Line: int(t.Line), Kind: sub, Name: name})
-			case t.Kind == tags.Reference && defines[name]:
+			case t.Kind == tags.Reference && defines[name] && usesSelf(i, j, name):
 				l.uses[name] = append(l.uses[name], fit.Row{Line: int(t.Line), Kind: "use", Name: name})
 			}
 		}
@@ -463,6 +524,55 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool) ([]fit.Item,
 	}
 	slices.SortStableFunc(items, func(a, b fit.Item) int { return cmp.Compare(b.Score, a.Score) })
 	return items, ranks
+}
+
+// interleave moves up, in the definitions of items, the best definition
+// of each of files (the most relevant first) to at least the every-th
+// place after the one of the file before, so that the map shows the
+// files most relevant to the request's words beside those the graph
+// ranks first. A moved item takes the score of the one it goes before.
+func interleave(items []fit.Item, files []string, every int) {
+	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
+	if end < 0 {
+		end = len(items)
+	}
+	defs := items[:end]
+	best := make(map[string]int, len(files)) // a file's first definition
+	for i, it := range defs {
+		if _, ok := best[it.Path]; !ok {
+			best[it.Path] = i
+		}
+	}
+	moved := make([]bool, len(defs))
+	var lifted []int // the items to move, by relevance
+	for _, p := range files {
+		if i, ok := best[p]; ok {
+			lifted = append(lifted, i)
+		}
+	}
+	out := make([]fit.Item, 0, len(defs))
+	next, a := 0, 0 // the next item of lifted, and of defs
+	for len(out) < len(defs) {
+		if next < len(lifted) && (len(out) >= next*every || a == len(defs)) {
+			i := lifted[next]
+			next++
+			if moved[i] || i < a {
+				continue // already out, in its own place
+			}
+			moved[i] = true
+			it := defs[i]
+			if a < len(defs) {
+				it.Score = max(it.Score, defs[a].Score)
+			}
+			out = append(out, it)
+			continue
+		}
+		if !moved[a] {
+			out = append(out, defs[a])
+		}
+		a++
+	}
+	copy(defs, out)
 }
 
 // boost raises the score of each definition of items by factor times its
@@ -591,6 +701,7 @@ const (
 	relTop      = 20
 	relPersonal = 2
 	relBoost    = 3
+	relText     = 1
 )
 
 // overviewLong is the multiplier of long descriptive names in a map for
@@ -645,6 +756,8 @@ type ranking struct {
 	relTop      int
 	relPersonal float64
 	relBoost    float64
+	relText     float64 // the weight of the words of a file's text in its relevance; 0: its names alone
+	relEvery    int     // with relevance, the best definition of the k-th most relevant file is at place k·relEvery at the latest; 0: no such rule
 
 	weights rank.Weights // Aider's weights replaced, for experiments
 
@@ -671,13 +784,14 @@ func parseRanking(s string) (ranking, error) {
 		// Dropping builtins (aider+builtins) left recall unchanged on two
 		// repositories and lowered it on the third: it is not in.
 		return ranking{reverse: reverseWeight, roles: true, tests: testFactor, resolve: true, fallback: fallbackWeight, private: privateWeight,
-			relevance: true, relTop: relTop, relPersonal: relPersonal, relBoost: relBoost,
+			relevance: true, relTop: relTop, relPersonal: relPersonal, relBoost: relBoost, relText: relText,
 			overviewLong: overviewLong}, nil
 	case RankingAider:
 		return ranking{}, nil
 	}
 	parts := strings.Split(s, "+")
 	var r ranking
+	textSet := false // text=W was given
 	if parts[0] != RankingAider {
 		return r, fmt.Errorf("repomap: unknown ranking %q (want %s, %s, or %s+CHANGE…)", s, RankingDefault, RankingAider, RankingAider)
 	}
@@ -730,6 +844,18 @@ func parseRanking(s string) (ranking, error) {
 			r.roles, r.tests = true, w
 		case name == "rel" && !hasVal:
 			r.relevance, r.relTop, r.relPersonal, r.relBoost = true, relTop, relPersonal, relBoost
+		case name == "mix" && hasVal:
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 || n > 100 {
+				return r, fmt.Errorf("repomap: ranking %q: mix takes a whole number from 0 to 100", s)
+			}
+			r.relEvery = n
+		case name == "text" && hasVal:
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w < 0 || w > 100 {
+				return r, fmt.Errorf("repomap: ranking %q: text takes a weight of 0 or more", s)
+			}
+			r.relText, textSet = w, true
 		case name == "rel":
 			// rel=TOP/PERSONAL/BOOST
 			var top int
@@ -760,8 +886,11 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, names=W, private=W, resolve, resolve=W, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, names=W, private=W, resolve, resolve=W, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, mix=N, roles, roles=F, reverse or reverse=W)", s, p)
 		}
+	}
+	if !textSet {
+		r.relText = relText
 	}
 	return r, nil
 }

@@ -4,20 +4,25 @@ import (
 	"cmp"
 	"math"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/words"
 	"github.com/repomap-dev/repomap/tags"
 )
 
 // Relevance: how well each file matches the user's words, by BM25 over
-// the words of its names and its path. Names are split into words
-// (camelCase, snake_case, dotted), so "QuerySet.update" in a request finds
-// the file defining QuerySet and calling update, and a word that many
-// files have weighs little: a word is not a mention of every file whose
-// path holds it.
+// the words of its text, with more weight on those of the names it
+// defines and of its path. Words are split (camelCase, snake_case,
+// dotted: see internal/words), so "QuerySet.update" in a request finds the
+// file defining QuerySet and calling update, an error message quoted from
+// a traceback finds the file that raises it, and a word that many files
+// have weighs little: a word is not a mention of every file whose path
+// holds it. The words of a file's text are counted when it is parsed and
+// kept in the cache, so that a request reads no file again.
 
 // BM25's parameters, the usual ones.
 const (
@@ -25,105 +30,95 @@ const (
 	bm25B  = 0.75
 )
 
-// How much each place a word appears in counts in a file's bag of words.
+// How much each place a word appears in counts in a file's bag of words,
+// besides each time its text has it.
 const (
 	defWordWeight  = 2 // a word of a name the file defines
-	refWordWeight  = 1 // a word of a name it refers to
 	pathWordWeight = 3 // a word of its path
 )
 
-// bag is a file's words, sorted, with their weights.
+// bag is a file's words, by their hashes (words.Hash), sorted, with their
+// weights.
 type bag struct {
-	words   []string
+	hashes  []uint32
 	weights []float32
 	length  float32 // the sum of the weights
+	text    float64 // the weight of its text's words it was made with
 }
 
-// weight returns the weight of w in b, 0 when it has none.
-func (b *bag) weight(w string) float32 {
-	if i, ok := slices.BinarySearch(b.words, w); ok {
+// weight returns the weight of the word of hash h in b, 0 when it has
+// none.
+func (b *bag) weight(h uint32) float32 {
+	if i, ok := slices.BinarySearch(b.hashes, h); ok {
 		return b.weights[i]
 	}
 	return 0
 }
 
-// bagOf returns the bag of words of the file at p with entry e.
-func bagOf(p string, e *entry) *bag {
-	ws := make(map[string]float32)
+// bagOf returns the bag of words of the file at p with entry e: each word
+// of its text weighs text, each word of a name it defines
+// defWordWeight more, and each word of its path pathWordWeight more. A
+// file whose text has no words (none counted) has its names' words
+// instead: those it defines and refers to.
+func bagOf(p string, e *entry, text float64) *bag {
+	var content words.Bag
+	hasText := len(e.words) > 0 && content.UnmarshalBinary(e.words) == nil
+	// The words of names and the path, few, are merged into those of the
+	// text, many and sorted already.
+	type extra struct {
+		h uint32
+		w float32
+	}
+	var extras []extra
 	add := func(name string, weight float32) {
-		for _, w := range splitWords(name) {
-			ws[w] += weight
+		for _, w := range words.Split(name) {
+			extras = append(extras, extra{words.Hash(w), weight})
 		}
 	}
 	set := e.tags
 	// Each string of the file's Set is split once, weighed by its uses.
-	defs := make([]float32, len(set.Strings))
-	refs := make([]float32, len(set.Strings))
+	uses := make([]float32, len(set.Strings))
 	for _, t := range set.Tags {
-		if t.Kind == tags.Definition {
-			defs[t.Name]++
-		} else {
-			refs[t.Name]++
+		switch {
+		case t.Kind == tags.Definition:
+			uses[t.Name] += defWordWeight
+		case !hasText:
+			uses[t.Name]++
 		}
 	}
 	for i, s := range set.Strings {
-		if w := defs[i]*defWordWeight + refs[i]*refWordWeight; w > 0 {
-			add(s, w)
+		if uses[i] > 0 {
+			add(s, uses[i])
 		}
 	}
 	add(strings.TrimSuffix(p, path.Ext(p)), pathWordWeight)
-	b := &bag{words: make([]string, 0, len(ws))}
-	for w := range ws {
-		b.words = append(b.words, w)
+	slices.SortFunc(extras, func(a, b extra) int { return cmp.Compare(a.h, b.h) })
+
+	if text <= 0 {
+		content = words.Bag{}
 	}
-	slices.Sort(b.words)
-	b.weights = make([]float32, len(b.words))
-	for i, w := range b.words {
-		b.weights[i] = ws[w]
-		b.length += ws[w]
+	b := &bag{text: text}
+	n := len(content.Hashes) + len(extras)
+	b.hashes, b.weights = make([]uint32, 0, n), make([]float32, 0, n)
+	push := func(h uint32, w float32) {
+		if k := len(b.hashes); k > 0 && b.hashes[k-1] == h {
+			b.weights[k-1] += w
+		} else {
+			b.hashes, b.weights = append(b.hashes, h), append(b.weights, w)
+		}
+		b.length += w
+	}
+	i, j := 0, 0
+	for i < len(content.Hashes) || j < len(extras) {
+		if j == len(extras) || i < len(content.Hashes) && content.Hashes[i] <= extras[j].h {
+			push(content.Hashes[i], float32(text)*float32(content.Counts[i]))
+			i++
+		} else {
+			push(extras[j].h, extras[j].w)
+			j++
+		}
 	}
 	return b
-}
-
-// splitWords returns the words of s, lower case: its runs of letters and
-// digits, split again where camelCase changes case ("HTTPServer" gives
-// "http" and "server"), and, for a name made of several words, the whole
-// name too ("QuerySet" gives "queryset", "query" and "set"). Words of one
-// letter are left out.
-func splitWords(s string) []string {
-	var out []string
-	for _, run := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		parts := camelParts(run)
-		if len(parts) > 1 {
-			out = append(out, strings.ToLower(run))
-		}
-		for _, p := range parts {
-			out = append(out, strings.ToLower(p))
-		}
-	}
-	return slices.DeleteFunc(out, func(w string) bool { return utf8.RuneCountInString(w) < 2 })
-}
-
-// camelParts splits a run of letters and digits where its case changes:
-// "parseHTTPRequest2" gives "parse", "HTTP", "Request2".
-func camelParts(run string) []string {
-	rs := []rune(run)
-	var out []string
-	start := 0
-	for i := 1; i < len(rs); i++ {
-		prev, cur := rs[i-1], rs[i]
-		next := rune(0)
-		if i+1 < len(rs) {
-			next = rs[i+1]
-		}
-		lowerToUpper := unicode.IsLower(prev) && unicode.IsUpper(cur)
-		acronymEnd := unicode.IsUpper(prev) && unicode.IsUpper(cur) && unicode.IsLower(next)
-		if lowerToUpper || acronymEnd {
-			out = append(out, string(rs[start:i]))
-			start = i
-		}
-	}
-	return append(out, string(rs[start:]))
 }
 
 // stopWords are words of requests that say nothing about code.
@@ -140,7 +135,7 @@ var stopWords = set(`a an and are as at be been but by can could did do does doi
 // with how often each appears.
 func queryWords(text string) map[string]int {
 	out := make(map[string]int)
-	for _, w := range splitWords(text) {
+	for _, w := range words.Split(text) {
 		if !stopWords[w] {
 			out[w]++
 		}
@@ -150,7 +145,7 @@ func queryWords(text string) map[string]int {
 
 // relevance returns the BM25 score of each file of s for the words of
 // text, by path; files that match no word are left out.
-func relevance(s *snapshot, text string) map[string]float64 {
+func relevance(s *snapshot, text string, textWeight float64) map[string]float64 {
 	q := queryWords(text)
 	if len(q) == 0 {
 		return nil
@@ -159,24 +154,25 @@ func relevance(s *snapshot, text string) map[string]float64 {
 	var total float64
 	for i, f := range s.files {
 		e := s.entries[i]
-		if e.bag == nil {
-			e.bag = bagOf(f.path, e)
+		if e.bag == nil || e.bag.text != textWeight {
+			e.bag = bagOf(f.path, e, textWeight)
 		}
 		bags[i] = e.bag
 		total += float64(e.bag.length)
 	}
 	n := float64(len(bags))
 	avg := total / max(n, 1)
-	words := make([]string, 0, len(q))
+	hashes := make([]uint32, 0, len(q))
 	for w := range q {
-		words = append(words, w)
+		hashes = append(hashes, words.Hash(w))
 	}
-	slices.Sort(words)
-	idf := make([]float64, len(words))
-	for k, w := range words {
+	slices.Sort(hashes)
+	hashes = slices.Compact(hashes)
+	idf := make([]float64, len(hashes))
+	for k, h := range hashes {
 		df := 0.0
 		for _, b := range bags {
-			if b.weight(w) > 0 {
+			if b.weight(h) > 0 {
 				df++
 			}
 		}
@@ -186,8 +182,8 @@ func relevance(s *snapshot, text string) map[string]float64 {
 	for i, b := range bags {
 		var score float64
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(b.length)/max(avg, 1))
-		for k, w := range words {
-			tf := float64(b.weight(w))
+		for k, h := range hashes {
+			tf := float64(b.weight(h))
 			if tf == 0 {
 				continue
 			}
@@ -234,6 +230,33 @@ func codeWords(text string) []string {
 	return out
 }
 
+// traceNames returns the functions that the stack traces in text name,
+// in order, once each: Python's `File "x.py", line 3, in name`, Go's
+// `pkg.(*T).Name(…)` and `pkg.Name(…)` above a `file.go:12` line, and
+// JavaScript's `at obj.name (file.js:1:2)`, and the lines of a trace
+// written `file.py:12 in name` or `file.py:12→ name`.
+func traceNames(text string) []string {
+	var out []string
+	seen := make(map[string]bool)
+	for _, m := range traceRE.FindAllStringSubmatch(text, -1) {
+		name := cmp.Or(m[1], m[2], m[3], m[4])
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		if name != "" && !seen[name] && name != "<module>" {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+var traceRE = regexp.MustCompile(`(?m)` +
+	`File "[^"\n]+", line \d+, in ([\pL_][\pL\pN_]*)` + // Python
+	`|^\s*[\pL\pN_./-]*\.(?:\(\*?[\pL\pN_]+\)\.)?([\pL_][\pL\pN_]*)\([^\n]*\)\n\s+\S+\.go:\d+` + // Go
+	`|^\s*at (?:new |async )?([\pL_$][\pL\pN_$.]*) \([^\n]*:\d+:\d+\)` + // JavaScript
+	`|[\pL\pN_./-]+\.\pL+:\d+(?:→| in) *([\pL_][\pL\pN_]*)`) // file.py:12→ name, file.py:12 in name
+
 // codeLike reports whether w is written as a name in code is.
 func codeLike(w string) bool {
 	if strings.Trim(w, "_") != w || strings.Contains(strings.Trim(w, "_"), "_") {
@@ -273,10 +296,16 @@ func namedFiles(text string, paths []string) []string {
 		}
 	}
 	files := make(map[string]bool)
+	// A path is letters, digits and "/._-:\\#@+~$": anything else ends it,
+	// as a space, a quote or an arrow after "file.py:12" does.
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("\"'`()[]{}<>,;", r)
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("/._-:\\#@+~$", r)
 	}) {
 		w = strings.ReplaceAll(w, "\\", "/")
+		// A link's fragment: blob/main/pkg/file.py#L270.
+		if i := strings.IndexByte(w, '#'); i >= 0 {
+			w = w[:i]
+		}
 		// A position after the path: file.go:12, file.js:1:2.
 		for {
 			i := strings.LastIndexByte(w, ':')

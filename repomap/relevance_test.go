@@ -1,26 +1,33 @@
 package repomap
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/fit"
 )
 
-func TestSplitWords(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{"QuerySet.update", []string{"queryset", "query", "set", "update"}},
-		{"parse_args", []string{"parse", "args"}},
-		{"HTTPServer", []string{"httpserver", "http", "server"}},
-		{"parseHTTPRequest2", []string{"parsehttprequest2", "parse", "http", "request2"}},
-		{"a b x", nil},
-		{"django/db/models/query.py", []string{"django", "db", "models", "query", "py"}},
-	} {
-		if got := splitWords(tc.in); !slices.Equal(got, tc.want) {
-			t.Errorf("splitWords(%q) = %q, want %q", tc.in, got, tc.want)
-		}
+func TestTraceNames(t *testing.T) {
+	text := `Traceback (most recent call last):
+  File "/app/manage.py", line 22, in <module>
+  File "/app/django/db/models/query.py", line 830, in update
+    rows = query.get_compiler(self.db).execute_sql(CURSOR)
+  File "/app/django/db/models/sql/compiler.py", line 1, in execute_sql
+goroutine 1 [running]:
+net/http.(*conn).serve(0xc000100000, {0x7a1b20, 0xc0000a2000})
+	/usr/local/go/src/net/http/server.go:2039 +0x1d8
+main.handleRequest(...)
+	/home/me/app/main.go:12 +0x2f
+TypeError: x is not a function
+    at Router.dispatchRoute (/app/src/router.js:10:5)
+    at new Server (/app/src/server.js:3:1)
+/site-packages/django/core/cache/backends/db.py:277→ _cull
+The update() call is in the text, not a trace.`
+	want := []string{"update", "execute_sql", "serve", "handleRequest", "dispatchRoute", "Server", "_cull"}
+	if got := traceNames(text); !slices.Equal(got, want) {
+		t.Errorf("traceNames = %q, want %q", got, want)
 	}
 }
 
@@ -43,28 +50,55 @@ func TestRelevance(t *testing.T) {
 		"web/urls.py":   {Data: []byte("def route(path):\n    return common(path)\n")},
 		"docs/notes.md": {Data: []byte("# Notes\n")},
 	}
+	snap := snapshotOf(t, tree)
+	rel := relevance(snap, "QuerySet.update() ignores the common kwargs", relText)
+	if top := topRelevant(rel, 1); len(top) != 1 || top[0] != "db/query.py" {
+		t.Errorf("most relevant = %v, want db/query.py (rel %v)", top, rel)
+	}
+	common := relevance(snap, "common", relText)
+	rare := relevance(snap, "render", relText)
+	if common["web/views.py"] >= rare["web/views.py"] {
+		t.Errorf("a word of four files scores %g in views.py, not below a word of one file, %g", common["web/views.py"], rare["web/views.py"])
+	}
+	if rel := relevance(snap, "the and of it", relText); len(rel) != 0 {
+		t.Errorf("stop words alone score files: %v", rel)
+	}
+}
+
+// TestRelevanceText: the words of a file's text count, not only its
+// names: an error message quoted in a request finds the file that raises
+// it, and a comment's words find the file they describe.
+func TestRelevanceText(t *testing.T) {
+	tree := fstest.MapFS{
+		"hooks.py": {Data: []byte("def register(fn):\n    # Callbacks run in the order they were added.\n    if not callable(fn):\n        raise TypeError(\"hook must be callable, got an integer\")\n")},
+		"other.py": {Data: []byte("def register_type(fn):\n    return fn\n")},
+		"third.py": {Data: []byte("def unrelated():\n    return register(1)\n")},
+	}
+	snap := snapshotOf(t, tree)
+	for _, q := range []string{"TypeError: hook must be callable, got an integer", "callbacks run in the wrong order"} {
+		rel := relevance(snap, q, relText)
+		if top := topRelevant(rel, 1); len(top) != 1 || top[0] != "hooks.py" {
+			t.Errorf("%q: most relevant = %v, want hooks.py (rel %v)", q, top, rel)
+		}
+		if rel := relevance(snap, q, 0); rel["hooks.py"] > 0 {
+			t.Errorf("%q with the text's words weighed 0: hooks.py scores %g, want 0", q, rel["hooks.py"])
+		}
+	}
+}
+
+// snapshotOf returns the snapshot of an unfocused map of tree.
+func snapshotOf(t *testing.T, tree fstest.MapFS) *snapshot {
+	t.Helper()
 	m, err := NewFS(tree, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
+	t.Cleanup(func() { m.Close() })
 	r, err := m.build(t.Context(), Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := r.blocks.snap
-	rel := relevance(snap, "QuerySet.update() ignores the common kwargs")
-	if top := topRelevant(rel, 1); len(top) != 1 || top[0] != "db/query.py" {
-		t.Errorf("most relevant = %v, want db/query.py (rel %v)", top, rel)
-	}
-	common := relevance(snap, "common")
-	rare := relevance(snap, "render")
-	if common["web/views.py"] >= rare["web/views.py"] {
-		t.Errorf("a word of four files scores %g in views.py, not below a word of one file, %g", common["web/views.py"], rare["web/views.py"])
-	}
-	if rel := relevance(snap, "the and of it"); len(rel) != 0 {
-		t.Errorf("stop words alone score files: %v", rel)
-	}
+	return r.blocks.snap
 }
 
 func TestNamedFiles(t *testing.T) {
@@ -77,12 +111,39 @@ func TestNamedFiles(t *testing.T) {
 		{"see django.db.models.query.QuerySet.update()", []string{"django/db/models/query.py"}},
 		{"import django.db.models", []string{"django/db/models/__init__.py"}},
 		{"panic at pkg/server.go:123 +0x1f", []string{"pkg/server.go"}},
+		{"/usr/lib/python3.7/site-packages/django/db/models/query.py:104→ set", []string{"django/db/models/query.py"}},
+		{"see https://github.com/o/r/blob/main/django/utils/text.py#L270.", []string{"django/utils/text.py"}},
 		{"at handler (/home/me/app/src/index.ts:10:5)", []string{"src/index.ts"}},
 		{"README.md says so; util.py is ambiguous", []string{"README.md"}},
 		{"nothing named here. Really.", []string{}},
 	} {
 		if got := namedFiles(tc.text, paths); !slices.Equal(got, tc.want) {
 			t.Errorf("namedFiles(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestInterleave: the best definition of the k-th most relevant file
+// moves up to place k·every, unless it is there already; the others keep
+// their order, and files by name alone stay at the end.
+func TestInterleave(t *testing.T) {
+	var items []fit.Item
+	for i, p := range []string{"a", "a", "b", "c", "c", "d", "e", "f", "g"} {
+		items = append(items, fit.Item{Path: p, Name: fmt.Sprint("n", i), Score: float64(100 - i)})
+	}
+	items = append(items, fit.Item{Path: "h", Score: 1})
+	interleave(items, []string{"g", "b", "f", "x"}, 2)
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Path+":"+it.Name)
+	}
+	want := []string{"g:n8", "a:n0", "b:n2", "a:n1", "f:n7", "c:n3", "c:n4", "d:n5", "e:n6", "h:"}
+	if !slices.Equal(got, want) {
+		t.Errorf("interleave = %q, want %q", got, want)
+	}
+	for i := 1; i < len(items)-1; i++ {
+		if items[i].Score > items[i-1].Score {
+			t.Errorf("score rises at %d: %v after %v", i, items[i].Score, items[i-1].Score)
 		}
 	}
 }

@@ -246,3 +246,40 @@ func TestResolveNamesToo(t *testing.T) {
 		t.Errorf("with names=0.1, a's helper() does not link to b's helper by name:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestRelatedResolved: Related follows resolved references. a.go imports
+// b, calls b.New() and its own package's New and helper(): with
+// resolution, b.go's related uses in a.go are the import (line 5) and
+// b.New() (29) alone; by name (Aider's ranking), fmt.Println and len
+// (15), s.String (26), New (27) and helper (30) count too.
+func TestRelatedResolved(t *testing.T) {
+	for _, tc := range []struct {
+		ranking string
+		want    []int
+	}{
+		{RankingDefault, []int{5, 29}},
+		{RankingAider, []int{5, 15, 15, 26, 27, 29, 30}},
+	} {
+		m, err := NewFS(goTree, &Options{Ranking: tc.ranking})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := m.Related(t.Context(), "b/b.go", Request{MaxTokens: 2000})
+		m.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var uses []int
+		for _, f := range res.Files {
+			for _, d := range f.Defs {
+				if f.Path == "a/a.go" && d.Kind == "use" {
+					uses = append(uses, d.Line)
+				}
+			}
+		}
+		slices.Sort(uses)
+		if !slices.Equal(uses, tc.want) {
+			t.Errorf("%s: Related(b/b.go) shows uses in a/a.go on lines %v, want %v:\n%s", tc.ranking, uses, tc.want, res.Text)
+		}
+	}
+}
