@@ -351,7 +351,8 @@ func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, menti
 	default:
 		// The paths the words name, the names written as code, and the
 		// files whose words the words are.
-		mentions = slices.Concat(mentions, namedFiles(q.text, s.paths()), codeWords(q.text), traceNames(q.text))
+		named := namedFiles(q.text, s.paths())
+		mentions = slices.Concat(mentions, named, codeWords(q.text), traceNames(q.text))
 		rel = relevance(s, q.text, rk.relText)
 		best := 0.0
 		for _, v := range rel {
@@ -359,6 +360,14 @@ func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, menti
 		}
 		for p := range rel {
 			rel[p] /= best
+		}
+		if rk.relNamed > 0 && len(named) > 0 {
+			if rel == nil {
+				rel = make(map[string]float64)
+			}
+			for _, p := range named {
+				rel[p] += rk.relNamed
+			}
 		}
 		in.Personal = make(map[string]float64)
 		for _, p := range topRelevant(rel, rk.relTop) {
@@ -757,6 +766,7 @@ type ranking struct {
 	relPersonal float64
 	relBoost    float64
 	relText     float64 // the weight of the words of a file's text in its relevance; 0: its names alone
+	relNamed    float64 // with relevance, what a file the words name adds to its relevance (the best file's is 1)
 	relEvery    int     // with relevance, the best definition of the k-th most relevant file is at place k·relEvery at the latest; 0: no such rule
 
 	weights rank.Weights // Aider's weights replaced, for experiments
@@ -844,6 +854,12 @@ func parseRanking(s string) (ranking, error) {
 			r.roles, r.tests = true, w
 		case name == "rel" && !hasVal:
 			r.relevance, r.relTop, r.relPersonal, r.relBoost = true, relTop, relPersonal, relBoost
+		case name == "named" && hasVal:
+			w, err := strconv.ParseFloat(val, 64)
+			if err != nil || w < 0 || w > 100 {
+				return r, fmt.Errorf("repomap: ranking %q: named takes a weight of 0 or more", s)
+			}
+			r.relNamed = w
 		case name == "mix" && hasVal:
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 || n > 100 {
@@ -886,7 +902,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, names=W, private=W, resolve, resolve=W, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, mix=N, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, names=W, private=W, resolve, resolve=W, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, named=W, mix=N, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	if !textSet {
