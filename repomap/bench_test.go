@@ -25,8 +25,20 @@ func benchRender(b *testing.B, m *Map) *Result {
 	return r
 }
 
+// benchIssue is the text of a request, as an issue gives it.
+const benchIssue = `Server hangs when a handler writes a large response after the client closed the connection
+
+With HTTP/2 disabled, ResponseWriter.Write blocks forever once the peer resets the stream:
+
+    goroutine 42 [select]:
+    net/http.(*conn).serve(0xc000100000, {0x7a1b20, 0xc0000a2000})
+    	/usr/local/go/src/net/http/server.go:2039 +0x1d8
+
+I expected the write to fail with "http: connection has been hijacked" or a broken pipe error.`
+
 // benchMap measures maps of the tree at root: cold (an empty tag cache),
 // warm (a new Map over a filled disk cache, as a new process sees it),
+// request (warm, for an issue's words),
 // memory (the same Map again, its tags in memory, the map recomputed)
 // and touched (the same Map after one file changed).
 func benchMap(b *testing.B, root string) {
@@ -56,6 +68,24 @@ func benchMap(b *testing.B, root string) {
 			}
 			if r := benchRender(b, m); r.Stats.Parsed != 0 {
 				b.Fatalf("a warm map parsed %d files", r.Stats.Parsed)
+			}
+			m.Close()
+		}
+	})
+	// request: as warm, with an issue's words as the request, so that the
+	// relevance of every file is computed too.
+	b.Run("request", func(b *testing.B) {
+		for b.Loop() {
+			m, err := New(root, &Options{CacheDir: dir})
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := m.Build(context.Background(), Request{MaxTokens: 1024, Text: benchIssue})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if r.Stats.Parsed != 0 {
+				b.Fatalf("a warm request parsed %d files", r.Stats.Parsed)
 			}
 			m.Close()
 		}
