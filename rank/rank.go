@@ -89,6 +89,12 @@ type Input struct {
 	// referencing file's definitions, split evenly, so that the files that
 	// use a focus file rise with it (Aider has no such edges: 0).
 	Reverse float64
+	// Scale, when not nil, multiplies the scores of the definitions of
+	// files, by path, before Result.Entries is sorted: the caller's own
+	// evidence for some files (their relevance to a request, say). A file
+	// it lacks keeps its scores; factors that are not positive and finite
+	// are ignored. It changes neither the ranks of files nor the graph.
+	Scale map[string]float64
 	// Start, when not nil, is where the power iteration starts instead of
 	// the uniform vector: the rank of each file, as an earlier Result's
 	// Files gives it. After a change to a few files, the ranks from before
@@ -185,13 +191,27 @@ func Rank(in Input) *Result {
 		file, slot int32
 	}
 	keys := make([]key, 0, len(scored))
+	var scale []float64 // by file, with Input.Scale
+	if len(in.Scale) > 0 {
+		scale = make([]float64, len(s.paths))
+		for f, p := range s.paths {
+			scale[f] = 1
+			if v, ok := in.Scale[p]; ok && v > 0 && !math.IsInf(v, 0) {
+				scale[f] = v
+			}
+		}
+	}
 	for slot, ok := range scored {
 		f := s.defFile[slot]
 		if !ok || s.focus[f] {
 			continue
 		}
 		listed[f] = true
-		keys = append(keys, key{score[slot], f, int32(slot)})
+		sc := score[slot]
+		if scale != nil {
+			sc *= scale[f]
+		}
+		keys = append(keys, key{sc, f, int32(slot)})
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		switch {

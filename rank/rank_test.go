@@ -936,3 +936,47 @@ func TestSelfEdgeOncePerIdent(t *testing.T) {
 		t.Errorf("%d self-edges, want 1", unused)
 	}
 }
+
+// TestScale: Input.Scale multiplies the scores of a file's definitions
+// and reorders the list by them, and leaves the files' ranks alone.
+func TestScale(t *testing.T) {
+	files := []File{
+		{Path: "a.go", Defs: []string{"A"}, Refs: []string{"B"}},
+		{Path: "b.go", Defs: []string{"B"}, Refs: []string{"A", "C"}},
+		{Path: "c.go", Defs: []string{"C"}},
+	}
+	plain := Rank(Input{Files: files})
+	scaled := Rank(Input{Files: files, Scale: map[string]float64{"c.go": 100, "a.go": math.NaN(), "b.go": -1}})
+	if plain.Entries[0].Path == "c.go" {
+		t.Fatalf("c.go is first without a scale; the test needs it lower: %+v", plain.Entries)
+	}
+	if scaled.Entries[0].Path != "c.go" {
+		t.Errorf("scaled by 100, c.go is not first: %+v", scaled.Entries)
+	}
+	for _, e := range scaled.Entries {
+		if e.Name == "" {
+			continue
+		}
+		want := plainScore(plain, e.Path, e.Name)
+		if e.Path == "c.go" {
+			want *= 100
+		}
+		if math.Abs(e.Score-want) > 1e-12 {
+			t.Errorf("%s %s scores %g scaled, want %g (bad factors ignored)", e.Path, e.Name, e.Score, want)
+		}
+	}
+	for p, r := range plain.Files {
+		if scaled.Files[p] != r {
+			t.Errorf("rank of %s = %g with a scale, %g without", p, scaled.Files[p], r)
+		}
+	}
+}
+
+func plainScore(r *Result, path, name string) float64 {
+	for _, e := range r.Entries {
+		if e.Path == path && e.Name == name {
+			return e.Score
+		}
+	}
+	return math.NaN()
+}

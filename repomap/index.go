@@ -56,7 +56,6 @@ type entry struct {
 	generated bool          // the head of its text says it was generated
 	lines     []string      // the file's lines, once a map shows it
 	words     []byte        // the binary form of the words.Bag of its text; nil for none
-	bag       *bag          // the words of its text, names and path, once a request has words
 	redacted  int           // lines of lines whose credentials were replaced
 	dirty     bool          // not yet written to the disk cache
 	skip      string        // why it was left out of parsing, or ""

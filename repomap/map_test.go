@@ -466,3 +466,24 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 		t.Errorf("the Map compiled %d tags queries for Scala, C++ and Go over three builds, want 3", n)
 	}
 }
+
+// TestDefaultRankingSpelled: the default ranking is Aider's with these
+// changes, so that a measurement can vary one of them (as in
+// "…+mix=3"); a new default must keep the spelling true.
+func TestDefaultRankingSpelled(t *testing.T) {
+	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3"
+	def, err := parseRanking(RankingDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseRanking(spelled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != def {
+		t.Errorf("parseRanking(%q) = %+v\nwant the default %+v", spelled, got, def)
+	}
+	if mixed, _ := parseRanking(spelled + "+mix=3"); mixed.relEvery != 3 {
+		t.Errorf("mix=3 after rel: relEvery = %d, want 3", mixed.relEvery)
+	}
+}

@@ -37,90 +37,6 @@ const (
 	pathWordWeight = 3 // a word of its path
 )
 
-// bag is a file's words, by their hashes (words.Hash), sorted, with their
-// weights.
-type bag struct {
-	hashes  []uint32
-	weights []float32
-	length  float32 // the sum of the weights
-	text    float64 // the weight of its text's words it was made with
-}
-
-// weight returns the weight of the word of hash h in b, 0 when it has
-// none.
-func (b *bag) weight(h uint32) float32 {
-	if i, ok := slices.BinarySearch(b.hashes, h); ok {
-		return b.weights[i]
-	}
-	return 0
-}
-
-// bagOf returns the bag of words of the file at p with entry e: each word
-// of its text weighs text, each word of a name it defines
-// defWordWeight more, and each word of its path pathWordWeight more. A
-// file whose text has no words (none counted) has its names' words
-// instead: those it defines and refers to.
-func bagOf(p string, e *entry, text float64) *bag {
-	var content words.Bag
-	hasText := len(e.words) > 0 && content.UnmarshalBinary(e.words) == nil
-	// The words of names and the path, few, are merged into those of the
-	// text, many and sorted already.
-	type extra struct {
-		h uint32
-		w float32
-	}
-	var extras []extra
-	add := func(name string, weight float32) {
-		for _, w := range words.Split(name) {
-			extras = append(extras, extra{words.Hash(w), weight})
-		}
-	}
-	set := e.tags
-	// Each string of the file's Set is split once, weighed by its uses.
-	uses := make([]float32, len(set.Strings))
-	for _, t := range set.Tags {
-		switch {
-		case t.Kind == tags.Definition:
-			uses[t.Name] += defWordWeight
-		case !hasText:
-			uses[t.Name]++
-		}
-	}
-	for i, s := range set.Strings {
-		if uses[i] > 0 {
-			add(s, uses[i])
-		}
-	}
-	add(strings.TrimSuffix(p, path.Ext(p)), pathWordWeight)
-	slices.SortFunc(extras, func(a, b extra) int { return cmp.Compare(a.h, b.h) })
-
-	if text <= 0 {
-		content = words.Bag{}
-	}
-	b := &bag{text: text}
-	n := len(content.Hashes) + len(extras)
-	b.hashes, b.weights = make([]uint32, 0, n), make([]float32, 0, n)
-	push := func(h uint32, w float32) {
-		if k := len(b.hashes); k > 0 && b.hashes[k-1] == h {
-			b.weights[k-1] += w
-		} else {
-			b.hashes, b.weights = append(b.hashes, h), append(b.weights, w)
-		}
-		b.length += w
-	}
-	i, j := 0, 0
-	for i < len(content.Hashes) || j < len(extras) {
-		if j == len(extras) || i < len(content.Hashes) && content.Hashes[i] <= extras[j].h {
-			push(content.Hashes[i], float32(text)*float32(content.Counts[i]))
-			i++
-		} else {
-			push(extras[j].h, extras[j].w)
-			j++
-		}
-	}
-	return b
-}
-
 // stopWords are words of requests that say nothing about code.
 var stopWords = set(`a an and are as at be been but by can could did do does doing done for from had has have having he her
 	him his how i if in into is it its itself just me more most my no nor not now of off on once only or other our out
@@ -144,53 +60,110 @@ func queryWords(text string) map[string]int {
 }
 
 // relevance returns the BM25 score of each file of s for the words of
-// text, by path; files that match no word are left out.
+// text, by path; files that match no word are left out. A file's words
+// are those of its text, each weighing textWeight, those of the names it
+// defines, defWordWeight more, and those of its path, pathWordWeight more;
+// a file without counted words has the words of its names instead (those
+// it defines and refers to). The counts are read from the entries' binary
+// bags as they stream, for the request's words alone.
 func relevance(s *snapshot, text string, textWeight float64) map[string]float64 {
 	q := queryWords(text)
 	if len(q) == 0 {
 		return nil
 	}
-	bags := make([]*bag, len(s.files))
-	var total float64
-	for i, f := range s.files {
-		e := s.entries[i]
-		if e.bag == nil || e.bag.text != textWeight {
-			e.bag = bagOf(f.path, e, textWeight)
-		}
-		bags[i] = e.bag
-		total += float64(e.bag.length)
-	}
-	n := float64(len(bags))
-	avg := total / max(n, 1)
 	hashes := make([]uint32, 0, len(q))
 	for w := range q {
 		hashes = append(hashes, words.Hash(w))
 	}
 	slices.Sort(hashes)
 	hashes = slices.Compact(hashes)
-	idf := make([]float64, len(hashes))
-	for k, h := range hashes {
+	nq := len(hashes)
+	tf := make([]float32, len(s.files)*nq) // by file, then word
+	lengths := make([]float32, len(s.files))
+	var buf []uint32
+	var uses []float32
+	for i, f := range s.files {
+		e := s.entries[i]
+		row := tf[i*nq : (i+1)*nq]
+		length := float32(0)
+		hasText := false
+		if len(e.words) > 0 {
+			k, total := 0, uint64(0)
+			tw := float32(textWeight)
+			err := words.Each(e.words, func(h, c uint32) {
+				total += uint64(c)
+				for k < nq && hashes[k] < h {
+					k++
+				}
+				if k < nq && hashes[k] == h {
+					row[k] += tw * float32(c)
+				}
+			})
+			if hasText = err == nil; hasText {
+				length += tw * float32(total)
+			} else {
+				clear(row)
+			}
+		}
+		add := func(name string, weight float32) {
+			start := len(buf)
+			buf = words.AppendHashes(buf, name)
+			for _, h := range buf[start:] {
+				length += weight
+				if k, ok := slices.BinarySearch(hashes, h); ok {
+					row[k] += weight
+				}
+			}
+			buf = buf[:start]
+		}
+		// Each string of the file's Set is split once, weighed by its uses.
+		set := e.tags
+		uses = slices.Grow(uses[:0], len(set.Strings))[:len(set.Strings)]
+		clear(uses)
+		for _, t := range set.Tags {
+			switch {
+			case t.Kind == tags.Definition:
+				uses[t.Name] += defWordWeight
+			case !hasText:
+				uses[t.Name]++
+			}
+		}
+		for j, str := range set.Strings {
+			if uses[j] > 0 {
+				add(str, uses[j])
+			}
+		}
+		add(strings.TrimSuffix(f.path, path.Ext(f.path)), pathWordWeight)
+		lengths[i] = length
+	}
+	n := float64(len(s.files))
+	var total float64
+	for _, l := range lengths {
+		total += float64(l)
+	}
+	avg := total / max(n, 1)
+	idf := make([]float64, nq)
+	for k := range hashes {
 		df := 0.0
-		for _, b := range bags {
-			if b.weight(h) > 0 {
+		for i := range s.files {
+			if tf[i*nq+k] > 0 {
 				df++
 			}
 		}
 		idf[k] = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	out := make(map[string]float64)
-	for i, b := range bags {
+	for i, f := range s.files {
 		var score float64
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(b.length)/max(avg, 1))
-		for k, h := range hashes {
-			tf := float64(b.weight(h))
-			if tf == 0 {
-				continue
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(lengths[i])/max(avg, 1))
+		for k, v := range tf[i*nq : (i+1)*nq] {
+			if v > 0 {
+				tf := float64(v)
+				score += idf[k] * tf * (bm25K1 + 1) / (tf + norm)
 			}
-			score += idf[k] * tf * (bm25K1 + 1) / (tf + norm)
 		}
 		if score > 0 {
-			out[s.files[i].path] = score
+			out[f.path] = score
 		}
 	}
 	return out

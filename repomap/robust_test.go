@@ -23,9 +23,20 @@ import (
 )
 
 // rbMap returns a Map of fsys, closed when the test ends.
+//
+// Unless opts sets one, the parse timeout is a minute: these tests check
+// what is parsed and shown, not how fast, and a busy machine must not
+// time out the parse of a large file they expect in the map.
 func rbMap(t *testing.T, fsys fs.FS, opts *Options) *Map {
 	t.Helper()
-	m, err := NewFS(fsys, opts)
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.ParseTimeout == 0 {
+		o.ParseTimeout = time.Minute
+	}
+	m, err := NewFS(fsys, &o)
 	if err != nil {
 		t.Fatal(err)
 	}

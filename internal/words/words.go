@@ -100,7 +100,14 @@ type Bag struct {
 
 // Count returns the bag of words of src.
 func Count(src []byte) Bag {
-	hs := make([]uint32, 0, len(src)/6)
+	return bagOf(appendHashes(make([]uint32, 0, len(src)/6), src))
+}
+
+// AppendHashes appends to dst the hash of each word of s, in the order
+// Split gives them, and returns the extended slice.
+func AppendHashes(dst []uint32, s string) []uint32 { return appendHashes(dst, s) }
+
+func appendHashes[T string | []byte](hs []uint32, src T) []uint32 {
 	start, ascii := -1, true
 	end := func(i int) {
 		if ascii {
@@ -119,7 +126,7 @@ func Count(src []byte) Bag {
 			word = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 		} else {
 			var r rune
-			r, size = utf8.DecodeRune(src[i:])
+			r, size = utf8.DecodeRuneInString(string(src[i:min(i+utf8.UTFMax, len(src))]))
 			word = isWordRune(r)
 		}
 		switch {
@@ -135,12 +142,12 @@ func Count(src []byte) Bag {
 	if start >= 0 {
 		end(len(src))
 	}
-	return bagOf(hs)
+	return hs
 }
 
 // appendASCII appends the hashes of the words of s, a run of ASCII
 // letters and digits, as Split cuts it.
-func appendASCII(hs []uint32, s []byte) []uint32 {
+func appendASCII[T string | []byte](hs []uint32, s T) []uint32 {
 	upper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
 	lower := func(c byte) bool { return 'a' <= c && c <= 'z' }
 	n0 := len(hs)
@@ -166,9 +173,10 @@ func appendASCII(hs []uint32, s []byte) []uint32 {
 	return hs
 }
 
-func hashASCII(s []byte) uint32 {
+func hashASCII[T string | []byte](s T) uint32 {
 	h := uint32(offset32)
-	for _, c := range s {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
@@ -222,15 +230,15 @@ func (b *Bag) AppendBinary(dst []byte) ([]byte, error) {
 // did not make.
 var ErrMalformed = errors.New("words: malformed bag")
 
-// UnmarshalBinary sets b from its binary form. Malformed data gives
-// ErrMalformed, never a panic.
-func (b *Bag) UnmarshalBinary(data []byte) error {
+// Each calls f with each hash of the bag whose binary form is data, in
+// ascending order, and its count, without keeping them. Malformed data
+// gives ErrMalformed, after the calls for what came before it.
+func Each(data []byte, f func(h, count uint32)) error {
 	n, k := binary.Uvarint(data)
 	if k <= 0 || n > uint64(len(data)) {
 		return ErrMalformed
 	}
 	data = data[k:]
-	*b = Bag{Hashes: make([]uint32, 0, n), Counts: make([]uint32, 0, n)}
 	h := uint64(0)
 	for i := range n {
 		d, k1 := binary.Uvarint(data)
@@ -239,17 +247,33 @@ func (b *Bag) UnmarshalBinary(data []byte) error {
 		}
 		data = data[k1:]
 		c, k2 := binary.Uvarint(data)
-		if k2 <= 0 || c == 0 || c > 1<<32-1 || uint64(b.Total)+c > 1<<32-1 {
+		if k2 <= 0 || c == 0 || c > 1<<32-1 {
 			return ErrMalformed
 		}
 		data = data[k2:]
 		h += d
-		b.Hashes = append(b.Hashes, uint32(h))
-		b.Counts = append(b.Counts, uint32(c))
-		b.Total += uint32(c)
+		f(uint32(h), uint32(c))
 	}
 	if len(data) != 0 {
 		return ErrMalformed
 	}
+	return nil
+}
+
+// UnmarshalBinary sets b from its binary form. Malformed data gives
+// ErrMalformed, never a panic.
+func (b *Bag) UnmarshalBinary(data []byte) error {
+	*b = Bag{}
+	total := uint64(0)
+	err := Each(data, func(h, c uint32) {
+		b.Hashes = append(b.Hashes, h)
+		b.Counts = append(b.Counts, c)
+		total += uint64(c)
+	})
+	if err != nil || total > 1<<32-1 {
+		*b = Bag{}
+		return ErrMalformed
+	}
+	b.Total = uint32(total)
 	return nil
 }

@@ -24,12 +24,23 @@ func TestSplit(t *testing.T) {
 }
 
 // bagOfSplit is the bag that Count must give: the hashes of Split's words.
-func bagOfSplit(s string) Bag {
+func bagOfSplit(s string) Bag { return bagOf(splitHashes(s)) }
+
+// splitHashes returns the hashes of Split's words of s, in order.
+func splitHashes(s string) []uint32 {
 	var hs []uint32
 	for _, w := range Split(s) {
 		hs = append(hs, Hash(w))
 	}
-	return bagOf(hs)
+	return hs
+}
+
+func TestAppendHashes(t *testing.T) {
+	for _, s := range []string{"QuerySet.update", "ÜberDatei größe_ist", "x", ""} {
+		if got, want := AppendHashes([]uint32{7}, s), append([]uint32{7}, splitHashes(s)...); !slices.Equal(got, want) {
+			t.Errorf("AppendHashes(%q) = %v, want %v", s, got, want)
+		}
+	}
 }
 
 func TestCountAgreesWithSplit(t *testing.T) {
@@ -86,6 +97,9 @@ func FuzzCount(f *testing.F) {
 		got, want := Count([]byte(s)), bagOfSplit(s)
 		if !slices.Equal(got.Hashes, want.Hashes) || !slices.Equal(got.Counts, want.Counts) {
 			t.Fatalf("Count(%q) = %v, Split gives %v", s, got, want)
+		}
+		if hs := AppendHashes(nil, s); !slices.Equal(hs, splitHashes(s)) {
+			t.Fatalf("AppendHashes(%q) = %v, Split gives %v", s, hs, splitHashes(s))
 		}
 		data, _ := got.AppendBinary(nil)
 		var back Bag
