@@ -324,7 +324,8 @@ func deepTree() fstest.MapFS {
 		// two nodes deep; tree-sitter's queries see 65,535 nodes deep).
 		"deep.go": {Data: []byte("package p\n\nfunc F() {\n" + strings.Repeat("{\n", depth/4) + "type local struct {\n\tDeepField int\n}\n" +
 			strings.Repeat("{\n", depth*3/4) + strings.Repeat("}\n", depth+1))},
-		"deep.py": {Data: []byte("x = " + strings.Repeat("[\n", depth/2) + "deep_call(),\n" + strings.Repeat("[\n", depth/2) + strings.Repeat("]\n", depth))},
+		// A call of a function it imports, 50,000 lists down.
+		"deep.py": {Data: []byte("from lib import deep_call\n\nx = " + strings.Repeat("[\n", depth/2) + "deep_call(),\n" + strings.Repeat("[\n", depth/2) + strings.Repeat("]\n", depth))},
 		"deep.js": {Data: []byte("x = " + strings.Repeat("[\n", depth/2) + "class {\n  deepMethod() {}\n},\n" + strings.Repeat("[\n", depth/2) + strings.Repeat("]\n", depth))},
 		"lib.py":  {Data: []byte("def deep_call():\n    pass\n")},
 	}
