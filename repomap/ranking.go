@@ -703,13 +703,17 @@ const (
 // whose fix's file the map shows from 0.79 to 0.86 at 1,024 tokens on a
 // development set of issues, and message recall on the history of four
 // repositories by 0.03 to 0.23; 3 and 5 did a little less, 20/6/3 and
-// 20/2/8 without it less again.
+// 20/2/8 without it less again. A file the words name (relNamed 1) is as
+// relevant as the best file besides: it put the fix's file first in 2
+// more tasks of 100 (MRR 0.417 → 0.448) and among the first five in 1
+// more.
 const (
 	relTop      = 20
 	relPersonal = 2
 	relBoost    = 3
 	relText     = 1
 	relEvery    = 2
+	relNamed    = 1
 )
 
 // overviewLong is the multiplier of long descriptive names in a map for
@@ -793,7 +797,7 @@ func parseRanking(s string) (ranking, error) {
 		// Dropping builtins (aider+builtins) left recall unchanged on two
 		// repositories and lowered it on the third: it is not in.
 		return ranking{reverse: reverseWeight, roles: true, tests: testFactor, resolve: true, fallback: fallbackWeight, private: privateWeight,
-			relevance: true, relTop: relTop, relPersonal: relPersonal, relBoost: relBoost, relText: relText, relEvery: relEvery,
+			relevance: true, relTop: relTop, relPersonal: relPersonal, relBoost: relBoost, relText: relText, relEvery: relEvery, relNamed: relNamed,
 			overviewLong: overviewLong}, nil
 	case RankingAider:
 		return ranking{}, nil
@@ -802,7 +806,8 @@ func parseRanking(s string) (ranking, error) {
 	var r ranking
 	textSet := false    // text=W was given
 	mixSet := false     // mix=N was given
-	defaultMix := false // rel was given, which brings the default mix
+	namedSet := false   // named=W was given
+	defaultMix := false // rel was given, which brings the default mix and named
 	if parts[0] != RankingAider {
 		return r, fmt.Errorf("repomap: unknown ranking %q (want %s, %s, or %s+CHANGE…)", s, RankingDefault, RankingAider, RankingAider)
 	}
@@ -861,7 +866,7 @@ func parseRanking(s string) (ranking, error) {
 			if err != nil || w < 0 || w > 100 {
 				return r, fmt.Errorf("repomap: ranking %q: named takes a weight of 0 or more", s)
 			}
-			r.relNamed = w
+			r.relNamed, namedSet = w, true
 		case name == "mix" && hasVal:
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 || n > 100 {
@@ -912,6 +917,9 @@ func parseRanking(s string) (ranking, error) {
 	}
 	if defaultMix && !mixSet {
 		r.relEvery = relEvery
+	}
+	if defaultMix && !namedSet {
+		r.relNamed = relNamed
 	}
 	return r, nil
 }
