@@ -57,7 +57,7 @@ func newResolver(s *snapshot) *resolver {
 	byLang := make(map[string][]int)
 	for i, f := range s.files {
 		switch l := tags.Detect(f.path, nil); {
-		case l == "go", l == "python":
+		case l == "go", l == "python", l == "java":
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)
@@ -76,6 +76,8 @@ func newResolver(s *snapshot) *resolver {
 			lr = newJSResolver(s, files)
 		case "c":
 			lr = newCResolver(s, files)
+		case "java":
+			lr = newJavaResolver(s, files)
 		}
 		for _, i := range files {
 			r.lang[i] = lr
