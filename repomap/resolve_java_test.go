@@ -124,3 +124,49 @@ func TestResolveJava(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveJavaStar: a static import on demand takes a class's members,
+// an import on demand of a class its nested types; C.m() finds an m that
+// C inherits from a supertype in the tree; a call on a value of a type
+// imported from outside the tree links to nothing.
+func TestResolveJavaStar(t *testing.T) {
+	tree := fstest.MapFS{
+		"a/Outer.java": {Data: []byte("package a;\n\npublic class Outer extends Root {\n    public static class Inner {}\n\n    public static int twice(int n) { return 2 * n; }\n}\n")},
+		"a/Root.java":  {Data: []byte("package a;\n\npublic class Root {\n    public static Root make() { return null; }\n}\n")},
+		"b/Use.java": {Data: []byte(`package b;
+
+import static a.Outer.*;
+import a.Outer.*;
+import a.Outer;
+import org.lib.Gadget;
+
+class Use {
+    Inner inner;
+
+    int run(Gadget g) {
+        Outer.make();
+        g.make();
+        return twice(1);
+    }
+}
+`)},
+	}
+	got := edges(t, tree, RankingDefault)
+	want := []string{
+		"a/Outer.java -> a/Root.java Root",
+		"b/Use.java -> a/Outer.java Inner",
+		"b/Use.java -> a/Outer.java Outer",
+		"b/Use.java -> a/Outer.java twice",
+		"b/Use.java -> a/Root.java make",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// g.make() on an imported class outside the tree links to nothing
+	// (Gadget is imported by name from a package the tree does not have).
+	for _, f := range linkTree(t, tree, RankingDefault).files {
+		if f.Path == "b/Use.java" && slices.Contains(f.Refs, fallbackKey("make")) {
+			t.Errorf("%s refs %q: g.make() on an outside type falls back", f.Path, f.Refs)
+		}
+	}
+}
