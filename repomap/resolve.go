@@ -55,8 +55,11 @@ type resolver struct {
 func newResolver(s *snapshot) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
 	byLang := make(map[string][]int)
+	var kotlin []int // files whose packages Java files can import
 	for i, f := range s.files {
 		switch l := tags.Detect(f.path, nil); {
+		case l == "kotlin":
+			kotlin = append(kotlin, i)
 		case l == "go", l == "python", l == "java":
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
@@ -77,7 +80,7 @@ func newResolver(s *snapshot) *resolver {
 		case "c":
 			lr = newCResolver(s, files)
 		case "java":
-			lr = newJavaResolver(s, files)
+			lr = newJavaResolver(s, files, kotlin)
 		}
 		for _, i := range files {
 			r.lang[i] = lr

@@ -21,6 +21,7 @@ import (
 // defines them: m() and this.m() mean the m of the file or of the files
 // of its supertypes in the tree, else a static import of m; super.m() the
 // supertypes'; C.m() for a type C the m of C's file and its supertypes;
+// a method of Object that none of them defines links to nothing;
 // x.m() the m of x's declared type where the file declares x (a field, a
 // local or a parameter) with a type of the tree, nothing when that type is
 // outside the tree. An import means the type, member or package it names.
@@ -50,18 +51,18 @@ type javaFile struct {
 	vars    map[string][]int  // per declared name: its type references, in line order
 }
 
-func newJavaResolver(s *snapshot, files []int) *javaResolver {
+// newJavaResolver returns the resolver of the Java files of s. The
+// packages the Kotlin files kotlin declare are packages of the tree too:
+// what Java files import from them falls back to names.
+func newJavaResolver(s *snapshot, files, kotlin []int) *javaResolver {
 	r := &javaResolver{s: s, pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
 		types: make(map[javaName][]int), mems: make(map[int]map[string]bool),
 		files: make(map[int]*javaFile), bases: make(map[int][]int), out: make(map[int]bool)}
 	for _, i := range files {
 		set := s.entries[i].tags
-		p := "/" + goDir(s.files[i].path)
-		for j, t := range set.Tags {
-			if t.Kind == tags.Definition && set.Sub(j) == "package" && set.Qual(j) != "" {
-				p = set.Qual(j)
-				break
-			}
+		p := declaredPackage(set)
+		if p == "" {
+			p = "/" + goDir(s.files[i].path)
 		}
 		r.pkg[i] = p
 		r.pkgs[p] = true
@@ -83,7 +84,23 @@ func newJavaResolver(s *snapshot, files []int) *javaResolver {
 		}
 		r.mems[i] = mems
 	}
+	for _, i := range kotlin {
+		if p := declaredPackage(s.entries[i].tags); p != "" {
+			r.pkgs[p] = true
+		}
+	}
 	return r
+}
+
+// declaredPackage returns the name of the package a file's tags declare
+// ("a.b"), or "".
+func declaredPackage(set tags.Set) string {
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && set.Sub(j) == "package" {
+			return set.Qual(j)
+		}
+	}
+	return ""
 }
 
 // javaType reports whether a definition of kind sub is a type.
@@ -301,8 +318,12 @@ func (r *javaResolver) memberKeys(out []ref, from []int, name string) (_ []ref, 
 		outside = outside || o
 		queue = append(queue, bases...)
 	}
-	return out, found, outside
+	// Every class inherits Object's methods.
+	return out, found, outside || javaObject[name]
 }
+
+// javaObject lists the methods of java.lang.Object.
+var javaObject = set(`equals hashCode toString getClass clone finalize notify notifyAll wait`)
 
 // staticKeys appends the keys of member name as the static imports of
 // file i give it.

@@ -27,6 +27,7 @@ class OrderTest {
     void check() {
         Order o = Order.of();
         o.total();
+        o.toString();
     }
 }
 `)},
@@ -65,7 +66,7 @@ public class Helper {
     public void add(Object o) {}
 }
 `)},
-	"src/main/java/com/legacy/Order.java":   {Data: []byte("package com.legacy;\n\npublic class Order {\n    public int total() { return 1; }\n\n    public static Order of() { return null; }\n}\n")},
+	"src/main/java/com/legacy/Order.java":   {Data: []byte("package com.legacy;\n\npublic class Order {\n    public int total() { return 1; }\n\n    public static Order of() { return null; }\n\n    public String toString() { return \"\"; }\n}\n")},
 	"src/main/java/com/other/String.java":   {Data: []byte("package com.other;\n\npublic class String {}\n")},
 	"src/main/java/com/other/List.java":     {Data: []byte("package com.other;\n\npublic interface List {}\n")},
 	"src/main/java/com/other/Override.java": {Data: []byte("package com.other;\n\npublic @interface Override {}\n")},
@@ -108,8 +109,9 @@ func TestResolveJava(t *testing.T) {
 		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Never: App's String, List and @Override to com.other's, orders.add()
-	// on a java.util.List to Helper.add, Order to com.legacy's, Tool's Util
-	// to elsewhere's. Aider's ranking, by name, links them all.
+	// on a java.util.List to Helper.add, Order to com.legacy's, o.toString()
+	// on an Order that inherits Object's to com.legacy's, Tool's Util to
+	// elsewhere's. Aider's ranking, by name, links them all.
 	aider := edges(t, javaTree, RankingAider)
 	for _, to := range []string{"src/main/java/com/other/String.java String", "src/main/java/com/other/List.java List",
 		"src/main/java/com/other/Override.java Override", helper + " add", "src/main/java/com/legacy/Order.java Order"} {
@@ -167,6 +169,37 @@ class Use {
 	for _, f := range linkTree(t, tree, RankingDefault).files {
 		if f.Path == "b/Use.java" && slices.Contains(f.Refs, fallbackKey("make")) {
 			t.Errorf("%s refs %q: g.make() on an outside type falls back", f.Path, f.Refs)
+		}
+	}
+}
+
+// TestResolveJavaKotlin: a Java file that imports a class of a package
+// only Kotlin files declare links to it by name, at the fallback weight;
+// one imported from a package nothing declares, to nothing.
+func TestResolveJavaKotlin(t *testing.T) {
+	tree := fstest.MapFS{
+		"core/Adapter.kt": {Data: []byte("package com.shop.core\n\nclass Adapter {\n    fun read(): Int = 0\n}\n")},
+		"core/Widget.kt":  {Data: []byte("package com.shop.core\n\nclass Widget\n")},
+		"test/AdapterTest.java": {Data: []byte(`package com.shop.test;
+
+import com.shop.core.Adapter;
+import org.lib.Widget;
+
+class AdapterTest {
+    void check(Adapter a, Widget w) {
+        a.read();
+    }
+}
+`)},
+	}
+	got := edges(t, tree, RankingDefault)
+	want := []string{"test/AdapterTest.java -> core/Adapter.kt Adapter", "test/AdapterTest.java -> core/Adapter.kt read"}
+	if !slices.Equal(got, want) {
+		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range linkTree(t, tree, RankingDefault).files {
+		if f.Path == "test/AdapterTest.java" && !slices.Contains(f.Refs, fallbackKey("Adapter")) {
+			t.Errorf("%s refs %q, want the fallback key of Adapter", f.Path, f.Refs)
 		}
 	}
 }
