@@ -9,11 +9,12 @@
 
 ; The last segment of the package name ties the files of a package to the
 ; files that import all of it ("import com.shop.model.*"); it is not shown.
+; The whole name qualifies it.
 (package_declaration
   [
-    (identifier) @name.definition.package
+    (identifier) @name.definition.package @qual
     (scoped_identifier
-      name: (identifier) @name.definition.package)
+      name: (identifier) @name.definition.package) @qual
   ])
 
 (class_declaration
@@ -97,7 +98,10 @@
       name: (identifier) @name.reference.annotation)
   ])
 
+; A superclass is qualified by "extends", which a class made with "new"
+; is not.
 (superclass
+  "extends" @qual
   [
     (type_identifier) @name.reference.class
     (scoped_type_identifier
@@ -137,11 +141,45 @@
       ])
   ])
 
+; A call is qualified by its object when that is a name, "this" or
+; "super", by "." when it is another expression; a plain call has no
+; qualifier.
+(method_invocation
+  object: [
+    (identifier)
+    (this)
+    (super)
+  ] @qual
+  name: (identifier) @name.reference.call)
+
+; "this.field.m()" as "field.m()".
+(method_invocation
+  object: (field_access
+    object: (this)
+    field: (identifier) @qual)
+  name: (identifier) @name.reference.call)
+
+(method_invocation
+  object: (_)
+  "." @qual
+  name: (identifier) @name.reference.call)
+
 (method_invocation
   name: (identifier) @name.reference.call)
 
-; "Type::method" and "Type::new".
+; "Type::method": qualified as a call is, by "::" for another expression.
 (method_reference
+  .
+  [
+    (identifier)
+    (type_identifier)
+    (this)
+    (super)
+  ] @qual
+  (identifier) @name.reference.call .)
+
+(method_reference
+  "::" @qual
   (identifier) @name.reference.call .)
 
 ; A capitalized receiver is a class: "Money.of(…)", "Status.OPEN".
@@ -153,13 +191,48 @@
   object: (identifier) @name.reference.type
   (#match? @name.reference.type "^[A-Z]"))
 
+; An import is qualified by the name it imports, after "static" for a
+; static one.
 (import_declaration
+  "static" @qual
   (scoped_identifier
-    name: (identifier) @name.reference.package)
+    name: (identifier) @name.reference.package) @qual
   (asterisk))
 
 (import_declaration
   (scoped_identifier
-    name: (identifier) @name.reference.import))
+    name: (identifier) @name.reference.package) @qual
+  (asterisk))
+
+(import_declaration
+  "static" @qual
+  (scoped_identifier
+    name: (identifier) @name.reference.import) @qual)
+
+(import_declaration
+  (scoped_identifier
+    name: (identifier) @name.reference.import) @qual)
+
+; The type of a field, a local or a parameter is qualified by the name it
+; declares; of a generic type, the type before its arguments.
+; (A field, a local or an interface's constant.)
+(_
+  type: [
+    (type_identifier) @name.reference.type
+    (generic_type
+      .
+      (type_identifier) @name.reference.type)
+  ]
+  declarator: (variable_declarator
+    name: (identifier) @qual))
+
+(formal_parameter
+  type: [
+    (type_identifier) @name.reference.type
+    (generic_type
+      .
+      (type_identifier) @name.reference.type)
+  ]
+  name: (identifier) @qual)
 
 (type_identifier) @name.reference.type

@@ -9,9 +9,10 @@
 
 ; The last segment of the package name ties the files of a package to the
 ; files that import all of it ("import com.shop.model.*"); it is not shown.
+; The whole name qualifies it.
 (package_header
   (qualified_identifier
-    (identifier) @name.definition.package .))
+    (identifier) @name.definition.package .) @qual)
 
 (class_declaration
   "interface"

@@ -55,9 +55,12 @@ type resolver struct {
 func newResolver(s *snapshot) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
 	byLang := make(map[string][]int)
+	var kotlin []int // files whose packages Java files can import
 	for i, f := range s.files {
 		switch l := tags.Detect(f.path, nil); {
-		case l == "go", l == "python":
+		case l == "kotlin":
+			kotlin = append(kotlin, i)
+		case l == "go", l == "python", l == "java":
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)
@@ -76,6 +79,8 @@ func newResolver(s *snapshot) *resolver {
 			lr = newJSResolver(s, files)
 		case "c":
 			lr = newCResolver(s, files)
+		case "java":
+			lr = newJavaResolver(s, files, kotlin)
 		}
 		for _, i := range files {
 			r.lang[i] = lr

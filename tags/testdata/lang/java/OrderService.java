@@ -40,6 +40,9 @@ public class OrderService extends AbstractService<Order> implements OrderListene
     @Override
     public void close() {
         Audit.log("closing");
+        this.onPlaced(null);
+        super.close();
+        this.gateway.refund();
     }
 }
 
