@@ -14,22 +14,24 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Split returns the words of s, in order.
+// Split returns the words of s, in order: the parts of each run, then the
+// whole run when it has several.
 func Split(s string) []string {
 	var out []string
 	for _, run := range strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) }) {
 		parts := camelParts(run)
-		if len(parts) > 1 && utf8.RuneCountInString(run) > 1 {
-			out = append(out, strings.ToLower(run))
-		}
 		for _, p := range parts {
 			if utf8.RuneCountInString(p) > 1 {
 				out = append(out, strings.ToLower(p))
 			}
+		}
+		if len(parts) > 1 {
+			out = append(out, strings.ToLower(run))
 		}
 	}
 	return out
@@ -100,105 +102,205 @@ type Bag struct {
 
 // Count returns the bag of words of src.
 func Count(src []byte) Bag {
-	return bagOf(appendHashes(make([]uint32, 0, len(src)/6), src))
+	c := counterPool.Get().(*counter)
+	defer counterPool.Put(c)
+	c.reset(len(src) / 16)
+	buf := appendHashes(hashBuf(), src)
+	for _, h := range buf {
+		c.add(h)
+	}
+	putHashBuf(buf)
+	return c.bag()
 }
 
 // AppendHashes appends to dst the hash of each word of s, in the order
 // Split gives them, and returns the extended slice.
 func AppendHashes(dst []uint32, s string) []uint32 { return appendHashes(dst, s) }
 
+// The classes of ASCII bytes.
+const (
+	clWord  = 1 << iota // a letter or a digit
+	clUpper             // an upper-case letter
+	clLower             // a lower-case letter
+	clHigh              // not ASCII: the start or the rest of a longer rune
+)
+
+var class = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = clHigh
+		case 'a' <= c && c <= 'z':
+			t[c] = clWord | clLower
+		case 'A' <= c && c <= 'Z':
+			t[c] = clWord | clUpper
+		case '0' <= c && c <= '9':
+			t[c] = clWord
+		}
+	}
+	return t
+}()
+
+// appendHashes appends the hashes of the words of src. ASCII runs are
+// cut and hashed in one pass; a run with other letters goes through
+// Split.
 func appendHashes[T string | []byte](hs []uint32, src T) []uint32 {
-	start, ascii := -1, true
-	end := func(i int) {
-		if ascii {
-			hs = appendASCII(hs, src[start:i])
-		} else {
+	n := len(src)
+	for i := 0; i < n; {
+		if class[src[i]]&(clWord|clHigh) == 0 {
+			i++
+			continue
+		}
+		// A run starts at i: ASCII letters and digits while they last.
+		start, first := i, len(hs)
+		whole, part := uint32(offset32), uint32(offset32)
+		partLen, parts := 0, 1
+		prev := uint8(0)
+		for i < n {
+			c := src[i]
+			cl := class[c]
+			if cl&clWord == 0 {
+				break
+			}
+			if cl&clUpper != 0 && i > start {
+				next := uint8(0)
+				if i+1 < n {
+					next = class[src[i+1]]
+				}
+				if prev&clLower != 0 || prev&clUpper != 0 && next&clLower != 0 {
+					if partLen > 1 {
+						hs = append(hs, part)
+					}
+					part, partLen = offset32, 0
+					parts++
+				}
+			}
+			if cl&clUpper != 0 {
+				c += 'a' - 'A'
+			}
+			whole = (whole ^ uint32(c)) * prime32
+			part = (part ^ uint32(c)) * prime32
+			partLen++
+			prev = cl
+			i++
+		}
+		if i < n && class[src[i]]&clHigh != 0 && isWordRune(runeAt(src, i)) {
+			// A letter or digit that is not ASCII: the run goes on while
+			// they last, and Split cuts it instead.
+			hs = hs[:first]
+			for i < n && (class[src[i]]&clWord != 0 || class[src[i]]&clHigh != 0 && isWordRune(runeAt(src, i))) {
+				_, size := utf8.DecodeRuneInString(string(src[i:min(i+utf8.UTFMax, n)]))
+				i += size
+			}
 			for _, w := range Split(string(src[start:i])) {
 				hs = append(hs, Hash(w))
 			}
+			continue
 		}
-		start = -1
-	}
-	for i := 0; i < len(src); {
-		c, size := src[i], 1
-		var word bool
-		if c < utf8.RuneSelf {
-			word = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-		} else {
-			var r rune
-			r, size = utf8.DecodeRuneInString(string(src[i:min(i+utf8.UTFMax, len(src))]))
-			word = isWordRune(r)
+		if i == start {
+			// A rune that is no letter or digit.
+			_, size := utf8.DecodeRuneInString(string(src[i:min(i+utf8.UTFMax, n)]))
+			i += size
+			continue
 		}
-		switch {
-		case word && start < 0:
-			start, ascii = i, c < utf8.RuneSelf
-		case word:
-			ascii = ascii && c < utf8.RuneSelf
-		case start >= 0:
-			end(i)
+		if partLen > 1 {
+			hs = append(hs, part)
 		}
-		i += size
-	}
-	if start >= 0 {
-		end(len(src))
+		if parts > 1 {
+			hs = append(hs, whole)
+		}
 	}
 	return hs
 }
 
-// appendASCII appends the hashes of the words of s, a run of ASCII
-// letters and digits, as Split cuts it.
-func appendASCII[T string | []byte](hs []uint32, s T) []uint32 {
-	upper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
-	lower := func(c byte) bool { return 'a' <= c && c <= 'z' }
-	n0 := len(hs)
-	start := 0
-	parts := 0
-	for i := 1; i <= len(s); i++ {
-		cut := i == len(s)
-		if !cut {
-			prev, cur := s[i-1], s[i]
-			cut = lower(prev) && upper(cur) || upper(prev) && upper(cur) && i+1 < len(s) && lower(s[i+1])
-		}
-		if cut {
-			parts++
-			if i-start > 1 {
-				hs = append(hs, hashASCII(s[start:i]))
-			}
-			start = i
-		}
-	}
-	if parts > 1 && len(s) > 1 {
-		hs = slices.Insert(hs, n0, hashASCII(s))
-	}
-	return hs
+// runeAt returns the rune that starts at src[i].
+func runeAt[T string | []byte](src T, i int) rune {
+	r, _ := utf8.DecodeRuneInString(string(src[i:min(i+utf8.UTFMax, len(src))]))
+	return r
 }
 
-func hashASCII[T string | []byte](s T) uint32 {
-	h := uint32(offset32)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		h = (h ^ uint32(c)) * prime32
-	}
-	return h
+// A counter counts hashes in an open-addressing table.
+type counter struct {
+	keys, counts []uint32 // a slot is free while its count is 0
+	used         int
+	total        uint32
 }
 
-// bagOf returns the bag of the hashes hs, which it sorts.
-func bagOf(hs []uint32) Bag {
-	slices.Sort(hs)
-	b := Bag{Total: uint32(len(hs))}
-	for i := 0; i < len(hs); {
-		j := i + 1
-		for j < len(hs) && hs[j] == hs[i] {
-			j++
+var counterPool = sync.Pool{New: func() any { return new(counter) }}
+
+func (c *counter) reset(hint int) {
+	size := 256
+	for size < 2*hint {
+		size *= 2
+	}
+	if cap(c.keys) >= size && cap(c.keys) <= 8*size {
+		c.keys, c.counts = c.keys[:size], c.counts[:size]
+		clear(c.counts)
+	} else {
+		c.keys, c.counts = make([]uint32, size), make([]uint32, size)
+	}
+	c.used, c.total = 0, 0
+}
+
+func (c *counter) add(h uint32) {
+	if 2*(c.used+1) > len(c.keys) {
+		c.grow()
+	}
+	mask := uint32(len(c.keys) - 1)
+	i := (h * 0x9e3779b1) >> 7 & mask
+	for c.counts[i] != 0 && c.keys[i] != h {
+		i = (i + 1) & mask
+	}
+	if c.counts[i] == 0 {
+		c.keys[i] = h
+		c.used++
+	}
+	c.counts[i]++
+	c.total++
+}
+
+func (c *counter) grow() {
+	keys, counts := c.keys, c.counts
+	c.keys, c.counts = make([]uint32, 2*len(keys)), make([]uint32, 2*len(keys))
+	mask := uint32(len(c.keys) - 1)
+	for j, n := range counts {
+		if n == 0 {
+			continue
 		}
-		b.Hashes = append(b.Hashes, hs[i])
-		b.Counts = append(b.Counts, uint32(j-i))
-		i = j
+		i := (keys[j] * 0x9e3779b1) >> 7 & mask
+		for c.counts[i] != 0 {
+			i = (i + 1) & mask
+		}
+		c.keys[i], c.counts[i] = keys[j], n
+	}
+}
+
+// bag returns the bag of what c counted.
+func (c *counter) bag() Bag {
+	// Each hash and its count as one number, the hash high: sorted as
+	// numbers, they are sorted by hash.
+	ps := make([]uint64, 0, c.used)
+	for i, n := range c.counts {
+		if n != 0 {
+			ps = append(ps, uint64(c.keys[i])<<32|uint64(n))
+		}
+	}
+	slices.Sort(ps)
+	b := Bag{Hashes: make([]uint32, len(ps)), Counts: make([]uint32, len(ps)), Total: c.total}
+	for i, p := range ps {
+		b.Hashes[i], b.Counts[i] = uint32(p>>32), uint32(p)
 	}
 	return b
+}
+
+var hashBufs = sync.Pool{New: func() any { return new([]uint32) }}
+
+func hashBuf() []uint32 { return (*hashBufs.Get().(*[]uint32))[:0] }
+
+func putHashBuf(b []uint32) {
+	if cap(b) <= 1<<20 {
+		hashBufs.Put(&b)
+	}
 }
 
 // Len returns the number of distinct words of b.

@@ -10,17 +10,33 @@ func TestSplit(t *testing.T) {
 		in   string
 		want []string
 	}{
-		{"QuerySet.update", []string{"queryset", "query", "set", "update"}},
-		{"parseHTTPRequest2", []string{"parsehttprequest2", "parse", "http", "request2"}},
+		{"QuerySet.update", []string{"query", "set", "queryset", "update"}},
+		{"parseHTTPRequest2", []string{"parse", "http", "request2", "parsehttprequest2"}},
 		{"snake_case_name x", []string{"snake", "case", "name"}},
 		{"a b HTTP", []string{"http"}},
-		{"ÜberDatei größe", []string{"überdatei", "über", "datei", "größe"}},
+		{"ÜberDatei größe", []string{"über", "datei", "überdatei", "größe"}},
 		{"", nil},
 	} {
 		if got := Split(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("Split(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// bagOf returns the bag of the hashes hs, which it sorts.
+func bagOf(hs []uint32) Bag {
+	slices.Sort(hs)
+	b := Bag{Total: uint32(len(hs))}
+	for i := 0; i < len(hs); {
+		j := i + 1
+		for j < len(hs) && hs[j] == hs[i] {
+			j++
+		}
+		b.Hashes = append(b.Hashes, hs[i])
+		b.Counts = append(b.Counts, uint32(j-i))
+		i = j
+	}
+	return b
 }
 
 // bagOfSplit is the bag that Count must give: the hashes of Split's words.
