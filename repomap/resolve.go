@@ -232,7 +232,16 @@ type classWalk struct {
 // found tells whether any does; outside whether a base outside the tree
 // was met.
 func (w classWalk) methodKeys(out []ref, from []classRef, name string) (_ []ref, found, outside bool) {
-	seen := make(map[classRef]bool)
+	return inheritedKeys(out, from, name, func(c classRef) bool { return w.info(c.file).methods[c.name][name] }, w.scope, w.basesOf)
+}
+
+// inheritedKeys appends the keys of member name of the nodes from (classes,
+// or files of types) and of the nodes they inherit from, breadth first,
+// visiting maxClasses at most: on each line of inheritance, the nearest
+// node that defines it (has) gives its key, in scope. found tells whether
+// any does; outside whether bases reported a base outside the tree.
+func inheritedKeys[N comparable](out []ref, from []N, name string, has func(N) bool, scope func(N) string, bases func(N) ([]N, bool)) (_ []ref, found, outside bool) {
+	seen := make(map[N]bool)
 	queue := slices.Clone(from)
 	for len(queue) > 0 && len(seen) < maxClasses {
 		c := queue[0]
@@ -241,14 +250,14 @@ func (w classWalk) methodKeys(out []ref, from []classRef, name string) (_ []ref,
 			continue
 		}
 		seen[c] = true
-		if w.info(c.file).methods[c.name][name] {
-			out = append(out, ref{name: name, scope: w.scope(c)})
+		if has(c) {
+			out = append(out, ref{name: name, scope: scope(c)})
 			found = true
 			continue
 		}
-		bases, out2 := w.basesOf(c)
-		outside = outside || out2
-		queue = append(queue, bases...)
+		more, o := bases(c)
+		outside = outside || o
+		queue = append(queue, more...)
 	}
 	return out, found, outside
 }

@@ -300,24 +300,7 @@ func (r *javaResolver) basesOf(i int) ([]int, bool) {
 // that defines it. found tells whether any does; outside whether a
 // supertype outside the tree was met.
 func (r *javaResolver) memberKeys(out []ref, from []int, name string) (_ []ref, found, outside bool) {
-	seen := make(map[int]bool)
-	queue := slices.Clone(from)
-	for len(queue) > 0 && len(seen) < maxClasses {
-		f := queue[0]
-		queue = queue[1:]
-		if seen[f] {
-			continue
-		}
-		seen[f] = true
-		if r.mems[f][name] {
-			out = append(out, ref{name: name, scope: r.javaMembers(f)})
-			found = true
-			continue
-		}
-		bases, o := r.basesOf(f)
-		outside = outside || o
-		queue = append(queue, bases...)
-	}
+	out, found, outside = inheritedKeys(out, from, name, func(f int) bool { return r.mems[f][name] }, r.javaMembers, r.basesOf)
 	// Every class inherits Object's methods.
 	return out, found, outside || javaObject[name]
 }
