@@ -303,17 +303,6 @@ func putHashBuf(b []uint32) {
 	}
 }
 
-// Len returns the number of distinct words of b.
-func (b *Bag) Len() int { return len(b.Hashes) }
-
-// Count returns how often the word of hash h appears in b.
-func (b *Bag) Count(h uint32) uint32 {
-	if i, ok := slices.BinarySearch(b.Hashes, h); ok {
-		return b.Counts[i]
-	}
-	return 0
-}
-
 // AppendBinary appends the binary form of b to dst: the number of
 // distinct words, then each hash as its difference from the one before
 // and its count, all as uvarints.
@@ -328,8 +317,8 @@ func (b *Bag) AppendBinary(dst []byte) ([]byte, error) {
 	return dst, nil
 }
 
-// ErrMalformed is returned by UnmarshalBinary for data that AppendBinary
-// did not make.
+// ErrMalformed is returned by Each for data that AppendBinary did not
+// make.
 var ErrMalformed = errors.New("words: malformed bag")
 
 // Each calls f with each hash of the bag whose binary form is data, in
@@ -359,23 +348,5 @@ func Each(data []byte, f func(h, count uint32)) error {
 	if len(data) != 0 {
 		return ErrMalformed
 	}
-	return nil
-}
-
-// UnmarshalBinary sets b from its binary form. Malformed data gives
-// ErrMalformed, never a panic.
-func (b *Bag) UnmarshalBinary(data []byte) error {
-	*b = Bag{}
-	total := uint64(0)
-	err := Each(data, func(h, c uint32) {
-		b.Hashes = append(b.Hashes, h)
-		b.Counts = append(b.Counts, c)
-		total += uint64(c)
-	})
-	if err != nil || total > 1<<32-1 {
-		*b = Bag{}
-		return ErrMalformed
-	}
-	b.Total = uint32(total)
 	return nil
 }

@@ -39,6 +39,24 @@ func bagOf(hs []uint32) Bag {
 	return b
 }
 
+// count returns how often the word of hash h appears in b.
+func count(b Bag, h uint32) uint32 {
+	if i, ok := slices.BinarySearch(b.Hashes, h); ok {
+		return b.Counts[i]
+	}
+	return 0
+}
+
+// decodeBag sets b from its binary form, through Each.
+func decodeBag(b *Bag, data []byte) error {
+	*b = Bag{}
+	return Each(data, func(h, c uint32) {
+		b.Hashes = append(b.Hashes, h)
+		b.Counts = append(b.Counts, c)
+		b.Total += c
+	})
+}
+
 // bagOfSplit is the bag that Count must give: the hashes of Split's words.
 func bagOfSplit(s string) Bag { return bagOf(splitHashes(s)) }
 
@@ -76,13 +94,13 @@ func TestCountAgreesWithSplit(t *testing.T) {
 
 func TestCountCounts(t *testing.T) {
 	b := Count([]byte("update update QuerySet"))
-	if got := b.Count(Hash("update")); got != 2 {
+	if got := count(b, Hash("update")); got != 2 {
 		t.Errorf("Count(update) = %d, want 2", got)
 	}
-	if got := b.Count(Hash("QUERYSET")); got != 1 {
+	if got := count(b, Hash("QUERYSET")); got != 1 {
 		t.Errorf("Count(queryset) = %d, want 1", got)
 	}
-	if got := b.Count(Hash("missing")); got != 0 {
+	if got := count(b, Hash("missing")); got != 0 {
 		t.Errorf("Count(missing) = %d, want 0", got)
 	}
 	if b.Total != 5 {
@@ -94,15 +112,15 @@ func TestBinaryRoundTrip(t *testing.T) {
 	b := Count([]byte("the hooks argument, the Hooks, HookSpec"))
 	data, _ := b.AppendBinary(nil)
 	var got Bag
-	if err := got.UnmarshalBinary(data); err != nil {
+	if err := decodeBag(&got, data); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got.Hashes, b.Hashes) || !slices.Equal(got.Counts, b.Counts) || got.Total != b.Total {
 		t.Errorf("round trip = %v, want %v", got, b)
 	}
 	for i := range data {
-		if err := new(Bag).UnmarshalBinary(data[:i]); err == nil {
-			t.Errorf("UnmarshalBinary(prefix %d of %d) succeeded", i, len(data))
+		if err := decodeBag(new(Bag), data[:i]); err == nil {
+			t.Errorf("Each(prefix %d of %d) succeeded", i, len(data))
 		}
 	}
 }
@@ -119,9 +137,9 @@ func FuzzCount(f *testing.F) {
 		}
 		data, _ := got.AppendBinary(nil)
 		var back Bag
-		if err := back.UnmarshalBinary(data); err != nil || !slices.Equal(back.Hashes, got.Hashes) {
+		if err := decodeBag(&back, data); err != nil || !slices.Equal(back.Hashes, got.Hashes) {
 			t.Fatalf("round trip of %q: %v", s, err)
 		}
-		_ = new(Bag).UnmarshalBinary([]byte(s)) // malformed input: an error, never a panic
+		_ = decodeBag(new(Bag), []byte(s)) // malformed input: an error, never a panic
 	})
 }
