@@ -264,7 +264,7 @@ func (r *ranked) prefix(k int) []fit.Item {
 // rankSnapshot ranks the definitions of the files of s for the query q,
 // with the ranking rk.
 func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
-	in, l, mentions, rel := rankInput(s, rk, q)
+	in, l, mentions, top := rankInput(s, rk, q)
 	focus := q.focus
 	size := l.size
 	res := rank.Rank(in)
@@ -282,10 +282,6 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		listed[e.Path] = true
 		items = append(items, it)
 	}
-	var top []string // the most relevant files
-	if rel != nil {
-		top = topRelevant(rel, rk.relTop)
-	}
 	if rk.docs > 0 {
 		demoteDocs(items, rk.docs)
 	}
@@ -302,7 +298,7 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		pointed = append(pointed, top...)
 		byRole(items, s, tests, focus, pointed)
 	}
-	if rel != nil && rk.relEvery > 0 {
+	if rk.relEvery > 0 {
 		interleave(items, top, rk.relEvery)
 	}
 	// A file whose only definitions are never shown still belongs in the
@@ -330,10 +326,10 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 
 // rankInput returns the input of the ranking of s for q, with rk, and
 // what the rank stage uses of it after the ranking: the links, the
-// mentions (q's, and those its text gives), and the relevance of files
-// to q's words, the best 1 (nil without words). Map.Graph shows the
-// graph of the same input.
-func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, mentions []string, rel map[string]float64) {
+// mentions (q's, and those its text gives), and the files most relevant
+// to q's words, best first (nil without words). Map.Graph shows the graph
+// of the same input.
+func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, mentions, top []string) {
 	l = link(s, rk)
 	focus := q.focus
 	mentions = q.mentions
@@ -351,6 +347,7 @@ func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, menti
 		// The paths the words name, the names written as code, and the
 		// files whose words the words are.
 		named := namedFiles(q.text, s.paths())
+		var rel map[string]float64
 		mentions = slices.Concat(mentions, named, codeWords(q.text), traceNames(q.text))
 		rel = relevance(s, q.text, rk.relText)
 		best := 0.0
@@ -369,7 +366,8 @@ func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, menti
 			}
 		}
 		in.Personal = make(map[string]float64)
-		for _, p := range topRelevant(rel, rk.relTop) {
+		top = topRelevant(rel, rk.relTop)
+		for _, p := range top {
 			in.Personal[p] = rk.relPersonal * rel[p]
 		}
 		// Every definition's score grows by relBoost times its file's
@@ -387,7 +385,7 @@ func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, menti
 		}
 		in.MentionedIdents = append(in.MentionedIdents, w)
 	}
-	return in, l, mentions, rel
+	return in, l, mentions, top
 }
 
 // relatedItems returns the items of the map of the files related to the
