@@ -168,8 +168,13 @@ type Result struct {
 // and the same Focus and Mentioned* sets yield identical results. Paths in
 // Focus and MentionedFiles that are not in Files are ignored. Rank never
 // panics.
-func Rank(in Input) *Result {
-	s := prepare(in)
+func Rank(in Input) *Result { return NewIndex(in.Files).Rank(in) }
+
+// Rank ranks the files of x for in, as the package function Rank ranks
+// them for an Input of the same files: in.Files is not read. An Index
+// can rank its files for any number of queries, concurrently too.
+func (x *Index) Rank(in Input) *Result {
+	s := x.query(in)
 	nf := len(s.paths)
 	pr, nodeFile, score, scored, iters := s.rank()
 	s.mergeKeys(score, scored)
@@ -475,15 +480,17 @@ func (s *state) startVector(nodeFile []int32) []float64 {
 	return x
 }
 
-// state is the interned, indexed form of an Input.
+// Index is the interned, indexed form of a set of files: what the
+// rankings of the same files share, whatever the focus, the mentions and
+// the weights. NewIndex makes it, in time linear in tags; Index.Rank
+// ranks it for one query. An Index is never changed once made.
 //
-// Files are numbered 0..F-1 in path order and identifiers 0..I-1 in name
-// order (only defined identifiers are interned). A "slot" is one distinct
-// (defining file, identifier) pair; slots are numbered by identifier, then
-// file.
-type state struct {
+// Files are numbered 0..F-1 in path order and identifiers (keys) 0..I-1
+// in name order (only defined identifiers are interned). A "slot" is one
+// distinct (defining file, identifier) pair; slots are numbered by
+// identifier, then file.
+type Index struct {
 	paths []string // unique file paths, sorted
-	focus []bool   // per file: is it a Focus file?
 	names []string // identifier names, sorted
 
 	defStart  []int32 // per identifier k: its slots are [defStart[k], defStart[k+1])
@@ -497,9 +504,34 @@ type state struct {
 	refIdent     []int32 // referenced identifier, ascending within a file
 	refCount     []int32 // number of occurrences
 
-	referenced []bool    // per identifier: referenced by some file?
-	selfEdge   []bool    // per slot: the self-edge of a definition nothing references
-	mul        []float64 // per identifier: edge weight multiplier
+	referenced []bool  // per identifier: referenced by some file?
+	selfEdge   []bool  // per slot: the self-edge of a definition nothing references
+	style      []uint8 // per identifier: the styleLong and stylePrivate of its name
+}
+
+// Styles of an identifier's name, as the weights of its edges see them.
+const (
+	styleLong    = 1 << iota // long and descriptive: isLongStyled
+	stylePrivate             // starts with "_"
+)
+
+// styleOf returns the style bits of ident.
+func styleOf(ident string) uint8 {
+	var st uint8
+	if isLongStyled(ident) {
+		st |= styleLong
+	}
+	if strings.HasPrefix(ident, "_") {
+		st |= stylePrivate
+	}
+	return st
+}
+
+// state is an Index with one query: what Rank ranks.
+type state struct {
+	*Index
+	focus []bool    // per file: is it a Focus file?
+	mul   []float64 // per identifier: edge weight multiplier
 
 	mentionedFiles  map[string]bool
 	mentionedIdents map[string]bool
@@ -612,14 +644,19 @@ func stripExt(base string) string {
 // identMul returns the edge weight multiplier of an identifier defined in
 // nDefiners files, with the weights w.
 func identMul(w Weights, ident string, nDefiners int, mentioned bool) float64 {
+	return styleMul(w, styleOf(ident), nDefiners, mentioned)
+}
+
+// styleMul is identMul for an identifier whose name has the style bits st.
+func styleMul(w Weights, st uint8, nDefiners int, mentioned bool) float64 {
 	mul := 1.0
 	if mentioned {
 		mul *= mentionedIdentMul
 	}
-	if isLongStyled(ident) {
+	if st&styleLong != 0 {
 		mul *= w.LongIdent
 	}
-	if strings.HasPrefix(ident, "_") {
+	if st&stylePrivate != 0 {
 		mul *= privateIdentMul
 	}
 	if nDefiners > commonIdentFiles {
@@ -651,24 +688,10 @@ func isLongStyled(ident string) bool {
 	return (sep && letter) || (upper && lower)
 }
 
-// prepare interns and indexes in.
-func prepare(in Input) *state {
-	s := &state{
-		reverse:         in.Reverse,
-		personal:        in.Personal,
-		start:           in.Start,
-		weights:         in.Weights.or(),
-		mentionedFiles:  make(map[string]bool, len(in.MentionedFiles)),
-		mentionedIdents: make(map[string]bool, len(in.MentionedIdents)),
-	}
-	for _, p := range in.MentionedFiles {
-		s.mentionedFiles[p] = true
-	}
-	for _, id := range in.MentionedIdents {
-		if id != "" {
-			s.mentionedIdents[id] = true
-		}
-	}
+// NewIndex interns and indexes files, as Rank reads Input.Files.
+func NewIndex(files []File) *Index {
+	s := &Index{}
+	in := Input{Files: files}
 
 	// Sort the files by path; files sharing a path form one group.
 	order := make([]int, len(in.Files))
@@ -688,13 +711,6 @@ func prepare(in Input) *state {
 	groupStart = append(groupStart, len(order))
 	nf := len(s.paths)
 	group := func(u int) []int { return order[groupStart[u]:groupStart[u+1]] }
-
-	s.focus = make([]bool, nf)
-	for _, p := range in.Focus {
-		if f, ok := slices.BinarySearch(s.paths, p); ok {
-			s.focus[f] = true
-		}
-	}
 
 	// Intern the defined identifiers, first in order of appearance.
 	ids := make(map[string]int32)
@@ -754,18 +770,7 @@ func prepare(in Input) *state {
 	for k := 1; k <= ni; k++ {
 		s.defStart[k] += s.defStart[k-1]
 	}
-	slots := make([]int32, len(s.defFile))
-	for i := range slots {
-		slots[i] = int32(i)
-	}
-	s.fileDefSlot = countingSort(slots, nf, func(slot int32) int32 { return s.defFile[slot] })
-	s.fileDefStart = make([]int32, nf+1)
-	for _, f := range s.defFile {
-		s.fileDefStart[f+1]++
-	}
-	for f := 1; f <= nf; f++ {
-		s.fileDefStart[f] += s.fileDefStart[f-1]
-	}
+	s.indexSlots()
 
 	// References to defined identifiers, counted per file with a dense
 	// counter, then ordered by identifier within each file.
@@ -829,10 +834,7 @@ func prepare(in Input) *state {
 			s.fileRefStart[f+1] = int32(len(s.refIdent))
 		}
 	}
-	s.referenced = make([]bool, ni)
-	for _, k := range s.refIdent {
-		s.referenced[k] = true
-	}
+	s.indexReferenced()
 	// A definition nothing references has a self-edge: one per file and
 	// identifier, whatever keys it is published under, and none when one
 	// of them is referenced.
@@ -851,10 +853,46 @@ func prepare(in Input) *state {
 		}
 	}
 
-	s.mul = make([]float64, ni)
+	s.style = make([]uint8, ni)
 	for k, key := range s.names {
-		name := Ident(key)
-		s.mul[k] = identMul(s.weights, name, int(s.defStart[k+1]-s.defStart[k]), s.mentionedIdents[name])
+		s.style[k] = styleOf(Ident(key))
+	}
+	return s
+}
+
+// prepare interns and indexes in.
+func prepare(in Input) *state { return NewIndex(in.Files).query(in) }
+
+// query returns x with the query of in: its focus, mentions, weights and
+// personalization.
+func (x *Index) query(in Input) *state {
+	s := &state{
+		Index:           x,
+		reverse:         in.Reverse,
+		personal:        in.Personal,
+		start:           in.Start,
+		weights:         in.Weights.or(),
+		mentionedFiles:  make(map[string]bool, len(in.MentionedFiles)),
+		mentionedIdents: make(map[string]bool, len(in.MentionedIdents)),
+	}
+	for _, p := range in.MentionedFiles {
+		s.mentionedFiles[p] = true
+	}
+	for _, id := range in.MentionedIdents {
+		if id != "" {
+			s.mentionedIdents[id] = true
+		}
+	}
+	s.focus = make([]bool, len(x.paths))
+	for _, p := range in.Focus {
+		if f, ok := slices.BinarySearch(x.paths, p); ok {
+			s.focus[f] = true
+		}
+	}
+	s.mul = make([]float64, len(x.names))
+	for k, key := range x.names {
+		mentioned := len(s.mentionedIdents) > 0 && s.mentionedIdents[Ident(key)]
+		s.mul[k] = styleMul(s.weights, x.style[k], int(x.defStart[k+1]-x.defStart[k]), mentioned)
 		if in.KeyWeight != nil {
 			s.mul[k] *= max(in.KeyWeight(key), 0)
 		}

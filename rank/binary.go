@@ -1,0 +1,269 @@
+package rank
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrMalformed is returned, wrapped, by Index.UnmarshalBinary for data
+// that is not the binary form of an Index.
+var ErrMalformed = errors.New("rank: malformed index")
+
+// indexMagic starts the binary form of an Index; its last byte is the
+// version of the format.
+const indexMagic = "rmix\x01"
+
+// AppendBinary appends the binary form of x to b, for
+// Index.UnmarshalBinary to read back. The form is compact (sorted names
+// share their prefixes, increasing numbers are stored as differences) and
+// holds only what cannot be derived quickly.
+//
+// The layout, every number a uvarint:
+//
+//	"rmix" 1               magic and version
+//	paths                  count, then each: prefix shared with the previous, suffix length, suffix
+//	names                  the same
+//	per identifier         its definers' count, then each definer's file minus the previous one's (the first: plus 0)
+//	per file               its references' count, then each: identifier minus the previous one's plus 1 (the first: plus 0), count
+//	self-edges             one bit per slot, in slot order, 8 to a byte
+//	styles                 one byte per identifier
+func (x *Index) AppendBinary(b []byte) ([]byte, error) {
+	b = append(b, indexMagic...)
+	b = appendSorted(b, x.paths)
+	b = appendSorted(b, x.names)
+	for k := range x.names {
+		slots := x.defFile[x.defStart[k]:x.defStart[k+1]]
+		b = binary.AppendUvarint(b, uint64(len(slots)))
+		prev := int32(0)
+		for _, f := range slots {
+			b = binary.AppendUvarint(b, uint64(f-prev))
+			prev = f
+		}
+	}
+	for f := range x.paths {
+		lo, hi := x.fileRefStart[f], x.fileRefStart[f+1]
+		b = binary.AppendUvarint(b, uint64(hi-lo))
+		prev := int32(-1)
+		for r := lo; r < hi; r++ {
+			b = binary.AppendUvarint(b, uint64(x.refIdent[r]-prev-1))
+			b = binary.AppendUvarint(b, uint64(x.refCount[r]))
+			prev = x.refIdent[r]
+		}
+	}
+	bits := make([]byte, (len(x.selfEdge)+7)/8)
+	for slot, ok := range x.selfEdge {
+		if ok {
+			bits[slot/8] |= 1 << (slot % 8)
+		}
+	}
+	b = append(b, bits...)
+	b = append(b, x.style...)
+	return b, nil
+}
+
+// appendSorted appends ss, sorted, each sharing a prefix with the one
+// before it.
+func appendSorted(b []byte, ss []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ss)))
+	prev := ""
+	for _, s := range ss {
+		n := 0
+		for n < len(s) && n < len(prev) && s[n] == prev[n] {
+			n++
+		}
+		b = binary.AppendUvarint(b, uint64(n))
+		b = binary.AppendUvarint(b, uint64(len(s)-n))
+		b = append(b, s[n:]...)
+		prev = s
+	}
+	return b
+}
+
+// UnmarshalBinary sets x from data, the binary form AppendBinary makes.
+// It checks every count and number against the rest, so that data that
+// is not such a form gives an error wrapping ErrMalformed rather than an
+// Index that Rank would trip on. x keeps nothing of data.
+func (x *Index) UnmarshalBinary(data []byte) error {
+	d := decoder{b: data, limit: 64*len(data) + 4096}
+	if !strings.HasPrefix(string(data), indexMagic) {
+		return fmt.Errorf("%w: not an index of this version", ErrMalformed)
+	}
+	d.b = d.b[len(indexMagic):]
+	var y Index
+	y.paths = d.sorted()
+	y.names = d.sorted()
+	nf, ni := len(y.paths), len(y.names)
+	y.defStart = make([]int32, ni+1)
+	for k := range ni {
+		n := d.count()
+		if d.err != nil {
+			break
+		}
+		f := int64(0)
+		for range n {
+			f += int64(d.uvarint())
+			if f >= int64(nf) || (len(y.defFile) > int(y.defStart[k]) && int32(f) <= y.defFile[len(y.defFile)-1]) {
+				d.fail("a definer out of order")
+				break
+			}
+			y.defFile = append(y.defFile, int32(f))
+			y.slotIdent = append(y.slotIdent, int32(k))
+		}
+		y.defStart[k+1] = int32(len(y.defFile))
+	}
+	y.fileRefStart = make([]int32, nf+1)
+	for f := range nf {
+		n := d.count()
+		if d.err != nil {
+			break
+		}
+		k := int64(-1)
+		for range n {
+			k += int64(d.uvarint()) + 1
+			c := d.uvarint()
+			if k >= int64(ni) || c < 1 || c > 1<<31-1 {
+				d.fail("a reference out of range")
+				break
+			}
+			y.refIdent = append(y.refIdent, int32(k))
+			y.refCount = append(y.refCount, int32(c))
+		}
+		y.fileRefStart[f+1] = int32(len(y.refIdent))
+	}
+	bits := d.bytes((len(y.defFile) + 7) / 8)
+	y.style = d.bytes(ni)
+	if d.err == nil && len(d.b) > 0 {
+		d.fail("trailing bytes")
+	}
+	if d.err != nil {
+		return d.err
+	}
+	y.selfEdge = make([]bool, len(y.defFile))
+	for slot := range y.selfEdge {
+		y.selfEdge[slot] = bits[slot/8]&(1<<(slot%8)) != 0
+	}
+	y.style = append([]uint8(nil), y.style...)
+	y.indexSlots()
+	y.indexReferenced()
+	*x = y
+	return nil
+}
+
+// indexSlots derives the slots of each file from the definers.
+func (x *Index) indexSlots() {
+	nf := len(x.paths)
+	slots := make([]int32, len(x.defFile))
+	for i := range slots {
+		slots[i] = int32(i)
+	}
+	x.fileDefSlot = countingSort(slots, nf, func(slot int32) int32 { return x.defFile[slot] })
+	x.fileDefStart = make([]int32, nf+1)
+	for _, f := range x.defFile {
+		x.fileDefStart[f+1]++
+	}
+	for f := 1; f <= nf; f++ {
+		x.fileDefStart[f] += x.fileDefStart[f-1]
+	}
+}
+
+// indexReferenced derives from the references which identifiers are
+// referenced.
+func (x *Index) indexReferenced() {
+	x.referenced = make([]bool, len(x.names))
+	for _, k := range x.refIdent {
+		x.referenced[k] = true
+	}
+}
+
+// decoder reads the binary form of an Index, keeping the first error.
+type decoder struct {
+	b     []byte
+	limit int // the most bytes of strings the form can make
+	err   error
+}
+
+func (d *decoder) fail(what string) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: %s", ErrMalformed, what)
+	}
+	d.b = nil
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail("a truncated number")
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// count reads a count of items, each at least one byte long.
+func (d *decoder) count() int {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail("a count past the end")
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if n > len(d.b) {
+		d.fail("truncated")
+		return make([]byte, n)
+	}
+	out := d.b[:n:n]
+	d.b = d.b[n:]
+	return out
+}
+
+// sorted reads what appendSorted wrote: the strings, strictly increasing,
+// all slices of one string.
+func (d *decoder) sorted() []string {
+	n := d.count()
+	var buf []byte
+	ends := make([]int, 0, n)
+	prev := 0 // buf[prevStart:] is the previous string
+	prevStart := 0
+	for range n {
+		shared, size := d.uvarint(), d.uvarint()
+		if d.err != nil {
+			break
+		}
+		if shared > uint64(prev) || size > uint64(len(d.b)) {
+			d.fail("a string past the end")
+			break
+		}
+		start := len(buf)
+		if start+int(shared) > d.limit {
+			// Prefixes make strings from few bytes; a form that makes
+			// far more than any index does is not one.
+			d.fail("strings longer than an index holds")
+			break
+		}
+		buf = append(buf, buf[prevStart:prevStart+int(shared)]...)
+		buf = append(buf, d.b[:size]...)
+		d.b = d.b[size:]
+		if len(ends) > 0 && string(buf[prevStart:start]) >= string(buf[start:]) {
+			d.fail("strings out of order")
+			break
+		}
+		ends = append(ends, len(buf))
+		prevStart, prev = start, len(buf)-start
+	}
+	if d.err != nil {
+		return nil
+	}
+	all := string(buf)
+	out := make([]string, len(ends))
+	from := 0
+	for i, end := range ends {
+		out[i] = all[from:end]
+		from = end
+	}
+	return out
+}
