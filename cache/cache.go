@@ -23,6 +23,7 @@ const schema = 1
 var (
 	bucketMeta  = []byte("meta")
 	bucketFiles = []byte("files")
+	bucketBlobs = []byte("blobs")
 	keySchema   = []byte("schema")
 	keyFinger   = []byte("fingerprint")
 	keyRoot     = []byte("root")
@@ -186,6 +187,119 @@ func (c *Cache) touch(mod time.Time) {
 // deletes the entries of paths for which keep returns false, all in one
 // transaction. A nil keep keeps every entry.
 func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path string) bool) error {
+	err := c.update(ctx, func(tx *bolt.Tx) error {
+		files, err := tx.CreateBucketIfNotExists(bucketFiles)
+		if err != nil {
+			return err
+		}
+		for p, e := range put {
+			// bbolt keeps the value until the commit: one buffer each.
+			if err := files.Put([]byte(p), encode(nil, e)); err != nil {
+				return fmt.Errorf("put %s: %w", p, err)
+			}
+		}
+		if keep == nil {
+			return nil
+		}
+		var gone [][]byte
+		err = files.ForEach(func(k, _ []byte) error {
+			if !keep(string(k)) {
+				gone = append(gone, bytes.Clone(k))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range gone {
+			if err := files.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("cache: store: %w", err)
+	}
+	if c.prune {
+		c.pruneDaily(time.Now())
+	}
+	return nil
+}
+
+// reset empties the database of tx and records this format and
+// fingerprint in it.
+func (c *Cache) reset(tx *bolt.Tx) error {
+	for _, b := range [][]byte{bucketFiles, bucketBlobs} {
+		if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
+			return err
+		}
+	}
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return err
+	}
+	for k, v := range map[string][]byte{string(keySchema): {schema}, string(keyFinger): c.fingerprint, string(keyRoot): []byte(c.root)} {
+		if err := meta.Put([]byte(k), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LoadBlob returns the blob StoreBlob stored under name, or nil when there
+// is none. Blobs are what a caller derives from the entries and keeps
+// beside them; they go with the entries when the fingerprint changes. A
+// missing or corrupt database has none; one that another process holds
+// for longer than the timeout gives ErrLocked.
+func (c *Cache) LoadBlob(ctx context.Context, name string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if info, err := os.Stat(c.path); err != nil || info.Size() == 0 {
+		return nil, nil // Load deals with what is wrong
+	}
+	db, err := c.open(true)
+	if err != nil || db == nil {
+		return nil, err
+	}
+	defer db.Close()
+	var out []byte
+	err = safely(func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			if b := tx.Bucket(bucketBlobs); b != nil && c.current(tx) {
+				if v := b.Get([]byte(name)); v != nil {
+					out = bytes.Clone(v) // v lives as long as tx
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cache: load blob: %w", err)
+	}
+	return out, nil
+}
+
+// StoreBlob stores data under name, replacing what was there.
+func (c *Cache) StoreBlob(ctx context.Context, name string, data []byte) error {
+	err := c.update(ctx, func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucketBlobs)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(name), data)
+	})
+	if err != nil {
+		return fmt.Errorf("cache: store blob: %w", err)
+	}
+	return nil
+}
+
+// update opens the database for writing, emptied first when it was
+// written with another format or fingerprint, and runs f in one
+// transaction.
+func (c *Cache) update(ctx context.Context, f func(tx *bolt.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -195,64 +309,20 @@ func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path 
 	}
 	if db == nil {
 		if db, err = c.open(false); err != nil || db == nil {
-			return fmt.Errorf("cache: cannot rebuild %s", c.path)
+			return fmt.Errorf("cannot rebuild %s", c.path)
 		}
 	}
 	defer db.Close()
-	err = safely(func() error {
+	return safely(func() error {
 		return db.Update(func(tx *bolt.Tx) error {
 			if !c.current(tx) {
-				if err := tx.DeleteBucket(bucketFiles); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
-					return err
-				}
-				meta, err := tx.CreateBucketIfNotExists(bucketMeta)
-				if err != nil {
-					return err
-				}
-				for k, v := range map[string][]byte{string(keySchema): {schema}, string(keyFinger): c.fingerprint, string(keyRoot): []byte(c.root)} {
-					if err := meta.Put([]byte(k), v); err != nil {
-						return err
-					}
-				}
-			}
-			files, err := tx.CreateBucketIfNotExists(bucketFiles)
-			if err != nil {
-				return err
-			}
-			for p, e := range put {
-				// bbolt keeps the value until the commit: one buffer each.
-				if err := files.Put([]byte(p), encode(nil, e)); err != nil {
-					return fmt.Errorf("put %s: %w", p, err)
-				}
-			}
-			if keep == nil {
-				return nil
-			}
-			var gone [][]byte
-			err = files.ForEach(func(k, _ []byte) error {
-				if !keep(string(k)) {
-					gone = append(gone, bytes.Clone(k))
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			for _, k := range gone {
-				if err := files.Delete(k); err != nil {
+				if err := c.reset(tx); err != nil {
 					return err
 				}
 			}
-			return nil
+			return f(tx)
 		})
 	})
-	if err != nil {
-		return fmt.Errorf("cache: store: %w", err)
-	}
-	if c.prune {
-		c.pruneDaily(time.Now())
-	}
-	return nil
 }
 
 // pruneStamp is the file of a cache directory whose modification time

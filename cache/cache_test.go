@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -138,6 +139,48 @@ func TestFingerprintChange(t *testing.T) {
 	got, _ = c2.Load(ctx)
 	if _, ok := got["a.go"]; ok || len(got) != 1 {
 		t.Errorf("after a store with a new fingerprint, old entries remain: %v", got)
+	}
+}
+
+// TestBlobs checks that a blob reads back as stored, beside the entries,
+// and goes with them when the fingerprint changes.
+func TestBlobs(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	if b, err := c.LoadBlob(ctx, "graph"); b != nil || err != nil {
+		t.Fatalf("LoadBlob(no database) = %q, %v; want nil, nil", b, err)
+	}
+	if err := c.Store(ctx, map[string]Entry{"a.go": sampleEntry("a.go", 2)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c.LoadBlob(ctx, "graph"); b != nil || err != nil {
+		t.Fatalf("LoadBlob(none stored) = %q, %v; want nil, nil", b, err)
+	}
+	for _, data := range [][]byte{[]byte("first"), bytes.Repeat([]byte("large "), 1<<18), {}} {
+		if err := c.StoreBlob(ctx, "graph", data); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.LoadBlob(ctx, "graph")
+		if err != nil || !bytes.Equal(got, data) || got == nil {
+			t.Fatalf("LoadBlob after StoreBlob of %d bytes = %d bytes, %v", len(data), len(got), err)
+		}
+	}
+	if got, _ := c.Load(ctx); len(got) != 1 {
+		t.Errorf("after StoreBlob, Load = %d entries, want the 1 stored", len(got))
+	}
+	if b, _ := c.LoadBlob(ctx, "other"); b != nil {
+		t.Errorf("LoadBlob(other name) = %q, want nil", b)
+	}
+	c2 := *c
+	c2.fingerprint = []byte("other queries")
+	if b, err := c2.LoadBlob(ctx, "graph"); b != nil || err != nil {
+		t.Errorf("LoadBlob with another fingerprint = %q, %v; want nil, nil", b, err)
+	}
+	if err := c2.Store(ctx, map[string]Entry{"b.go": sampleEntry("b.go", 1)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := c.LoadBlob(ctx, "graph"); b != nil {
+		t.Errorf("after a store with a new fingerprint, the blob remains for the old one: %q", b)
 	}
 }
 

@@ -66,4 +66,8 @@
 //
 // An entry is valid while the file's size and modification time are those
 // recorded.
+//
+// Bucket "blobs" maps a name to what a caller derived from the entries
+// ([Cache.StoreBlob]): bytes the cache does not read. It is emptied with
+// the files when the fingerprint changes.
 package cache
