@@ -108,7 +108,7 @@ func TestGraphIsTheRanking(t *testing.T) {
 			t.Fatal(err)
 		}
 		rk, _ := parseRanking(m.opts.Ranking)
-		want := rankSnapshot(snap, rk, query{focus: cleanPaths(req.Focus), mentions: req.Mentions, text: req.Text}).ranks
+		want := rankSnapshot(ctx, snap, rk, query{focus: cleanPaths(req.Focus), mentions: req.Mentions, text: req.Text}).ranks
 		if diff := gocmp.Diff(want, got); diff != "" {
 			t.Errorf("Graph(%+v) ranks differ from the map's (-map +graph):\n%s", req, diff)
 		}

@@ -30,6 +30,7 @@ type index struct {
 	outliner *tags.Parser      // for the outlines of files a map shows; nil until needed
 	files    map[string]*entry // by path in the map
 	warned   map[string]bool   // cache warnings given, once each
+	link     *linkMemo         // the link stage's last result; nil before the first
 }
 
 func newIndex(roots []*root, opts *Options) *index {
@@ -37,7 +38,8 @@ func newIndex(roots []*root, opts *Options) *index {
 }
 
 func (x *index) close() error {
-	x.files = nil
+	x.storeLinked(context.Background())
+	x.files, x.link = nil, nil
 	if x.outliner != nil {
 		x.outliner.Close()
 		x.outliner = nil

@@ -128,7 +128,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			continue
 		}
 		if ranks == nil {
-			ranks = rankSnapshot(snap, rk, query{}).ranks
+			ranks = rankSnapshot(ctx, snap, rk, query{}).ranks
 		}
 		refs := out[start:]
 		for i := range refs {

@@ -283,8 +283,8 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 	rk, _ := parseRanking(m.opts.Ranking) // checked by New
 	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
-	r := rankSnapshot(snap, rk, q)
-	st.Nodes, st.Links, st.Iterations = r.size.nodes, r.size.links, r.iters
+	r := rankSnapshot(ctx, snap, rk, q)
+	st.Nodes, st.Links, st.Iterations, st.Linked = r.size.nodes, r.size.links, r.iters, r.linked
 	st.Defs, st.Refs = r.size.defs, r.size.refs
 	st.Rank = time.Since(t)
 

@@ -242,6 +242,12 @@ type Stats struct {
 	Links   int   `json:"links"`   // links between them: (referencing file, defining file, identifier)
 	Tokens  int   `json:"tokens"`  // tokens of the map
 
+	// Linked says where the links between files came from: "made" by
+	// the link stage, "kept" by a Map kept open from its last map of the
+	// same files, or "cached" in the disk cache by the last process that
+	// mapped them.
+	Linked string `json:"linked"`
+
 	// Iterations counts the PageRank's power iterations: fewer when a
 	// Map kept open starts them from its last ranking of the request.
 	Iterations int `json:"iterations"`

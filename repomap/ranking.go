@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"math"
@@ -24,10 +25,11 @@ import (
 
 // ranked is the rank stage's result.
 type ranked struct {
-	items []fit.Item         // definitions best first, then files by name alone
-	ranks map[string]float64 // the PageRank of each file of the graph
-	size  graphSize
-	iters int // power iterations of the PageRank
+	items  []fit.Item         // definitions best first, then files by name alone
+	ranks  map[string]float64 // the PageRank of each file of the graph
+	size   graphSize
+	iters  int    // power iterations of the PageRank
+	linked string // where the links came from: Stats.Linked
 
 	index  *rowIndex // where the rows of the items come from; nil when they have them
 	filled int       // items[:filled] have their rows
@@ -52,7 +54,9 @@ type shownDef struct {
 // linked is the link stage's result: the graph's input, as rank takes it,
 // and the names of each file that only link files and are never shown.
 type linked struct {
-	files  []rank.File
+	from   string              // where it came from: Stats.Linked
+	files  []rank.File         // nil once index is made, but from link itself
+	index  *rank.Index         // of files; nil from link itself
 	hidden map[string][]string // by path: names defined only by graphOnly definitions
 	size   graphSize
 }
@@ -263,11 +267,12 @@ func (r *ranked) prefix(k int) []fit.Item {
 
 // rankSnapshot ranks the definitions of the files of s for the query q,
 // with the ranking rk.
-func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
-	in, l, mentions, top := rankInput(s, rk, q)
+func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked {
+	l := s.linked(ctx, rk)
+	in, mentions, top := rankInput(s, l, rk, q)
 	focus := q.focus
 	size := l.size
-	res := rank.Rank(in)
+	res := l.index.Rank(in)
 	size.nodes = len(res.Files)
 	size.links = res.Links
 	items := make([]fit.Item, 0, len(res.Entries))
@@ -321,16 +326,15 @@ func rankSnapshot(s *snapshot, rk ranking, q query) ranked {
 		})
 		items = append(items[:first], tail...)
 	}
-	return ranked{items: items, ranks: res.Files, size: size, iters: res.Iterations, index: &rowIndex{snap: s, files: make(map[string][]shownDef)}}
+	return ranked{items: items, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from, index: &rowIndex{snap: s, files: make(map[string][]shownDef)}}
 }
 
-// rankInput returns the input of the ranking of s for q, with rk, and
-// what the rank stage uses of it after the ranking: the links, the
+// rankInput returns the input of the ranking of s for q, with rk and the
+// links l, and what the rank stage uses of it after the ranking: the
 // mentions (q's, and those its text gives), and the files most relevant
-// to q's words, best first (nil without words). Map.Graph shows the graph
-// of the same input.
-func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, mentions, top []string) {
-	l = link(s, rk)
+// to q's words, best first (nil without words). Its Files are l.files.
+// Map.Graph shows the graph of the same input.
+func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, mentions, top []string) {
 	focus := q.focus
 	mentions = q.mentions
 	in = rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights}
@@ -385,7 +389,7 @@ func rankInput(s *snapshot, rk ranking, q query) (in rank.Input, l linked, menti
 		}
 		in.MentionedIdents = append(in.MentionedIdents, w)
 	}
-	return in, l, mentions, top
+	return in, mentions, top
 }
 
 // relatedItems returns the items of the map of the files related to the

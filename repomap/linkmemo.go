@@ -1,0 +1,256 @@
+package repomap
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/repomap-dev/repomap/rank"
+)
+
+// The link stage's result, and the rank index made of it, depend on the
+// files of a snapshot and their tags alone (and on the ranking's link
+// settings): on a warm map of a large tree they are most of the work, for
+// the same result as the last time. So the index keeps the last one, in
+// memory for the Map's next request and in the first root's disk cache
+// for the next process, under a digest of everything it depends on.
+
+// linkBlob is the name of the link stage's result in a disk cache.
+const linkBlob = "link"
+
+// linkMagic starts a linkBlob; its last byte is the version of the form.
+const linkMagic = "rmlk\x01"
+
+// linkMemo is the link stage's result for the files whose digest is key.
+type linkMemo struct {
+	key    [sha256.Size]byte
+	l      linked
+	stored bool // the first root's disk cache holds it
+}
+
+// buildStamp returns what tells this program apart from other builds of
+// it: the path, size and modification time of its executable, or "" when
+// they cannot be known. A link stage's result kept on disk is only read
+// by the build that wrote it, since its rules may differ from another's.
+var buildStamp = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	info, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return exe + "\x00" + strconv.FormatInt(info.Size(), 10) + "\x00" + strconv.FormatInt(info.ModTime().UnixNano(), 10)
+})
+
+// linkDigest returns the digest of what the link stage's result for s
+// with rk depends on: the build, the ranking's link settings, and each
+// file's path, stamp and tags as counted.
+func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
+	h := sha256.New()
+	var b []byte
+	b = append(b, "repomap link\x00"...)
+	b = append(b, buildStamp()...)
+	b = fmt.Appendf(b, "\x00%t %t %t\x00", rk.resolve, rk.names > 0, rk.builtins)
+	for i, f := range s.files {
+		e := s.entries[i]
+		b = binary.AppendUvarint(b, uint64(f.root))
+		b = binary.AppendUvarint(b, uint64(len(f.path)))
+		b = append(b, f.path...)
+		b = binary.AppendVarint(b, e.size)
+		b = binary.AppendVarint(b, e.mod)
+		b = binary.AppendUvarint(b, uint64(len(e.tags.Tags)))
+		b = binary.AppendUvarint(b, uint64(len(e.tags.Strings)))
+		b = append(b, e.skip...)
+		b = append(b, 0)
+		if len(b) > 1<<15 {
+			h.Write(b)
+			b = b[:0]
+		}
+	}
+	h.Write(b)
+	return [sha256.Size]byte(h.Sum(nil))
+}
+
+// linked returns the link stage's result for s with rk, with its rank
+// index: the one its index kept when the digest is the same, or from the
+// disk cache for the first of a Map's life, or made and kept.
+func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
+	x := s.idx
+	if x == nil {
+		l := link(s, rk)
+		l.index, l.from = rank.NewIndex(l.files), "made"
+		return l
+	}
+	key := linkDigest(s, rk)
+	if m := x.link; m != nil && m.key == key {
+		l := m.l
+		l.from = "kept"
+		return l
+	}
+	first := x.link == nil
+	if first {
+		if l, ok := x.loadLinked(ctx, key); ok {
+			l.from = "cached"
+			x.link = &linkMemo{key: key, l: l, stored: true}
+			return l
+		}
+	}
+	l := link(s, rk)
+	l.index, l.from = rank.NewIndex(l.files), "made"
+	l.files = nil // the index holds what the ranking needs
+	x.link = &linkMemo{key: key, l: l}
+	if first {
+		x.storeLinked(ctx)
+	}
+	return l
+}
+
+// linkCache returns the disk cache the link stage's result goes to, or
+// nil: the first root's, when this build can be told apart.
+func (x *index) linkCache() *root {
+	if len(x.roots) == 0 || x.roots[0].cache == nil || buildStamp() == "" {
+		return nil
+	}
+	return x.roots[0]
+}
+
+// loadLinked returns the link stage's result kept in the disk cache for
+// the digest key, if there is one.
+func (x *index) loadLinked(ctx context.Context, key [sha256.Size]byte) (linked, bool) {
+	r := x.linkCache()
+	if r == nil {
+		return linked{}, false
+	}
+	data, err := r.cache.LoadBlob(ctx, linkBlob)
+	if err != nil {
+		x.warnCache(r, err)
+		return linked{}, false
+	}
+	l, err := decodeLinked(data, key)
+	if err != nil {
+		if !errors.Is(err, errOtherFiles) {
+			x.opts.Logger.Debug("repomap: link cache not used", "root", r.Dir, "err", err)
+		}
+		return linked{}, false
+	}
+	return l, true
+}
+
+// storeLinked writes the index's link stage's result to the disk cache,
+// unless it holds it already.
+func (x *index) storeLinked(ctx context.Context) {
+	r, m := x.linkCache(), x.link
+	if r == nil || m == nil || m.stored {
+		return
+	}
+	data, err := encodeLinked(m.l, m.key)
+	if err == nil {
+		err = r.cache.StoreBlob(ctx, linkBlob, data)
+	}
+	if err != nil {
+		x.warnCache(r, err)
+		return
+	}
+	m.stored = true
+}
+
+// errOtherFiles says that a kept link stage's result is for other files.
+var errOtherFiles = errors.New("repomap: link cache is for other files")
+
+// encodeLinked returns the binary form of l, for the files of digest
+// key: linkMagic, key, the counts of l.size, the names l.hidden lists by
+// path (uvarint counts and lengths), then l.index in its binary form.
+func encodeLinked(l linked, key [sha256.Size]byte) ([]byte, error) {
+	b := append([]byte(linkMagic), key[:]...)
+	b = binary.AppendUvarint(b, uint64(l.size.defs))
+	b = binary.AppendUvarint(b, uint64(l.size.refs))
+	paths := slices.Sorted(func(yield func(string) bool) {
+		for p := range l.hidden {
+			if !yield(p) {
+				return
+			}
+		}
+	})
+	b = binary.AppendUvarint(b, uint64(len(paths)))
+	for _, p := range paths {
+		b = appendString(b, p)
+		b = binary.AppendUvarint(b, uint64(len(l.hidden[p])))
+		for _, name := range l.hidden[p] {
+			b = appendString(b, name)
+		}
+	}
+	return l.index.AppendBinary(b)
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// decodeLinked reads what encodeLinked wrote, for the files of digest
+// key; errOtherFiles when it was written for others.
+func decodeLinked(data []byte, key [sha256.Size]byte) (linked, error) {
+	bad := func(what string) (linked, error) { return linked{}, fmt.Errorf("repomap: link cache: %s", what) }
+	if len(data) < len(linkMagic)+len(key) || string(data[:len(linkMagic)]) != linkMagic {
+		return bad("not of this version")
+	}
+	data = data[len(linkMagic):]
+	if [sha256.Size]byte(data[:len(key)]) != key {
+		return linked{}, errOtherFiles
+	}
+	data = data[len(key):]
+	num := func() (int, bool) {
+		v, n := binary.Uvarint(data)
+		if n <= 0 || v > math.MaxInt32 {
+			return 0, false
+		}
+		data = data[n:]
+		return int(v), true
+	}
+	str := func() (string, bool) {
+		n, ok := num()
+		if !ok || n > len(data) {
+			return "", false
+		}
+		s := string(data[:n])
+		data = data[n:]
+		return s, true
+	}
+	var l linked
+	var ok1, ok2 bool
+	l.size.defs, ok1 = num()
+	l.size.refs, ok2 = num()
+	np, ok3 := num()
+	if !ok1 || !ok2 || !ok3 || np > len(data) {
+		return bad("truncated")
+	}
+	l.hidden = make(map[string][]string, np)
+	for range np {
+		p, ok := str()
+		n, ok2 := num()
+		if !ok || !ok2 || n > len(data) {
+			return bad("truncated")
+		}
+		names := make([]string, n)
+		for i := range names {
+			if names[i], ok = str(); !ok {
+				return bad("truncated")
+			}
+		}
+		l.hidden[p] = names
+	}
+	l.index = new(rank.Index)
+	if err := l.index.UnmarshalBinary(data); err != nil {
+		return bad(err.Error())
+	}
+	return l, nil
+}

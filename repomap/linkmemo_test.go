@@ -1,0 +1,120 @@
+package repomap
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/repomap-dev/repomap/cache"
+)
+
+// TestLinkKept checks where the links of a map come from: made by the
+// first map of a tree, read from the disk cache by the next process's,
+// kept by a Map kept open for its next request, and made again once a
+// file changed; and that the map is the same bytes whichever it is.
+func TestLinkKept(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	ctx := context.Background()
+	build := func(m *Map, req Request) *Result {
+		t.Helper()
+		r, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	fresh := func(req Request) string {
+		t.Helper()
+		m, err := New(root, &Options{NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		return build(m, req).Text
+	}
+	plain := Request{MaxTokens: 1000}
+	asked := Request{MaxTokens: 1000, Text: "gamma is wrong", Focus: []string{"a.go"}}
+
+	if r := buildAt(t, root, Options{CacheDir: dir}); r.Stats.Linked != "made" {
+		t.Errorf("first map: links %q, want made", r.Stats.Linked)
+	}
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i, tc := range []struct {
+		req    Request
+		linked string
+	}{{plain, "cached"}, {asked, "kept"}, {plain, "kept"}} {
+		r := build(m, tc.req)
+		if r.Stats.Linked != tc.linked {
+			t.Errorf("map %d: links %q, want %q", i, r.Stats.Linked, tc.linked)
+		}
+		if want := fresh(tc.req); r.Text != want {
+			t.Errorf("map %d (links %s) differs from a new Map's:\n%s\nwant:\n%s", i, r.Stats.Linked, r.Text, want)
+		}
+	}
+
+	// A changed file: the links are made again, and the map sees it.
+	later := time.Now().Add(time.Minute)
+	b := filepath.Join(root, "b.go")
+	if err := os.WriteFile(b, []byte("package p\n\nfunc Beta() int { return Gamma() }\n\nfunc Gamma() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(b, later, later)
+	r := build(m, plain)
+	if r.Stats.Linked != "made" {
+		t.Errorf("after a change: links %q, want made", r.Stats.Linked)
+	}
+	if want := fresh(plain); r.Text != want {
+		t.Errorf("after a change, the map differs from a new Map's:\n%s\nwant:\n%s", r.Text, want)
+	}
+	// Closing the Map writes the links it made, for the next process.
+	m.Close()
+	if r := buildAt(t, root, Options{CacheDir: dir}); r.Stats.Linked != "cached" || r.Text != fresh(plain) {
+		t.Errorf("after Close, a new Map's links %q (want cached); same map %v", r.Stats.Linked, r.Text == fresh(plain))
+	}
+	// Another ranking links differently: its links are its own.
+	if r := buildAt(t, root, Options{CacheDir: dir, Ranking: "aider"}); r.Stats.Linked != "made" {
+		t.Errorf("with ranking aider: links %q, want made", r.Stats.Linked)
+	}
+}
+
+// TestLinkCacheDamaged checks that a link stage's result in the disk
+// cache that does not read is made again, for the same map.
+func TestLinkCacheDamaged(t *testing.T) {
+	root := writeTree(t, smallTree)
+	want := buildAt(t, root, Options{NoCache: true}).Text
+	for name, data := range map[string][]byte{
+		"empty":       {},
+		"other magic": []byte("rmlk\x09" + string(make([]byte, 40))),
+		"cut":         nil, // the real one, cut short
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			buildAt(t, root, Options{CacheDir: dir})
+			c, err := cache.New(dir, root, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if data == nil {
+				real, err := c.LoadBlob(context.Background(), linkBlob)
+				if err != nil || len(real) < 60 {
+					t.Fatalf("no link stage's result in the cache: %d bytes, %v", len(real), err)
+				}
+				data = real[:len(real)-5]
+			}
+			if err := c.StoreBlob(context.Background(), linkBlob, data); err != nil {
+				t.Fatal(err)
+			}
+			r := buildAt(t, root, Options{CacheDir: dir})
+			if r.Stats.Linked != "made" || r.Text != want {
+				t.Errorf("links %q (want made), map:\n%s\nwant:\n%s", r.Stats.Linked, r.Text, want)
+			}
+		})
+	}
+}
