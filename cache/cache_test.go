@@ -379,3 +379,24 @@ func FuzzCacheDecode(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecode decodes an entry of the size of a large source file's:
+// 2,000 tags over 400 names.
+func BenchmarkDecode(b *testing.B) {
+	var ts []tags.Tag
+	for i := range 2000 {
+		kind := tags.Reference
+		if i%5 == 0 {
+			kind = tags.Definition
+		}
+		ts = append(ts, tags.Tag{Path: "big.go", Name: fmt.Sprintf("identifier%d", i%400), Kind: kind, Sub: "call", Line: i})
+	}
+	data := encode(nil, Entry{Size: 1 << 16, ModTime: 1, Tags: tags.Pack(ts), Words: []byte{1, 2, 3}})
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

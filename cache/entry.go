@@ -70,42 +70,49 @@ func encode(b []byte, e Entry) []byte {
 // error, never a panic.
 func decode(b []byte) (Entry, error) {
 	var e Entry
-	uv := func() (uint64, bool) {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			return 0, false
-		}
-		b = b[n:]
-		return v, true
-	}
-	size, ok := uv()
-	if !ok || size > math.MaxInt64 {
+	r := reader{b: b, ok: true}
+	size := r.uvarint()
+	mtime := r.varint()
+	if !r.ok || size > math.MaxInt64 {
 		return e, errMalformed
 	}
-	mtime, n := binary.Varint(b)
-	if n <= 0 {
-		return e, errMalformed
-	}
-	b = b[n:]
 	e.Size, e.ModTime = int64(size), mtime
 
-	nstr, ok := uv()
-	if !ok || nstr > uint64(len(b)) || nstr > math.MaxUint32 { // each string takes a byte at least
+	nstr := r.uvarint()
+	if !r.ok || nstr > uint64(len(r.b)-r.i) || nstr > math.MaxUint32 { // each string takes a byte at least
 		return e, errMalformed
 	}
 	if nstr > 0 {
+		// The strings share one block: a pass for their lengths, then
+		// one copy of their bytes.
 		e.Tags.Strings = make([]string, nstr)
-	}
-	for i := range e.Tags.Strings {
-		l, ok := uv()
-		if !ok || l > uint64(len(b)) {
-			return e, errMalformed
+		ends := make([]int, nstr)
+		start, total := r.i, 0
+		for i := range ends {
+			l := r.uvarint()
+			if !r.ok || l > uint64(len(r.b)-r.i) {
+				return e, errMalformed
+			}
+			r.i += int(l)
+			total += int(l)
+			ends[i] = total
 		}
-		e.Tags.Strings[i] = string(b[:l])
-		b = b[l:]
+		var block strings.Builder
+		block.Grow(total)
+		r.i = start
+		for range ends {
+			l := int(r.uvarint())
+			block.Write(r.b[r.i : r.i+l])
+			r.i += l
+		}
+		all, from := block.String(), 0
+		for i, end := range ends {
+			e.Tags.Strings[i] = all[from:end]
+			from = end
+		}
 	}
-	ntags, ok := uv()
-	if !ok || ntags > uint64(len(b))/4 { // each tag takes four bytes at least
+	ntags := r.uvarint()
+	if !r.ok || ntags > uint64(len(r.b)-r.i)/4 { // each tag takes four bytes at least
 		return e, errMalformed
 	}
 	if ntags > 0 {
@@ -113,27 +120,27 @@ func decode(b []byte) (Entry, error) {
 	}
 	line := int64(0)
 	for i := range e.Tags.Tags {
-		kind, ok1 := uv()
-		name, ok2 := uv()
-		sub, ok3 := uv()
-		qual, ok4 := uint64(0), true
+		kind := r.uvarint()
+		name := r.uvarint()
+		sub := r.uvarint()
+		qual := uint64(0)
 		if kind&kindQual != 0 {
 			kind &^= kindQual
-			qual, ok4 = uv()
-			ok4 = ok4 && qual > 0 && qual <= nstr
+			qual = r.uvarint()
+			r.ok = r.ok && qual > 0 && qual <= nstr
 		}
-		delta, n := binary.Varint(b)
-		if !ok1 || !ok2 || !ok3 || !ok4 || n <= 0 || (kind != uint64(tags.Definition) && kind != uint64(tags.Reference)) ||
+		delta := r.varint()
+		if !r.ok || (kind != uint64(tags.Definition) && kind != uint64(tags.Reference)) ||
 			name >= nstr || sub >= nstr || delta > math.MaxInt32 || delta < -math.MaxInt32 {
 			return e, errMalformed
 		}
-		b = b[n:]
 		line += delta
 		if line < 0 || line > math.MaxInt32 {
 			return e, errMalformed
 		}
 		e.Tags.Tags[i] = tags.Packed{Name: uint32(name), Sub: uint32(sub), Line: int32(line), Kind: tags.Kind(kind), Qual: uint32(qual)}
 	}
+	b = r.b[r.i:]
 	if len(b) > 0 {
 		flags := b[0]
 		b = b[1:]
@@ -142,10 +149,11 @@ func decode(b []byte) (Entry, error) {
 		}
 		e.Generated = flags&flagGenerated != 0
 		if flags&flagWords != 0 {
-			l, ok := uv()
-			if !ok || l == 0 || l > uint64(len(b)) {
+			l, n := binary.Uvarint(b)
+			if n <= 0 || l == 0 || l > uint64(len(b)-n) {
 				return e, errMalformed
 			}
+			b = b[n:]
 			e.Words = bytes.Clone(b[:l])
 			b = b[l:]
 		}
@@ -160,6 +168,40 @@ func decode(b []byte) (Entry, error) {
 		}
 	}
 	return e, nil
+}
+
+// reader reads numbers from b, from i on; ok turns false, for good, at
+// the first that is not there.
+type reader struct {
+	b  []byte
+	i  int
+	ok bool
+}
+
+// uvarint reads a uvarint: one byte, most of the time, read here.
+func (r *reader) uvarint() uint64 {
+	if r.i < len(r.b) && r.b[r.i] < 0x80 {
+		v := r.b[r.i]
+		r.i++
+		return uint64(v)
+	}
+	v, n := binary.Uvarint(r.b[min(r.i, len(r.b)):])
+	if n <= 0 {
+		r.ok, r.i = false, len(r.b)
+		return 0
+	}
+	r.i += n
+	return v
+}
+
+// varint reads a varint.
+func (r *reader) varint() int64 {
+	u := r.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
+	}
+	return v
 }
 
 // kindQual marks, in a tag's kind, that a qualifier index follows its

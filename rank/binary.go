@@ -28,6 +28,7 @@ const indexMagic = "rmix\x01"
 //	per identifier         its definers' count, then each definer's file minus the previous one's (the first: plus 0)
 //	per file               its references' count, then each: identifier minus the previous one's plus 1 (the first: plus 0), count
 //	self-edges             one bit per slot, in slot order, 8 to a byte
+//	runs                   one bit per slot, in file order: its identifier is the slot's before
 //	styles                 one byte per identifier
 func (x *Index) AppendBinary(b []byte) ([]byte, error) {
 	b = append(b, indexMagic...)
@@ -52,15 +53,21 @@ func (x *Index) AppendBinary(b []byte) ([]byte, error) {
 			prev = x.refIdent[r]
 		}
 	}
-	bits := make([]byte, (len(x.selfEdge)+7)/8)
-	for slot, ok := range x.selfEdge {
-		if ok {
-			bits[slot/8] |= 1 << (slot % 8)
-		}
-	}
-	b = append(b, bits...)
+	b = appendBits(b, x.selfEdge)
+	b = appendBits(b, x.cont)
 	b = append(b, x.style...)
 	return b, nil
+}
+
+// appendBits appends bs, 8 to a byte, the first in the lowest bit.
+func appendBits(b []byte, bs []bool) []byte {
+	bits := make([]byte, (len(bs)+7)/8)
+	for i, ok := range bs {
+		if ok {
+			bits[i/8] |= 1 << (i % 8)
+		}
+	}
+	return append(b, bits...)
 }
 
 // appendSorted appends ss, sorted, each sharing a prefix with the one
@@ -132,7 +139,8 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 		}
 		y.fileRefStart[f+1] = int32(len(y.refIdent))
 	}
-	bits := d.bytes((len(y.defFile) + 7) / 8)
+	y.selfEdge = d.bits(len(y.defFile))
+	y.cont = d.bits(len(y.defFile))
 	y.style = d.bytes(ni)
 	if d.err == nil && len(d.b) > 0 {
 		d.fail("trailing bytes")
@@ -140,13 +148,14 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 	if d.err != nil {
 		return d.err
 	}
-	y.selfEdge = make([]bool, len(y.defFile))
-	for slot := range y.selfEdge {
-		y.selfEdge[slot] = bits[slot/8]&(1<<(slot%8)) != 0
-	}
 	y.style = append([]uint8(nil), y.style...)
 	y.indexSlots()
 	y.indexReferenced()
+	for f := range nf {
+		if lo := y.fileDefStart[f]; lo < y.fileDefStart[f+1] && y.cont[lo] {
+			return fmt.Errorf("%w: a file's first definition continues another's", ErrMalformed)
+		}
+	}
 	*x = y
 	return nil
 }
@@ -209,6 +218,16 @@ func (d *decoder) count() int {
 		return 0
 	}
 	return int(n)
+}
+
+// bits reads what appendBits wrote of n bools.
+func (d *decoder) bits(n int) []bool {
+	b := d.bytes((n + 7) / 8)
+	out := make([]bool, n)
+	for i := range out {
+		out[i] = b[i/8]&(1<<(i%8)) != 0
+	}
+	return out
 }
 
 func (d *decoder) bytes(n int) []byte {

@@ -95,6 +95,12 @@ type Input struct {
 	// it lacks keeps its scores; factors that are not positive and finite
 	// are ignored. It changes neither the ranks of files nor the graph.
 	Scale map[string]float64
+	// Tier, when not nil, puts files in tiers, by path: the entries of a
+	// file of a lower tier come before those of every file of a higher
+	// one, definition entries first, then file-only entries, each part
+	// tier by tier and in its own order within a tier. A file it lacks,
+	// or whose tier is negative, is in tier 0.
+	Tier map[string]int
 	// Start, when not nil, is where the power iteration starts instead of
 	// the uniform vector: the rank of each file, as an earlier Result's
 	// Files gives it. After a change to a few files, the ranks from before
@@ -193,6 +199,7 @@ func (x *Index) Rank(in Input) *Result {
 	// thousand definitions several times faster than through indexes.
 	type key struct {
 		score      float64 // never NaN
+		tier       int32
 		file, slot int32
 	}
 	keys := make([]key, 0, len(scored))
@@ -206,6 +213,12 @@ func (x *Index) Rank(in Input) *Result {
 			}
 		}
 	}
+	tier := make([]int32, nf) // by file, with Input.Tier
+	for f, p := range s.paths {
+		if t, ok := in.Tier[p]; ok && t > 0 {
+			tier[f] = int32(min(t, math.MaxInt32))
+		}
+	}
 	for slot, ok := range scored {
 		f := s.defFile[slot]
 		if !ok || s.focus[f] {
@@ -216,10 +229,12 @@ func (x *Index) Rank(in Input) *Result {
 		if scale != nil {
 			sc *= scale[f]
 		}
-		keys = append(keys, key{sc, f, int32(slot)})
+		keys = append(keys, key{sc, tier[f], f, int32(slot)})
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		switch {
+		case a.tier != b.tier:
+			return cmp.Compare(a.tier, b.tier)
 		case a.score > b.score:
 			return -1
 		case a.score < b.score:
@@ -233,7 +248,16 @@ func (x *Index) Rank(in Input) *Result {
 		res.Entries = append(res.Entries, Entry{Path: s.paths[k.file], Name: Ident(s.names[s.slotIdent[k.slot]]), Score: k.score})
 	}
 
-	// File-only entries for the remaining graph nodes, by rank.
+	// File-only entries for the remaining graph nodes, by rank, then for
+	// every other file, by path; then tier by tier.
+	var tail []int32 // their files
+	nodeOf := make([]int32, nf)
+	for f := range nodeOf {
+		nodeOf[f] = -1
+	}
+	for i, f := range nodeFile {
+		nodeOf[f] = int32(i)
+	}
 	nodes := make([]int32, len(nodeFile))
 	for i := range nodes {
 		nodes[i] = int32(i)
@@ -250,14 +274,20 @@ func (x *Index) Rank(in Input) *Result {
 			continue
 		}
 		listed[f] = true
-		res.Entries = append(res.Entries, Entry{Path: s.paths[f], Score: pr[i]})
+		tail = append(tail, f)
 	}
-
-	// File-only entries for every other file, by path.
-	for f, p := range s.paths {
+	for f := range s.paths {
 		if !listed[f] && !s.focus[f] {
-			res.Entries = append(res.Entries, Entry{Path: p})
+			tail = append(tail, int32(f))
 		}
+	}
+	slices.SortStableFunc(tail, func(a, b int32) int { return cmp.Compare(tier[a], tier[b]) })
+	for _, f := range tail {
+		e := Entry{Path: s.paths[f]}
+		if n := nodeOf[f]; n >= 0 {
+			e.Score = pr[n]
+		}
+		res.Entries = append(res.Entries, e)
 	}
 	return res
 }
@@ -505,6 +535,7 @@ type Index struct {
 	refCount     []int32 // number of occurrences
 
 	referenced []bool  // per identifier: referenced by some file?
+	cont       []bool  // per entry of fileDefSlot: its identifier is that of the entry before, in the same file
 	selfEdge   []bool  // per slot: the self-edge of a definition nothing references
 	style      []uint8 // per identifier: the styleLong and stylePrivate of its name
 }
@@ -556,19 +587,15 @@ func (s *state) refWeight(f, r int32) float64 {
 // entry: the first slot of each run (a file's slots are in key order, and
 // the keys of an identifier sort together) takes the scores of the rest.
 func (s *state) mergeKeys(score []float64, scored []bool) {
-	for f := range len(s.paths) {
-		slots := s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]]
-		for i := 0; i < len(slots); {
-			head := slots[i]
-			name := Ident(s.names[s.slotIdent[head]])
-			j := i + 1
-			for ; j < len(slots) && Ident(s.names[s.slotIdent[slots[j]]]) == name; j++ {
-				score[head] += score[slots[j]]
-				scored[head] = scored[head] || scored[slots[j]]
-				scored[slots[j]] = false
-			}
-			i = j
+	head := int32(-1)
+	for p, slot := range s.fileDefSlot {
+		if !s.cont[p] {
+			head = slot
+			continue
 		}
+		score[head] += score[slot]
+		scored[head] = scored[head] || scored[slot]
+		scored[slot] = false
 	}
 }
 
@@ -838,19 +865,21 @@ func NewIndex(files []File) *Index {
 	// A definition nothing references has a self-edge: one per file and
 	// identifier, whatever keys it is published under, and none when one
 	// of them is referenced.
-	s.selfEdge = make([]bool, len(s.defFile))
+	s.cont = make([]bool, len(s.fileDefSlot))
 	for f := range nf {
-		slots := s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]]
-		for i := 0; i < len(slots); {
-			name := Ident(s.names[s.slotIdent[slots[i]]])
-			used := false
-			j := i
-			for ; j < len(slots) && Ident(s.names[s.slotIdent[slots[j]]]) == name; j++ {
-				used = used || s.referenced[s.slotIdent[slots[j]]]
-			}
-			s.selfEdge[slots[i]] = !used
-			i = j
+		for p := s.fileDefStart[f] + 1; p < s.fileDefStart[f+1]; p++ {
+			s.cont[p] = Ident(s.names[s.slotIdent[s.fileDefSlot[p]]]) == Ident(s.names[s.slotIdent[s.fileDefSlot[p-1]]])
 		}
+	}
+	s.selfEdge = make([]bool, len(s.defFile))
+	for p := 0; p < len(s.fileDefSlot); {
+		used := false
+		q := p
+		for ; q == p || q < len(s.fileDefSlot) && s.cont[q]; q++ {
+			used = used || s.referenced[s.slotIdent[s.fileDefSlot[q]]]
+		}
+		s.selfEdge[s.fileDefSlot[p]] = !used
+		p = q
 	}
 
 	s.style = make([]uint8, ni)

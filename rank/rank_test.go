@@ -2,6 +2,7 @@ package rank
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -979,4 +980,44 @@ func plainScore(r *Result, path, name string) float64 {
 		}
 	}
 	return math.NaN()
+}
+
+// TestTier checks that tiers order the entries tier by tier, definitions
+// first, each tier in the order the entries have without tiers, and
+// change nothing else.
+func TestTier(t *testing.T) {
+	in := synthetic(60, 200, 1500, 3)
+	in.Files = append(in.Files, File{Path: "zz/alone.md"}, File{Path: "aa/alone.md"})
+	in.Focus = nil
+	plain := Rank(in)
+	tier := map[string]int{"aa/alone.md": 2, "zz/alone.md": -1, "nowhere": 1}
+	for i, f := range in.Files {
+		if i%3 == 0 {
+			tier[f.Path] = 1 + i%2
+		}
+	}
+	in.Tier = tier
+	tiered := Rank(in)
+	if !maps.Equal(tiered.Files, plain.Files) || tiered.Links != plain.Links || len(tiered.Entries) != len(plain.Entries) {
+		t.Fatalf("tiers changed the ranks, the links or the number of entries")
+	}
+	tierOf := func(e Entry) int { return max(tier[e.Path], 0) }
+	// Expected: plain's definitions, stably by tier, then its file-only
+	// entries, stably by tier.
+	var want []Entry
+	for _, defs := range []bool{true, false} {
+		for t := range 3 {
+			for _, e := range plain.Entries {
+				if (e.Name != "") == defs && tierOf(e) == t {
+					want = append(want, e)
+				}
+			}
+		}
+	}
+	if !slices.Equal(tiered.Entries, want) {
+		t.Errorf("tiered entries are not plain's by tier:\n got %v\nwant %v", tiered.Entries[:10], want[:10])
+	}
+	if slices.Equal(tiered.Entries, plain.Entries) {
+		t.Errorf("the tiers changed no order; the test needs them to")
+	}
 }

@@ -399,22 +399,47 @@ func TestHeadingsDoNotCaptureCode(t *testing.T) {
 	}
 }
 
+// TestDemoteDocs checks that docs=F scales the definitions of documents
+// and data files by F in the ranked list: a config key that ranks above
+// the code without it goes below the code's definitions, as far down as
+// its score scaled puts it.
 func TestDemoteDocs(t *testing.T) {
-	items := []fit.Item{
-		{Path: "config.yaml", Name: "server", Score: 0.5},
-		{Path: "README.md", Name: "#Install", Score: 0.4},
-		{Path: "main.go", Name: "Serve", Score: 0.3},
-		{Path: "util.go", Name: "helper", Score: 0.001},
-		{Path: "notes.txt", Score: 0.2}, // a file entry stays in place
+	tree := fstest.MapFS{
+		"config.yaml": {Data: []byte("server:\n  port: 1\nhelper: 2\n")},
+		"main.go":     {Data: []byte("package main\n\nfunc Serve() { helper(); server() }\n\nfunc main() { Serve() }\n")},
+		"util.go":     {Data: []byte("package main\n\nfunc helper() {}\n\nfunc server() {}\n")},
 	}
-	demoteDocs(items, 0.1)
-	var got []string
-	for _, it := range items {
-		got = append(got, it.Path)
+	order := func(ranking string) []string {
+		t.Helper()
+		m, err := NewFS(tree, &Options{Ranking: ranking})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		r, err := m.build(context.Background(), Request{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range r.ranked.items {
+			if it.Name != "" {
+				got = append(got, it.Path+":"+it.Name)
+			}
+		}
+		return got
 	}
-	want := []string{"main.go", "config.yaml", "README.md", "util.go", "notes.txt"}
-	if !slices.Equal(got, want) {
-		t.Errorf("demoteDocs order = %v, want %v", got, want)
+	plain, demoted := order("aider"), order("aider+docs=0.01")
+	first := func(got []string, prefix string) int {
+		return slices.IndexFunc(got, func(s string) bool { return strings.HasPrefix(s, prefix) })
+	}
+	if first(plain, "config.yaml") > first(plain, "main.go") {
+		t.Fatalf("without docs=, config.yaml ranks below main.go: %v; the test needs it above", plain)
+	}
+	if first(demoted, "config.yaml") < first(demoted, "util.go") || first(demoted, "config.yaml") < first(demoted, "main.go") {
+		t.Errorf("with docs=0.01, config.yaml ranks above code: %v", demoted)
+	}
+	if len(plain) != len(demoted) {
+		t.Errorf("docs= changed what is ranked: %v, %v", plain, demoted)
 	}
 	if err := CheckRanking("aider+reverse=0.5+docs=0.2"); err != nil {
 		t.Error(err)

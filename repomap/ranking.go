@@ -269,8 +269,7 @@ func (r *ranked) prefix(k int) []fit.Item {
 // with the ranking rk.
 func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked {
 	l := s.linked(ctx, rk)
-	in, mentions, top := rankInput(s, l, rk, q)
-	focus := q.focus
+	in, _, top := rankInput(s, l, rk, q)
 	size := l.size
 	res := l.index.Rank(in)
 	size.nodes = len(res.Files)
@@ -286,22 +285,6 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 		}
 		listed[e.Path] = true
 		items = append(items, it)
-	}
-	if rk.docs > 0 {
-		demoteDocs(items, rk.docs)
-	}
-	if rk.roles {
-		// Tests and examples go below the code only in a map for no
-		// request: a request's files draw their tests with them, which
-		// the history of changes says matters. A file the request names,
-		// or one of the most relevant to its words, is never moved down.
-		tests := 1.0
-		if len(focus) == 0 && len(mentions) == 0 && q.text == "" {
-			tests = rk.tests
-		}
-		pointed := slices.Clone(in.MentionedFiles)
-		pointed = append(pointed, top...)
-		byRole(items, s, tests, focus, pointed)
 	}
 	if rk.relEvery > 0 {
 		interleave(items, top, rk.relEvery)
@@ -389,7 +372,34 @@ func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, menti
 		}
 		in.MentionedIdents = append(in.MentionedIdents, w)
 	}
+	if rk.docs > 0 {
+		demoteDocs(&in, s, rk.docs)
+	}
+	if rk.roles {
+		// Tests and examples go below the code only in a map for no
+		// request: a request's files draw their tests with them, which
+		// the history of changes says matters. A file the request names,
+		// or one of the most relevant to its words, is never moved down.
+		tests := 1.0
+		if len(focus) == 0 && len(mentions) == 0 && q.text == "" {
+			tests = rk.tests
+		}
+		pointed := slices.Concat(in.MentionedFiles, top)
+		byRole(&in, s, tests, focus, pointed)
+	}
 	return in, mentions, top
+}
+
+// scaleFile multiplies the scores of the definitions of the file at p by
+// f, in the ranking in.
+func scaleFile(in *rank.Input, p string, f float64) {
+	if in.Scale == nil {
+		in.Scale = make(map[string]float64)
+	}
+	if v, ok := in.Scale[p]; ok {
+		f *= v
+	}
+	in.Scale[p] = f
 }
 
 // relatedItems returns the items of the map of the files related to the
@@ -602,69 +612,35 @@ var roleTier = [numRoles]int{
 	RoleDocs: 2, RoleConfig: 2, RoleCommunity: 2, RoleAsset: 2,
 }
 
-// byRole orders the ranked items by the roles of their files: the
+// byRole orders the ranking in by the roles of the files of s: the
 // definitions of tier 0 first, the tests' and examples' scaled by tests,
 // then those of tier 1, then tier 2, each tier by score; then the files
 // by name alone, by tier too. A role of a focus file, and a pointed file,
 // are never moved down: the request points at them.
-func byRole(items []fit.Item, s *snapshot, tests float64, focus, pointed []string) {
-	liftedRoles := make(map[Role]bool)
+func byRole(in *rank.Input, s *snapshot, tests float64, focus, pointed []string) {
+	var liftedRoles [numRoles]bool
 	for _, p := range focus {
 		if i, ok := s.byPath[p]; ok {
 			liftedRoles[s.roles[i]] = true
 		}
 	}
-	isMentioned := make(map[string]bool, len(pointed))
+	isPointed := make(map[string]bool, len(pointed))
 	for _, p := range pointed {
-		isMentioned[p] = true
+		isPointed[p] = true
 	}
-	tier := func(it *fit.Item) int {
-		i, ok := s.byPath[it.Path]
-		if !ok || isMentioned[it.Path] {
-			return 0
-		}
+	in.Tier = make(map[string]int)
+	for i, f := range s.files {
 		r := s.roles[i]
-		if liftedRoles[r] {
-			return 0
+		if isPointed[f.path] || liftedRoles[r] {
+			continue
 		}
-		if (r == RoleTest || r == RoleExample) && it.Name != "" {
-			it.Score *= tests
+		if (r == RoleTest || r == RoleExample) && tests != 1 {
+			scaleFile(in, f.path, tests)
 		}
-		return roleTier[r]
-	}
-	// Definitions, then files by name alone: each part by tier, keeping
-	// the order of equals, which is by score but for the scaled tests.
-	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
-	if end < 0 {
-		end = len(items)
-	}
-	tierOf := make([]uint8, len(items))
-	for i := range items {
-		tierOf[i] = uint8(tier(&items[i]))
-	}
-	buf := make([]fit.Item, 0, len(items))
-	byTier := func(lo, hi int) {
-		buf = buf[:0]
-		for t := range uint8(3) {
-			for i := lo; i < hi; i++ {
-				if tierOf[i] == t {
-					buf = append(buf, items[i])
-				}
-			}
-		}
-		copy(items[lo:hi], buf)
-		if tests != 1 && lo < hi && items[lo].Name != "" {
-			zero := 0
-			for i := lo; i < hi; i++ {
-				if tierOf[i] == 0 {
-					zero++
-				}
-			}
-			slices.SortStableFunc(items[lo:lo+zero], func(a, b fit.Item) int { return cmp.Compare(b.Score, a.Score) })
+		if t := roleTier[r]; t > 0 {
+			in.Tier[f.path] = t
 		}
 	}
-	byTier(0, end)
-	byTier(end, len(items))
 }
 
 // linkWeight weighs n references to name, defined in definers files, as
@@ -993,26 +969,12 @@ var docLanguages = map[string]bool{
 // docFactor scales the scores of definitions in docLanguages files.
 const docFactor = 0.01
 
-// demoteDocs scales down the definitions of document and data files in
-// the ranked list and sorts it again; file entries stay where they are.
-func demoteDocs(items []fit.Item, factor float64) {
-	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
-	if end < 0 {
-		end = len(items)
-	}
-	defs := items[:end]
-	lang := make(map[string]bool)
-	for i := range defs {
-		doc, ok := lang[defs[i].Path]
-		if !ok {
-			doc = docLanguages[tags.Detect(defs[i].Path, nil)]
-			lang[defs[i].Path] = doc
-		}
-		if doc {
-			defs[i].Score *= factor
+// demoteDocs scales the definitions of the document and data files of s
+// by factor, in the ranking in; file entries stay where they are.
+func demoteDocs(in *rank.Input, s *snapshot, factor float64) {
+	for _, f := range s.files {
+		if docLanguages[tags.Detect(f.path, nil)] {
+			scaleFile(in, f.path, factor)
 		}
 	}
-	slices.SortStableFunc(defs, func(a, b fit.Item) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name))
-	})
 }
