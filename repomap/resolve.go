@@ -60,7 +60,7 @@ func newResolver(s *snapshot) *resolver {
 		switch l := tags.Detect(f.path, nil); {
 		case l == "kotlin":
 			kotlin = append(kotlin, i)
-		case l == "go", l == "python", l == "java":
+		case l == "go", l == "python", l == "java", l == "rust":
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)
@@ -81,6 +81,8 @@ func newResolver(s *snapshot) *resolver {
 			lr = newCResolver(s, files)
 		case "java":
 			lr = newJavaResolver(s, files, kotlin)
+		case "rust":
+			lr = newRustResolver(s, files)
 		}
 		for _, i := range files {
 			r.lang[i] = lr
@@ -120,7 +122,9 @@ func (r *resolver) moreDefKeys(out []string, i, j int) []string {
 // isMoreKey reports whether the key of k is one that definitions publish
 // under beside their own (moreDefKeys): the link stage keeps the set of
 // those references use, and a definition publishes only those.
-func isMoreKey(k ref) bool { return strings.HasPrefix(k.scope, goMethodsPrefix) }
+func isMoreKey(k ref) bool {
+	return strings.HasPrefix(k.scope, goMethodsPrefix) || k.scope == rustMethods
+}
 
 // refKeys appends the keys of reference j of file i to out.
 func (r *resolver) refKeys(out []ref, i, j int) []ref {
@@ -157,7 +161,7 @@ func keyWeight(rk ranking, overview bool) func(string) float64 {
 	return func(key string) float64 {
 		name, scope, _ := strings.Cut(key, "\x00")
 		switch {
-		case scope == fallbackScope:
+		case scope == fallbackScope, scope == rustMethods:
 			return rk.fallback
 		case scope == namesScope:
 			return rk.names
