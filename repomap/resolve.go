@@ -51,8 +51,9 @@ type resolver struct {
 	lang []langResolver // per file; nil: link by name
 }
 
-// newResolver returns the resolver of the files of s.
-func newResolver(s *snapshot) *resolver {
+// newResolver returns the resolver of the files of s; with rust, Rust's
+// rules too, else Rust links by name.
+func newResolver(s *snapshot, rust bool) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
 	byLang := make(map[string][]int)
 	var kotlin []int // files whose packages Java files can import
@@ -60,7 +61,7 @@ func newResolver(s *snapshot) *resolver {
 		switch l := tags.Detect(f.path, nil); {
 		case l == "kotlin":
 			kotlin = append(kotlin, i)
-		case l == "go", l == "python", l == "java", l == "rust":
+		case l == "go", l == "python", l == "java", l == "rust" && rust:
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)
@@ -122,9 +123,7 @@ func (r *resolver) moreDefKeys(out []string, i, j int) []string {
 // isMoreKey reports whether the key of k is one that definitions publish
 // under beside their own (moreDefKeys): the link stage keeps the set of
 // those references use, and a definition publishes only those.
-func isMoreKey(k ref) bool {
-	return strings.HasPrefix(k.scope, goMethodsPrefix) || k.scope == rustMethods
-}
+func isMoreKey(k ref) bool { return strings.HasPrefix(k.scope, goMethodsPrefix) }
 
 // refKeys appends the keys of reference j of file i to out.
 func (r *resolver) refKeys(out []ref, i, j int) []ref {
@@ -161,7 +160,7 @@ func keyWeight(rk ranking, overview bool) func(string) float64 {
 	return func(key string) float64 {
 		name, scope, _ := strings.Cut(key, "\x00")
 		switch {
-		case scope == fallbackScope, scope == rustMethods:
+		case scope == fallbackScope:
 			return rk.fallback
 		case scope == namesScope:
 			return rk.names

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -25,8 +24,7 @@ import (
 // mean the associated items of T (methods and constants of its impl
 // blocks, in any file, and an enum's variants), self.m() the enclosing
 // impl's type's, else its trait's; an item the tree does not give T, and
-// x.m() on any other value, fall back to every method of the name at the
-// fallback weight. A macro means a macro_rules! of its crate, of the
+// x.m() on any other value, fall back to the name. A macro means a macro_rules! of its crate, of the
 // crate its path or import names, and from tests, examples and binaries
 // of the package's library.
 
@@ -87,10 +85,6 @@ type rsTarget struct {
 	mod     int    // the module's file when it is a module; else -1
 	members string // the scope of its associated items when it is a type
 }
-
-// rustMethods is the scope under which every method publishes too, for
-// the calls on values of unknown type.
-const rustMethods = "rs.method"
 
 // macroScope returns the scope of the macro_rules! of the crate of file
 // i.
@@ -544,15 +538,6 @@ func (r *rustResolver) defKey(i, j int) ref {
 	return ref{name: name, scope: "rs:" + r.s.files[i].path}
 }
 
-// moreDefKeys: a method publishes among every method of its name too.
-func (r *rustResolver) moreDefKeys(out []string, i, j int) []string {
-	set := r.s.entries[i].tags
-	if set.Sub(j) == "method" {
-		out = append(out, rank.Key(set.Strings[set.Tags[j].Name], rustMethods))
-	}
-	return out
-}
-
 // enclosing returns the qualifier of the impl or trait block around line
 // of file i: that of the last associated item at or before it.
 func (r *rustResolver) enclosing(i int, line int32) string {
@@ -578,7 +563,7 @@ func (r *rustResolver) refKeys(out []ref, i, j int) []ref {
 	t := set.Tags[j]
 	name, sub, qual := set.Strings[t.Name], set.Sub(j), set.Qual(j)
 	fallback := ref{name: name, scope: fallbackScope, fallback: true}
-	anyMethod := ref{name: name, scope: rustMethods, fallback: true}
+	anyMethod := fallback // any definition of the name: the tree's methods are most of them
 	var target rsTarget
 	switch {
 	case sub == "import":
