@@ -12,6 +12,19 @@
 
 ; ---- Definitions ----
 
+; A Cargo.toml's [package] table is qualified by the package's name, which
+; is how Rust code names the crate.
+(table
+  .
+  (bare_key) @name.definition.table
+  (pair
+    .
+    (bare_key) @_name
+    .
+    (string) @qual)
+  (#eq? @name.definition.table "package")
+  (#eq? @_name "name"))
+
 (table
   .
   (bare_key) @name.definition.table)

@@ -70,7 +70,7 @@ func link(s *snapshot, rk ranking) linked {
 	hidden := make(map[string][]string)
 	var res *resolver
 	if rk.resolve {
-		res = newResolver(s)
+		res = newResolver(s, rk.rust)
 	}
 	// Names that references link to by name alone: plain, from the files
 	// of languages without rules; fallback, from those with rules.
@@ -730,6 +730,7 @@ const reverseWeight = 0.5
 type ranking struct {
 	builtins bool    // drop calls of builtin functions and uses of builtin types
 	resolve  bool    // resolve references by each language's rules (resolve.go)
+	rust     bool    // with resolve, Rust's too (resolve_rust.go): off until its maps fill their budget
 	fallback float64 // with resolve, the weight of name matches the rules could not place
 	private  float64 // with resolve, in a map for no request, the weight of a package's own names
 	names    float64 // with resolve, the weight of a resolved reference's link by name too; 0 for none
@@ -806,6 +807,8 @@ func parseRanking(s string) (ranking, error) {
 				return r, fmt.Errorf("repomap: ranking %q: private takes a weight in (0, 1]", s)
 			}
 			r.private = w
+		case name == "rust" && !hasVal:
+			r.rust = true
 		case name == "resolve" && !hasVal:
 			r.resolve, r.fallback = true, fallbackWeight
 		case name == "resolve":

@@ -51,8 +51,9 @@ type resolver struct {
 	lang []langResolver // per file; nil: link by name
 }
 
-// newResolver returns the resolver of the files of s.
-func newResolver(s *snapshot) *resolver {
+// newResolver returns the resolver of the files of s; with rust, Rust's
+// rules too, else Rust links by name.
+func newResolver(s *snapshot, rust bool) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
 	byLang := make(map[string][]int)
 	var kotlin []int // files whose packages Java files can import
@@ -60,7 +61,7 @@ func newResolver(s *snapshot) *resolver {
 		switch l := tags.Detect(f.path, nil); {
 		case l == "kotlin":
 			kotlin = append(kotlin, i)
-		case l == "go", l == "python", l == "java":
+		case l == "go", l == "python", l == "java", l == "rust" && rust:
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)
@@ -81,6 +82,8 @@ func newResolver(s *snapshot) *resolver {
 			lr = newCResolver(s, files)
 		case "java":
 			lr = newJavaResolver(s, files, kotlin)
+		case "rust":
+			lr = newRustResolver(s, files)
 		}
 		for _, i := range files {
 			r.lang[i] = lr
