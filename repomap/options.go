@@ -287,6 +287,9 @@ const (
 	// definition's doc comment (or docstring): an experiment, measured
 	// and not kept as a style of its own; see the README.
 	styleCompactDoc = "compact+doc"
+	// styleCompactCut is StyleCompact with long signatures cut short to
+	// their first rows and their last: an experiment.
+	styleCompactCut = "compact+cut"
 )
 
 // renderStyle returns the render.Style of a checked style name.
@@ -296,6 +299,8 @@ func renderStyle(name string) render.Style {
 		return render.Aider
 	case styleCompactDoc:
 		return render.CompactDoc
+	case styleCompactCut:
+		return render.CompactCut
 	}
 	return render.Compact
 }
@@ -304,7 +309,7 @@ func renderStyle(name string) render.Style {
 // takes.
 func CheckStyle(name string) error {
 	switch name {
-	case "", StyleCompact, StyleAider, styleCompactDoc:
+	case "", StyleCompact, StyleAider, styleCompactDoc, styleCompactCut:
 		return nil
 	}
 	return fmt.Errorf("repomap: unknown style %q (want %s or %s)", name, StyleCompact, StyleAider)

@@ -61,9 +61,10 @@ type linked struct {
 	size   graphSize
 }
 
-// link ties the references of the files of s to definitions: today by
-// name, a reference to every definition of its name, as package rank
-// links the names it is given.
+// link ties the references of the files of s to definitions: by the
+// rules of each language, or by name, a reference to every definition of
+// its name, as package rank links the names it is given. (Every setting
+// of rk it reads is in linkDigest.)
 func link(s *snapshot, rk ranking) linked {
 	files := make([]rank.File, len(s.files))
 	var size graphSize
@@ -227,9 +228,11 @@ func link(s *snapshot, rk ranking) linked {
 type rowIndex struct {
 	snap  *snapshot
 	files map[string][]shownDef // by path, sorted by rank name, then line
+	max   int                   // the most rows of one item, the first ones; 0 for no limit
 }
 
-// rows returns the rows of the shown definitions of name in the file at p.
+// rows returns the rows of the shown definitions of name in the file at p,
+// at most x.max of them when it is set.
 func (x *rowIndex) rows(p, name string) []fit.Row {
 	defs, ok := x.files[p]
 	if !ok {
@@ -246,7 +249,7 @@ func (x *rowIndex) rows(p, name string) []fit.Row {
 	lo, _ := slices.BinarySearchFunc(defs, name, func(d shownDef, name string) int { return strings.Compare(d.rankName, name) })
 	var out []fit.Row
 	for _, d := range defs[lo:] {
-		if d.rankName != name {
+		if d.rankName != name || (x.max > 0 && len(out) == x.max) {
 			break
 		}
 		out = append(out, d.row)
@@ -287,7 +290,15 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 		items = append(items, it)
 	}
 	if rk.relEvery > 0 {
-		interleave(items, top, rk.relEvery)
+		mixed := top
+		if rk.mixCode {
+			// Only code takes turns at the head, and what the words name.
+			mixed = slices.DeleteFunc(slices.Clone(top), func(p string) bool {
+				i, ok := s.byPath[p]
+				return ok && roleTier[s.roles[i]] > 0 && !slices.Contains(in.MentionedFiles, p)
+			})
+		}
+		interleave(items, mixed, rk.relEvery)
 	}
 	// A file whose only definitions are never shown still belongs in the
 	// list, by its rank, among the files by name alone.
@@ -309,7 +320,7 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 		})
 		items = append(items[:first], tail...)
 	}
-	return ranked{items: items, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from, index: &rowIndex{snap: s, files: make(map[string][]shownDef)}}
+	return ranked{items: items, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from, index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: rk.itemRows}}
 }
 
 // rankInput returns the input of the ranking of s for q, with rk and the
@@ -750,6 +761,8 @@ type ranking struct {
 	relText     float64 // the weight of the words of a file's text in its relevance; 0: its names alone
 	relNamed    float64 // with relevance, what a file the words name adds to its relevance (the best file's is 1)
 	relEvery    int     // with relevance, the best definition of the k-th most relevant file is at place k·relEvery at the latest; 0: no such rule
+	mixCode     bool    // with relEvery, only files of code (tier 0) and those the words name take turns
+	itemRows    int     // the most rows an item shows, its first definitions of the name in its file; 0 for all
 
 	weights rank.Weights // Aider's weights replaced, for experiments
 
@@ -848,6 +861,14 @@ func parseRanking(s string) (ranking, error) {
 				return r, fmt.Errorf("repomap: ranking %q: named takes a weight of 0 or more", s)
 			}
 			r.relNamed, namedSet = w, true
+		case name == "mixcode" && !hasVal:
+			r.mixCode = true
+		case name == "rows" && hasVal:
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 || n > 1000 {
+				return r, fmt.Errorf("repomap: ranking %q: rows takes a whole number from 1 to 1000", s)
+			}
+			r.itemRows = n
 		case name == "mix" && hasVal:
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 || n > 100 {

@@ -433,7 +433,12 @@ func (w *declWalk) add(n *ts.Node, id uint16, s, e, doc, docEnd int32) {
 // Compact returns the rows to show for the given rows of interest in the
 // compact style: the rows themselves and the signature of every
 // declaration that covers them, sorted and without duplicates.
-func (o *Outline) Compact(lois []int) []int {
+func (o *Outline) Compact(lois []int) []int { return o.CompactCut(lois, 0) }
+
+// CompactCut is Compact with signatures of more than cut rows cut short,
+// when cut is positive: their first cut-1 rows and their last are shown,
+// the rows between them hidden.
+func (o *Outline) CompactCut(lois []int, cut int) []int {
 	show := make(map[int]bool, len(lois)*2)
 	for _, i := range lois {
 		if i < 0 {
@@ -443,7 +448,9 @@ func (o *Outline) Compact(lois []int) []int {
 		for k := o.innermost(i); k >= 0; k = int(o.decls[k].parent) {
 			d := o.decls[k]
 			for r := d.sig; r <= d.sigEnd; r++ {
-				show[int(r)] = true
+				if cut <= 0 || int(d.sigEnd-d.sig) < cut || int(r-d.sig) < cut-1 || r == d.sigEnd {
+					show[int(r)] = true
+				}
 			}
 		}
 	}

@@ -41,7 +41,13 @@ const (
 	// CompactDoc is Compact with the first line of each definition's doc
 	// comment, for measurement.
 	CompactDoc
+	// CompactCut is Compact with signatures of more than SigCut rows cut
+	// short to their first SigCut-1 rows and their last, for measurement.
+	CompactCut
 )
+
+// SigCut is the longest signature CompactCut shows whole, in rows.
+const SigCut = 4
 
 // Source is a file's text as the renderer needs it.
 type Source struct {
@@ -72,7 +78,11 @@ func (s *Source) ShownRows(interest []int) []int {
 func (s *Source) compactRows(interest []int) []int {
 	var rows []int
 	if s.Outline != nil {
-		rows = s.Outline.Compact(interest)
+		cut := 0
+		if s.Style == CompactCut {
+			cut = SigCut
+		}
+		rows = s.Outline.CompactCut(interest, cut)
 		if s.Style == CompactDoc {
 			for _, d := range s.Outline.Docs(interest) {
 				for r := d[0]; r <= d[1] && r < len(s.Lines); r++ {
