@@ -512,3 +512,38 @@ func TestDefaultRankingSpelled(t *testing.T) {
 		t.Errorf("mix=3 after rel: relEvery = %d, want 3", mixed.relEvery)
 	}
 }
+
+// TestItemRows checks that rows=N shows at most the first N definitions
+// of a name in a file, where a name defined many times in one file
+// would otherwise take a large part of the budget as one item.
+func TestItemRows(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("package p\n")
+	for i := range 6 {
+		fmt.Fprintf(&src, "\ntype T%d int\n\nfunc (T%d) String() string { return \"\" }\n", i, i)
+	}
+	s := snapshotOf(t, fstest.MapFS{"p.go": {Data: []byte(src.String())}})
+	lines := func(max int) []int {
+		x := &rowIndex{snap: s, files: make(map[string][]shownDef), max: max}
+		var out []int
+		for _, r := range x.rows("p.go", "String") {
+			out = append(out, r.Line)
+		}
+		return out
+	}
+	all := lines(0)
+	if len(all) != 6 {
+		t.Fatalf("rows of String: %v, want the 6 methods", all)
+	}
+	if got := lines(2); !slices.Equal(got, all[:2]) {
+		t.Errorf("rows of String with max 2: %v, want the first two, %v", got, all[:2])
+	}
+	if rk, err := parseRanking("aider+rows=2"); err != nil || rk.itemRows != 2 {
+		t.Errorf(`parseRanking("aider+rows=2") = %+v, %v`, rk, err)
+	}
+	for _, bad := range []string{"aider+rows=0", "aider+rows", "aider+rows=x"} {
+		if CheckRanking(bad) == nil {
+			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package tags
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -302,5 +303,47 @@ func F() {
 				t.Errorf("Docs(%v) mismatch (-want +got):\n%s", tc.lois, diff)
 			}
 		})
+	}
+}
+
+// TestOutlineCompactCut checks that CompactCut shows a signature longer
+// than the cut as its first rows and its last, and a shorter one whole,
+// as Compact does.
+func TestOutlineCompactCut(t *testing.T) {
+	const src = `package p
+
+func Long(
+	a int,
+	b int,
+	c int,
+	d int,
+) error {
+	return nil
+}
+
+func Short(
+	a int,
+) error {
+	return nil
+}
+`
+	o := outline(t, "p.go", src)
+	for _, tc := range []struct {
+		lois []int
+		cut  int
+		want []int
+	}{
+		{[]int{2}, 0, []int{2, 3, 4, 5, 6, 7}}, // no cut: whole
+		{[]int{2}, 4, []int{2, 3, 4, 7}},       // six rows: three, then the last
+		{[]int{2}, 6, []int{2, 3, 4, 5, 6, 7}}, // six rows, cut at six: whole
+		{[]int{2}, 1, []int{2, 7}},             // the first row is the row of interest
+		{[]int{11}, 4, []int{11, 12, 13}},      // three rows: whole
+	} {
+		if got := o.CompactCut(tc.lois, tc.cut); !slices.Equal(got, tc.want) {
+			t.Errorf("CompactCut(%v, %d) = %v, want %v", tc.lois, tc.cut, got, tc.want)
+		}
+	}
+	if got, want := o.CompactCut([]int{2, 11}, 0), o.Compact([]int{2, 11}); !slices.Equal(got, want) {
+		t.Errorf("CompactCut(…, 0) = %v, Compact = %v", got, want)
 	}
 }
