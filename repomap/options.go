@@ -274,7 +274,8 @@ type Stats struct {
 // The styles a Map can render in (Options.Style).
 const (
 	// StyleCompact shows each definition as its signature, a multi-line
-	// signature whole up to where the body opens, under the header lines
+	// signature whole up to where the body opens when it has at most
+	// render.SigCut+1 rows (longer, its first rows and its last), under the header lines
 	// of the declarations around it (its type, class, impl or namespace;
 	// the function a nested function is in), and nothing of any body: a
 	// struct or a class is its header line, with its members only when
@@ -287,9 +288,6 @@ const (
 	// definition's doc comment (or docstring): an experiment, measured
 	// and not kept as a style of its own; see the README.
 	styleCompactDoc = "compact+doc"
-	// styleCompactCut is StyleCompact with long signatures cut short to
-	// their first rows and their last: an experiment.
-	styleCompactCut = "compact+cut"
 )
 
 // renderStyle returns the render.Style of a checked style name.
@@ -299,8 +297,6 @@ func renderStyle(name string) render.Style {
 		return render.Aider
 	case styleCompactDoc:
 		return render.CompactDoc
-	case styleCompactCut:
-		return render.CompactCut
 	}
 	return render.Compact
 }
@@ -309,7 +305,7 @@ func renderStyle(name string) render.Style {
 // takes.
 func CheckStyle(name string) error {
 	switch name {
-	case "", StyleCompact, StyleAider, styleCompactDoc, styleCompactCut:
+	case "", StyleCompact, StyleAider, styleCompactDoc:
 		return nil
 	}
 	return fmt.Errorf("repomap: unknown style %q (want %s or %s)", name, StyleCompact, StyleAider)

@@ -435,9 +435,9 @@ func (w *declWalk) add(n *ts.Node, id uint16, s, e, doc, docEnd int32) {
 // declaration that covers them, sorted and without duplicates.
 func (o *Outline) Compact(lois []int) []int { return o.CompactCut(lois, 0) }
 
-// CompactCut is Compact with signatures of more than cut rows cut short,
-// when cut is positive: their first cut-1 rows and their last are shown,
-// the rows between them hidden.
+// CompactCut is Compact with long signatures cut short, when cut is
+// positive: one of more than cut+1 rows shows its first cut-1 rows and its
+// last, so that a cut hides two rows at least.
 func (o *Outline) CompactCut(lois []int, cut int) []int {
 	show := make(map[int]bool, len(lois)*2)
 	for _, i := range lois {
@@ -448,7 +448,7 @@ func (o *Outline) CompactCut(lois []int, cut int) []int {
 		for k := o.innermost(i); k >= 0; k = int(o.decls[k].parent) {
 			d := o.decls[k]
 			for r := d.sig; r <= d.sigEnd; r++ {
-				if cut <= 0 || int(d.sigEnd-d.sig) < cut || int(r-d.sig) < cut-1 || r == d.sigEnd {
+				if cut <= 0 || int(d.sigEnd-d.sig) <= cut || int(r-d.sig) < cut-1 || r == d.sigEnd {
 					show[int(r)] = true
 				}
 			}

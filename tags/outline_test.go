@@ -306,9 +306,9 @@ func F() {
 	}
 }
 
-// TestOutlineCompactCut checks that CompactCut shows a signature longer
-// than the cut as its first rows and its last, and a shorter one whole,
-// as Compact does.
+// TestOutlineCompactCut checks that CompactCut shows a signature of more
+// than cut+1 rows as its first rows and its last, and a shorter one
+// whole, as Compact does.
 func TestOutlineCompactCut(t *testing.T) {
 	const src = `package p
 
@@ -335,7 +335,7 @@ func Short(
 	}{
 		{[]int{2}, 0, []int{2, 3, 4, 5, 6, 7}}, // no cut: whole
 		{[]int{2}, 4, []int{2, 3, 4, 7}},       // six rows: three, then the last
-		{[]int{2}, 6, []int{2, 3, 4, 5, 6, 7}}, // six rows, cut at six: whole
+		{[]int{2}, 5, []int{2, 3, 4, 5, 6, 7}}, // six rows, cut at five: whole, as a cut would hide one row
 		{[]int{2}, 1, []int{2, 7}},             // the first row is the row of interest
 		{[]int{11}, 4, []int{11, 12, 13}},      // three rows: whole
 	} {

@@ -20,6 +20,13 @@ const (
 	MaxLine    = 100 // runes per source line of the map; longer lines are cut
 )
 
+// SigCut is how much of a long signature the compact styles show: one of
+// more than SigCut+1 rows shows its first SigCut-1 rows and its last (its
+// result, or where its body opens). Cutting them took the overview recall of a
+// Python repository whose functions take a dozen keyword parameters, one
+// per line, from 0.385 to 0.640 at 1,024 tokens.
+const SigCut = 4
+
 // Style is a rule for the rows a block shows around its rows of
 // interest.
 type Style uint8
@@ -27,9 +34,10 @@ type Style uint8
 // The styles.
 const (
 	// Compact shows each row of interest with the signatures of the
-	// declarations around it (tags.Outline.Compact): a definition as its
-	// signature, a multi-line one whole, under the header lines of its
-	// class, impl or namespace; nothing of a body but the rows of
+	// declarations around it (tags.Outline.CompactCut): a definition as
+	// its signature, a multi-line one whole up to SigCut+1 rows and a
+	// longer one as its first SigCut-1 rows and its last, under the header lines
+	// of its class, impl or namespace; nothing of a body but the rows of
 	// interest. A one-row gap is shown only when the row is blank or
 	// shorter than the HiddenMark line that would stand for it.
 	Compact Style = iota
@@ -41,13 +49,7 @@ const (
 	// CompactDoc is Compact with the first line of each definition's doc
 	// comment, for measurement.
 	CompactDoc
-	// CompactCut is Compact with signatures of more than SigCut rows cut
-	// short to their first SigCut-1 rows and their last, for measurement.
-	CompactCut
 )
-
-// SigCut is the longest signature CompactCut shows whole, in rows.
-const SigCut = 4
 
 // Source is a file's text as the renderer needs it.
 type Source struct {
@@ -78,11 +80,7 @@ func (s *Source) ShownRows(interest []int) []int {
 func (s *Source) compactRows(interest []int) []int {
 	var rows []int
 	if s.Outline != nil {
-		cut := 0
-		if s.Style == CompactCut {
-			cut = SigCut
-		}
-		rows = s.Outline.CompactCut(interest, cut)
+		rows = s.Outline.CompactCut(interest, SigCut)
 		if s.Style == CompactDoc {
 			for _, d := range s.Outline.Docs(interest) {
 				for r := d[0]; r <= d[1] && r < len(s.Lines); r++ {
