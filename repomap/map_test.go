@@ -547,3 +547,25 @@ func TestItemRows(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeFiles checks what ranking change mixcode lets take turns at the
+// head of the list: code, tests included, and what the words name, but
+// no other document or configuration file.
+func TestCodeFiles(t *testing.T) {
+	s := snapshotOf(t, fstest.MapFS{
+		"app.py":         {Data: []byte("def run():\n    pass\n")},
+		"test_app.py":    {Data: []byte("from app import run\n\nrun()\n")},
+		"docs/guide.md":  {Data: []byte("# Guide\n")},
+		"docs/api.md":    {Data: []byte("# API\n")},
+		".github/ci.yml": {Data: []byte("on: push\n")},
+		"setup.cfg":      {Data: []byte("[metadata]\nname = app\n")},
+	})
+	top := []string{"docs/guide.md", "app.py", ".github/ci.yml", "docs/api.md", "test_app.py", "setup.cfg"}
+	got := codeFiles(s, top, []string{"docs/api.md"})
+	if want := []string{"app.py", "docs/api.md", "test_app.py"}; !slices.Equal(got, want) {
+		t.Errorf("codeFiles = %v, want %v", got, want)
+	}
+	if rk, err := parseRanking("aider+rel+mixcode"); err != nil || !rk.mixCode || rk.relEvery == 0 {
+		t.Errorf(`parseRanking("aider+rel+mixcode") = %+v, %v`, rk, err)
+	}
+}

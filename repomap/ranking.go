@@ -292,11 +292,7 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 	if rk.relEvery > 0 {
 		mixed := top
 		if rk.mixCode {
-			// Only code takes turns at the head, and what the words name.
-			mixed = slices.DeleteFunc(slices.Clone(top), func(p string) bool {
-				i, ok := s.byPath[p]
-				return ok && roleTier[s.roles[i]] > 0 && !slices.Contains(in.MentionedFiles, p)
-			})
+			mixed = codeFiles(s, top, in.MentionedFiles)
 		}
 		interleave(items, mixed, rk.relEvery)
 	}
@@ -612,6 +608,16 @@ func interleave(items []fit.Item, files []string, every int) {
 		a++
 	}
 	copy(defs, out)
+}
+
+// codeFiles returns the files of ps, in order, that are code (of role
+// tier 0) or named: the ones ranking change mixcode lets take turns at
+// the head of the list.
+func codeFiles(s *snapshot, ps, named []string) []string {
+	return slices.DeleteFunc(slices.Clone(ps), func(p string) bool {
+		i, ok := s.byPath[p]
+		return ok && roleTier[s.roles[i]] > 0 && !slices.Contains(named, p)
+	})
 }
 
 // The tiers of roles in the ranked list: the code of the tree (its tests
