@@ -272,7 +272,7 @@ func (r *ranked) prefix(k int) []fit.Item {
 // with the ranking rk.
 func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked {
 	l := s.linked(ctx, rk)
-	in, _, top := rankInput(s, l, rk, q)
+	in, top := rankInput(s, l, rk, q)
 	size := l.size
 	res := l.index.Rank(in)
 	size.nodes = len(res.Files)
@@ -320,13 +320,12 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 }
 
 // rankInput returns the input of the ranking of s for q, with rk and the
-// links l, and what the rank stage uses of it after the ranking: the
-// mentions (q's, and those its text gives), and the files most relevant
-// to q's words, best first (nil without words). Its Files are l.files.
-// Map.Graph shows the graph of the same input.
-func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, mentions, top []string) {
+// links l, and the files most relevant to q's words, best first (nil
+// without words), which the rank stage uses after the ranking. Its Files
+// are l.files. Map.Graph shows the graph of the same input.
+func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, top []string) {
 	focus := q.focus
-	mentions = q.mentions
+	mentions := q.mentions
 	in = rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights}
 	overview := len(focus) == 0 && len(mentions) == 0 && q.text == ""
 	in.KeyWeight = keyWeight(rk, overview)
@@ -394,7 +393,7 @@ func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, menti
 		pointed := slices.Concat(in.MentionedFiles, top)
 		byRole(&in, s, tests, focus, pointed)
 	}
-	return in, mentions, top
+	return in, top
 }
 
 // scaleFile multiplies the scores of the definitions of the file at p by
