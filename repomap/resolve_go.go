@@ -355,10 +355,15 @@ func (g *goResolver) defKey(i, j int) ref {
 	case "method", "field":
 		return ref{name: name, scope: goMember}
 	case "package":
-		// The package clause of a package the tree imports; another is
-		// linked to nothing and goes with the package's other names, as
-		// the definitions of one name count once.
+		// The package clause of a package the tree imports (of its test
+		// files, for its external tests alone, as only their build
+		// compiles them); another is linked to nothing and goes with the
+		// package's other names, as the definitions of one name count
+		// once.
 		if dir := goDir(g.s.files[i].path); !strings.HasSuffix(name, "_test") && g.importedDirs[dir] {
+			if g.test[i] {
+				return ref{name: name, scope: g.pkgScope(dir) + ":testfiles"}
+			}
 			return ref{name: name, scope: g.pkgScope(dir)}
 		}
 	}
@@ -368,9 +373,16 @@ func (g *goResolver) defKey(i, j int) ref {
 	return ref{name: name, scope: g.pkg[i]}
 }
 
-// pkgRef returns what a use of the package in dir resolves to: its
-// package clause.
-func (g *goResolver) pkgRef(dir string) ref { return ref{name: g.name[dir], scope: g.pkgScope(dir)} }
+// pkgRefs appends what a use of the package in dir, in file i, resolves
+// to: its package clause, and that of its test files for an external
+// test of the package.
+func (g *goResolver) pkgRefs(out []ref, i int, dir string) []ref {
+	out = append(out, ref{name: g.name[dir], scope: g.pkgScope(dir)})
+	if g.pkg[i] == g.dirScope(dir)+":test" {
+		out = append(out, ref{name: g.name[dir], scope: g.pkgScope(dir) + ":testfiles"})
+	}
+	return out
+}
 
 // pkgScope returns the scope of the package clauses of the package in dir.
 func (g *goResolver) pkgScope(dir string) string {
@@ -385,13 +397,13 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		if qual != "" { // an import
 			_, p := splitImport(qual)
 			if w := g.where(p); w.at == goInTree && g.name[w.dir] != "" {
-				return append(out, g.pkgRef(w.dir))
+				return g.pkgRefs(out, i, w.dir)
 			}
 			return out
 		}
 		// The package of a qualified type.
 		if w, ok := g.importsOf(i).local[name]; ok && w.at == goInTree && g.name[w.dir] != "" {
-			return append(out, g.pkgRef(w.dir))
+			return g.pkgRefs(out, i, w.dir)
 		}
 		return out
 	case "closureend":

@@ -1,0 +1,54 @@
+package repomap
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// goModule returns a tree of the module example.com/m from its files,
+// given as path and source.
+func goModule(files ...string) fstest.MapFS {
+	tree := fstest.MapFS{"go.mod": {Data: []byte("module example.com/m\n")}}
+	for k := 0; k+1 < len(files); k += 2 {
+		tree[files[k]] = &fstest.MapFile{Data: []byte(files[k+1])}
+	}
+	return tree
+}
+
+// TestResolveGoRules checks each rule of the Go link stage on a small
+// tree: the edges it must make, and those it must not.
+func TestResolveGoRules(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		tree        fstest.MapFS
+		want, never []string
+	}{{
+		// An import means the package's files, and its test files only
+		// for the package's external tests, which compile them.
+		name: "package clause of test files",
+		tree: goModule(
+			"p/p.go", "package p\n\nfunc F() {}\n",
+			"p/p_internal_test.go", "package p\n\nfunc helper() {}\n",
+			"p/p_test.go", "package p_test\n\nimport \"example.com/m/p\"\n\nfunc use() { p.F() }\n",
+			"q/q.go", "package q\n\nimport \"example.com/m/p\"\n\nfunc G() { p.F() }\n",
+		),
+		want:  []string{"p/p_test.go -> p/p.go p", "p/p_test.go -> p/p_internal_test.go p", "q/q.go -> p/p.go p"},
+		never: []string{"q/q.go -> p/p_internal_test.go p"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := edges(t, tc.tree, RankingDefault)
+			for _, e := range tc.want {
+				if !slices.Contains(got, e) {
+					t.Errorf("edges lack %q:\n%s", e, strings.Join(got, "\n"))
+				}
+			}
+			for _, e := range tc.never {
+				if slices.Contains(got, e) {
+					t.Errorf("edges have %q:\n%s", e, strings.Join(got, "\n"))
+				}
+			}
+		})
+	}
+}
