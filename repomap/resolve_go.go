@@ -501,11 +501,35 @@ func (g *goResolver) callType(i int, f, q string) (string, bool) {
 		if pkg, ok = g.imported(i, q); !ok || pkg == "" {
 			return "", ok
 		}
+	} else if d, ok := g.dotted(i, f); ok {
+		pkg = d
 	}
 	if g.types[rank.Key(f, pkg)] {
 		return goMethods(pkg, f), true
 	}
 	return g.funcResult(pkg, f)
+}
+
+// dotted returns the scope of the package that file i imports with "."
+// and that defines name, when its own package does not.
+func (g *goResolver) dotted(i int, name string) (string, bool) {
+	if !token.IsExported(name) || g.typeOrResult(name, g.pkg[i]) {
+		return "", false
+	}
+	for _, d := range g.importsOf(i).dots {
+		if sc := g.dirScope(d); g.typeOrResult(name, sc) {
+			return sc, true
+		}
+	}
+	return "", false
+}
+
+// typeOrResult reports whether the package whose scope is pkg defines a
+// type name or a function name whose result is a named type.
+func (g *goResolver) typeOrResult(name, pkg string) bool {
+	k := rank.Key(name, pkg)
+	_, ok := g.results[k]
+	return ok || g.types[k]
 }
 
 // varType returns the scope of the methods of the type variable x holds
@@ -594,6 +618,9 @@ func (g *goResolver) namedType(i int, typ, q string) (string, bool) {
 	if q == "" {
 		if g.types[rank.Key(typ, g.pkg[i])] {
 			return goMethods(g.pkg[i], typ), true
+		}
+		if d, ok := g.dotted(i, typ); ok {
+			return goMethods(d, typ), true
 		}
 		if builtins["go"][typ] {
 			return "", true

@@ -36,6 +36,16 @@ func TestResolveGoRules(t *testing.T) {
 		),
 		want:  []string{"p/p_test.go -> p/p.go p", "p/p_test.go -> p/p_internal_test.go p", "q/q.go -> p/p.go p"},
 		never: []string{"q/q.go -> p/p_internal_test.go p"},
+	}, {
+		// A value of a type that a dot import brings: its methods.
+		name: "types of dot imports",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype W interface{ Write() }\n\nfunc New() *T { return nil }\n\ntype T struct{}\n\nfunc (*T) Close() {}\n",
+			"p/p_test.go", "package p_test\n\nimport . \"example.com/m/p\"\n\nfunc use(w W) {\n\tw.Write()\n\tx := New()\n\tx.Close()\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Write() {}\n\nfunc (V) Close() {}\n",
+		),
+		want:  []string{"p/p_test.go -> p/p.go Write", "p/p_test.go -> p/p.go Close"},
+		never: []string{"p/p_test.go -> q/q.go Write", "p/p_test.go -> q/q.go Close"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := edges(t, tc.tree, RankingDefault)
