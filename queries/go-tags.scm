@@ -213,6 +213,26 @@
     ] .)) .)
   (#eq? @_new "new"))
 
+; x := y.(T) and x, ok := y.(T) bind x to T; to an interface literal,
+; x := y.(interface{ M() }), to nothing of the tree: its keyword is a
+; "varnone" reference.
+(short_var_declaration
+  left: (expression_list . (identifier) @qual)
+  right: (expression_list . (type_assertion_expression type: [
+    (type_identifier) @name.reference.vartype
+    (pointer_type (type_identifier) @name.reference.vartype)
+    (generic_type type: (type_identifier) @name.reference.vartype)
+    (pointer_type (generic_type type: (type_identifier) @name.reference.vartype))
+    (interface_type "interface" @name.reference.varnone)
+  ]) .))
+
+(short_var_declaration
+  left: (expression_list . (identifier) @qual)
+  right: (expression_list . (type_assertion_expression type: [
+    (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype)
+    (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype))
+  ]) .))
+
 ; x := F() and x, err := F() bind x to the result of F.
 (short_var_declaration
   left: (expression_list . (identifier) @qual)

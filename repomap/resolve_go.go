@@ -406,7 +406,7 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 			return g.pkgRefs(out, i, w.dir)
 		}
 		return out
-	case "closureend":
+	case "closureend", "varnone":
 		return out
 	case "typedmember", "resultmember":
 		q, typ := "", qual
@@ -573,8 +573,11 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 		return "", false
 	}
 	b := binds[k-1]
-	if set.Sub(b.j) == "varcall" {
+	switch set.Sub(b.j) {
+	case "varcall":
 		return g.resultType(i, b.j)
+	case "varnone":
+		return "", true
 	}
 	return g.namedType(i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
 }
@@ -597,7 +600,7 @@ func (g *goResolver) varsOf(i int) goVars {
 			v.ends = append(v.ends, t.Line)
 		case t.Kind == tags.Reference && sub == "varcall" && builtins["go"][set.Strings[t.Name]] && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
 			// new(T) binds to T, make to nothing of the tree.
-		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar"):
+		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
 			v.binds[x] = append(v.binds[x], goDef{i, j})
 		}

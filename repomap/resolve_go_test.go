@@ -46,6 +46,16 @@ func TestResolveGoRules(t *testing.T) {
 		),
 		want:  []string{"p/p_test.go -> p/p.go Write", "p/p_test.go -> p/p.go Close"},
 		never: []string{"p/p_test.go -> q/q.go Write", "p/p_test.go -> q/q.go Close"},
+	}, {
+		// x, ok := y.(T) binds x to T; an interface literal to nothing.
+		name: "type assertions",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype T struct{}\n\nfunc (T) Close() {}\n",
+			"p/use.go", "package p\n\nfunc use(y any) {\n\tif x, ok := y.(*T); ok {\n\t\tx.Close()\n\t}\n\tif f, ok := y.(interface{ Flush() }); ok {\n\t\tf.Flush()\n\t}\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Close() {}\n\nfunc (V) Flush() {}\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Close"},
+		never: []string{"p/use.go -> q/q.go Close", "p/use.go -> q/q.go Flush"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := edges(t, tc.tree, RankingDefault)

@@ -75,3 +75,12 @@ func Restock() (*Cart, error) {
 	_ = n
 	return c, err
 }
+
+func Assert(v any) {
+	if c, ok := v.(*Cart); ok {
+		_ = c
+	}
+	if f, ok := v.(interface{ Flush() }); ok {
+		_ = f
+	}
+}
