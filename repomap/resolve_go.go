@@ -447,6 +447,13 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 			if sub == "member" {
 				return g.memberKeys(out, i, j, name, qual)
 			}
+			if sub == "varcall" {
+				// x := y.M(): a method of y's type, where the file says
+				// what y holds.
+				if scope, ok := g.varType(i, j, qual); ok {
+					return g.typedKeys(out, name, scope, true)
+				}
+			}
 			return append(out, ref{name: name, scope: fallbackScope, fallback: true})
 		}
 		if sub == "member" {

@@ -56,6 +56,16 @@ func TestResolveGoRules(t *testing.T) {
 		),
 		want:  []string{"p/use.go -> p/p.go Close"},
 		never: []string{"p/use.go -> q/q.go Close", "p/use.go -> q/q.go Flush"},
+	}, {
+		// x := y.M() calls a method of y's type, where the file says it.
+		name: "bound to a method call",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype T struct{}\n\nfunc (T) Get() int { return 0 }\n",
+			"p/use.go", "package p\n\nfunc use(y *T) int {\n\tn := y.Get()\n\treturn n\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Get() int { return 0 }\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Get"},
+		never: []string{"p/use.go -> q/q.go Get"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := edges(t, tc.tree, RankingDefault)
