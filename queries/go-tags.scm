@@ -138,6 +138,66 @@
 
 ; ---- References ----
 ;
+; A method's result, when it is one named type (or the first of its
+; results is), is a "methodresult" reference to that type, qualified by
+; the receiver's type and the method's name, then the result's package:
+; "Server Handler" or "Server Handler http".
+
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [
+        (type_identifier) @qual
+        (pointer_type (type_identifier) @qual)
+        (generic_type type: (type_identifier) @qual)
+        (pointer_type (generic_type type: (type_identifier) @qual))
+      ]))
+  name: (field_identifier) @qual
+  result: [
+    (type_identifier) @name.reference.methodresult
+    (pointer_type (type_identifier) @name.reference.methodresult)
+    (generic_type type: (type_identifier) @name.reference.methodresult)
+    (pointer_type (generic_type type: (type_identifier) @name.reference.methodresult))
+    (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult)
+    (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult))
+    (parameter_list
+      .
+      (parameter_declaration
+        type: [
+          (type_identifier) @name.reference.methodresult
+          (pointer_type (type_identifier) @name.reference.methodresult)
+          (generic_type type: (type_identifier) @name.reference.methodresult)
+          (pointer_type (generic_type type: (type_identifier) @name.reference.methodresult))
+          (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult)
+          (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult))
+        ]))
+  ])
+
+(type_spec
+  name: (type_identifier) @qual
+  type: (interface_type
+    (method_elem
+      name: (field_identifier) @qual
+      result: [
+        (type_identifier) @name.reference.methodresult
+        (pointer_type (type_identifier) @name.reference.methodresult)
+        (generic_type type: (type_identifier) @name.reference.methodresult)
+        (pointer_type (generic_type type: (type_identifier) @name.reference.methodresult))
+        (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult)
+        (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult))
+        (parameter_list
+          .
+          (parameter_declaration
+            type: [
+              (type_identifier) @name.reference.methodresult
+              (pointer_type (type_identifier) @name.reference.methodresult)
+              (generic_type type: (type_identifier) @name.reference.methodresult)
+              (pointer_type (generic_type type: (type_identifier) @name.reference.methodresult))
+              (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult)
+              (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult))
+            ]))
+      ])))
+;
 ; What a variable holds, where the source says it: a parameter or a var of
 ; a named type, "x := T{}", "x := &T{}", "x := F()". The type (a "vartype"
 ; reference) or the function (a "varcall" reference) is referred to, and

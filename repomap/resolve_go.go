@@ -36,6 +36,8 @@ type goResolver struct {
 	types        map[string]bool    // rank.Key(type, package scope) of each type the tree defines
 	results      map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
 	fields       map[string]goDef   // by rank.Key(field, its struct's goMethods): its definition, when a named type is its type
+	mresults     map[string]goDef   // by rank.Key(method, its type's goMethods): its methodresult reference
+	depth        int                // how deep varType is in the bindings it follows
 	vars         map[int]goVars     // per Go file, made on first use
 	test         map[int]bool       // per Go file: a test file of its directory's package (not package x_test)
 	importedDirs map[string]bool    // the directories some file imports
@@ -110,7 +112,7 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
 		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
-		fields: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
+		fields: make(map[string]goDef), mresults: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
 		importedDirs: make(map[string]bool), scopes: make(map[string]string)}
 	names := make(map[string]int) // files per directory and package name
 	for _, i := range files {
@@ -133,6 +135,12 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 		g.pkg[i] = scope
 		for j, t := range set.Tags {
 			if t.Kind != tags.Definition {
+				if set.Sub(j) == "methodresult" {
+					if typ, rest, ok := strings.Cut(set.Qual(j), " "); ok {
+						method, _, _ := strings.Cut(rest, " ")
+						g.mresults[rank.Key(method, goMethods(scope, typ))] = goDef{i, j}
+					}
+				}
 				continue
 			}
 			switch set.Sub(j) {
@@ -418,16 +426,20 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		if sub == "typedmember" {
 			scope, ok = g.namedType(i, typ, q)
 		} else {
-			scope, ok = g.callType(i, typ, q)
+			scope, ok = g.callType(i, j, typ, q)
 		}
 		return g.typedKeys(out, name, scope, ok)
-	case "vartype", "varcall", "closurevar":
+	case "vartype", "varcall", "closurevar", "methodresult":
 		// The type or function a variable is bound to: the variable's
-		// name comes first in the qualifier.
+		// name comes first in the qualifier; a method's result type: its
+		// receiver's type and its name.
 		if _, q, ok := strings.Cut(qual, " "); ok {
 			qual = q
 		} else {
 			qual = ""
+		}
+		if sub == "methodresult" {
+			qual = after(qual)
 		}
 		fallthrough
 	case "call", "type", "literal", "member":
@@ -498,11 +510,19 @@ func (g *goResolver) typedKeys(out []ref, name, scope string, ok bool) []ref {
 	return append(out, ref{name: name, scope: scope})
 }
 
-// callType returns the scope of the methods of what a call of f, as file
-// i names it (qualified by the package q when q is not ""), gives: the
-// type f names, or the result of the function f.
-func (g *goResolver) callType(i int, f, q string) (string, bool) {
+// callType returns the scope of the methods of what a call of f, as
+// reference j of file i names it (qualified by q when q is not ""),
+// gives: the type f names, or the result of the function f, or where q
+// is a variable, of its type's method f.
+func (g *goResolver) callType(i, j int, f, q string) (string, bool) {
 	pkg := g.pkg[i]
+	if _, imported := g.importsOf(i).local[q]; q != "" && !imported {
+		scope, ok := g.varType(i, j, q)
+		if !ok || scope == "" {
+			return "", ok
+		}
+		return g.methodResult(scope, f)
+	}
 	if q != "" {
 		var ok bool
 		if pkg, ok = g.imported(i, q); !ok || pkg == "" {
@@ -543,6 +563,54 @@ func (g *goResolver) typeOrResult(name, pkg string) bool {
 // at reference j of file i: "" for a type outside the tree or a builtin
 // one, and false when the file does not say.
 func (g *goResolver) varType(i, j int, x string) (string, bool) {
+	if g.depth >= maxBindings {
+		return "", false
+	}
+	g.depth++
+	defer func() { g.depth-- }()
+	b, ok := g.binding(i, j, x)
+	if !ok {
+		return "", false
+	}
+	set := g.s.entries[i].tags
+	switch set.Sub(b.j) {
+	case "varcall":
+		return g.resultType(i, b.j)
+	case "varnone":
+		return "", true
+	}
+	return g.namedType(i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
+}
+
+// useContext: what a use of a variable's member means depends on the
+// binding of the variable in effect, the tag index of that binding plus
+// one (0 for none).
+func (g *goResolver) useContext(i, j int) int32 {
+	set := g.s.entries[i].tags
+	switch set.Sub(j) {
+	case "member", "varcall", "resultmember":
+	default:
+		return 0
+	}
+	x, _, _ := strings.Cut(set.Qual(j), " ")
+	if set.Sub(j) == "varcall" {
+		x = after(set.Qual(j))
+	}
+	if x == "" {
+		return 0
+	}
+	if _, ok := g.importsOf(i).local[x]; ok {
+		return 0
+	}
+	if b, ok := g.binding(i, j, x); ok {
+		return int32(b.j + 1)
+	}
+	return 0
+}
+
+// binding returns the binding of the variable x in effect at reference j
+// of file i, false when the file shows none.
+func (g *goResolver) binding(i, j int, x string) (goDef, bool) {
 	v, ok := g.vars[i]
 	if !ok {
 		v = g.varsOf(i)
@@ -554,7 +622,7 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 	// The last binding at or before the reference, in the same function.
 	k, _ := slices.BinarySearchFunc(binds, line+1, func(b goDef, l int32) int { return cmp.Compare(set.Tags[b.j].Line, l) })
 	if k == 0 {
-		return "", false
+		return goDef{}, false
 	}
 	f, _ := slices.BinarySearch(v.funcs, line+1)
 	start := int32(-1)
@@ -566,7 +634,7 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 	for ; k > 0; k-- {
 		bl := set.Tags[binds[k-1].j].Line
 		if bl < start {
-			return "", false
+			return goDef{}, false
 		}
 		if set.Sub(binds[k-1].j) != "closurevar" {
 			break
@@ -577,17 +645,14 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 		}
 	}
 	if k == 0 {
-		return "", false
+		return goDef{}, false
 	}
-	b := binds[k-1]
-	switch set.Sub(b.j) {
-	case "varcall":
-		return g.resultType(i, b.j)
-	case "varnone":
-		return "", true
-	}
-	return g.namedType(i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
+	return binds[k-1], true
 }
+
+// maxBindings bounds the bindings varType follows, one through another
+// (x := y.M(), y := z.N()…), as x := x.M() would follow itself.
+const maxBindings = 8
 
 // after returns what follows the first space of q, or "".
 func after(q string) string {
@@ -664,7 +729,18 @@ func (g *goResolver) imported(i int, q string) (string, bool) {
 // j of file i, gives.
 func (g *goResolver) resultType(i, j int) (string, bool) {
 	set := g.s.entries[i].tags
-	return g.callType(i, set.Strings[set.Tags[j].Name], after(set.Qual(j)))
+	return g.callType(i, j, set.Strings[set.Tags[j].Name], after(set.Qual(j)))
+}
+
+// methodResult returns the scope of the methods of the result of the
+// method name of the type whose methods' scope is typ.
+func (g *goResolver) methodResult(typ, name string) (string, bool) {
+	d, ok := g.mresults[rank.Key(name, typ)]
+	if !ok {
+		return "", false
+	}
+	set := g.s.entries[d.i].tags
+	return g.namedType(d.i, set.Strings[set.Tags[d.j].Name], after(after(set.Qual(d.j))))
 }
 
 // funcResult returns the scope of the methods of the result of the

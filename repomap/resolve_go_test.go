@@ -66,6 +66,26 @@ func TestResolveGoRules(t *testing.T) {
 		),
 		want:  []string{"p/use.go -> p/p.go Get"},
 		never: []string{"p/use.go -> q/q.go Get"},
+	}, {
+		// A method's result type, as a function's: r, err := c.Get().
+		name: "method results",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype Client struct{}\n\nfunc (c *Client) Get() (*Resp, error) { return nil, nil }\n\ntype Resp struct{ Header Header }\n\nfunc (*Resp) Close() {}\n\ntype Header struct{}\n\nfunc (Header) Values() {}\n",
+			"p/use.go", "package p\n\nfunc use(c *Client) {\n\tr, _ := c.Get()\n\tr.Close()\n\tr.Header.Values()\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Close() {}\n\nfunc (V) Values() {}\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Close", "p/use.go -> p/p.go Values"},
+		never: []string{"p/use.go -> q/q.go Close", "p/use.go -> q/q.go Values"},
+	}, {
+		// x.Close() in two functions, x bound to two types: each use
+		// means its own binding's type.
+		name: "each use by its binding",
+		tree: goModule(
+			"p/t.go", "package p\n\ntype T struct{}\n\nfunc (T) Close() {}\n",
+			"p/u.go", "package p\n\ntype U struct{}\n\nfunc (U) Close() {}\n",
+			"p/use.go", "package p\n\nfunc a() {\n\tx := T{}\n\tx.Close()\n}\n\nfunc b() {\n\tx := U{}\n\tx.Close()\n}\n",
+		),
+		want: []string{"p/use.go -> p/t.go Close", "p/use.go -> p/u.go Close"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := edges(t, tc.tree, RankingDefault)

@@ -84,3 +84,9 @@ func Assert(v any) {
 		_ = f
 	}
 }
+
+type Store interface {
+	Find(id string) (*Cart, error)
+}
+
+func (c *Cart) Owner() http.Header { return nil }
