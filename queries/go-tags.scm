@@ -293,6 +293,13 @@
     (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype))
   ]) .))
 
+; x := y.f binds x to the type of y's field f: a "varfield" reference.
+(short_var_declaration
+  left: (expression_list . (identifier) @qual .)
+  right: (expression_list . (selector_expression
+    operand: (identifier) @qual
+    field: (field_identifier) @name.reference.varfield) .))
+
 ; x := F() and x, err := F() bind x to the result of F.
 (short_var_declaration
   left: (expression_list . (identifier) @qual)

@@ -416,6 +416,22 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		return out
 	case "closureend", "varnone":
 		return out
+	case "varfield":
+		// x := y.f: the field f of y's type, or of the package y.
+		y := after(qual)
+		if w, ok := g.importsOf(i).local[y]; ok {
+			switch {
+			case w.at == goInTree && token.IsExported(name):
+				return g.sees(out, i, w.dir, name)
+			case w.at == goUnknown:
+				return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+			}
+			return out
+		}
+		if scope, ok := g.varType(i, j, y); ok && scope != "" {
+			return append(out, ref{name: name, scope: scope})
+		}
+		return out
 	case "typedmember", "resultmember":
 		q, typ := "", qual
 		if a, b, ok := strings.Cut(qual, " "); ok {
@@ -578,6 +594,12 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 		return g.resultType(i, b.j)
 	case "varnone":
 		return "", true
+	case "varfield":
+		scope, ok := g.varType(i, b.j, after(set.Qual(b.j)))
+		if !ok || scope == "" {
+			return "", ok
+		}
+		return g.fieldType(scope, set.Strings[set.Tags[b.j].Name])
 	}
 	return g.namedType(i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
 }
@@ -588,12 +610,12 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 func (g *goResolver) useContext(i, j int) int32 {
 	set := g.s.entries[i].tags
 	switch set.Sub(j) {
-	case "member", "varcall", "resultmember":
+	case "member", "varcall", "varfield", "resultmember":
 	default:
 		return 0
 	}
 	x, _, _ := strings.Cut(set.Qual(j), " ")
-	if set.Sub(j) == "varcall" {
+	if set.Sub(j) == "varcall" || set.Sub(j) == "varfield" {
 		x = after(set.Qual(j))
 	}
 	if x == "" {
@@ -672,7 +694,7 @@ func (g *goResolver) varsOf(i int) goVars {
 			v.ends = append(v.ends, t.Line)
 		case t.Kind == tags.Reference && sub == "varcall" && builtins["go"][set.Strings[t.Name]] && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
 			// new(T) binds to T, make to nothing of the tree.
-		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone"):
+		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone" || sub == "varfield"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
 			v.binds[x] = append(v.binds[x], goDef{i, j})
 		}

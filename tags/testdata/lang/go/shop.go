@@ -90,3 +90,8 @@ type Store interface {
 }
 
 func (c *Cart) Owner() http.Header { return nil }
+
+func Field(c *Cart) {
+	items := c.Items
+	_ = items
+}
