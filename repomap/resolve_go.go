@@ -37,6 +37,7 @@ type goResolver struct {
 	results      map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
 	fields       map[string]goDef   // by rank.Key(field, its struct's goMethods): its definition, when a named type is its type
 	mresults     map[string]goDef   // by rank.Key(method, its type's goMethods): its methodresult reference
+	pkgVars      map[string]goDef   // by rank.Key(variable, package scope): the binding of a package-level variable
 	depth        int                // how deep varType is in the bindings it follows
 	vars         map[int]goVars     // per Go file, made on first use
 	test         map[int]bool       // per Go file: a test file of its directory's package (not package x_test)
@@ -112,7 +113,7 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
 		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
-		fields: make(map[string]goDef), mresults: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
+		fields: make(map[string]goDef), mresults: make(map[string]goDef), pkgVars: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
 		importedDirs: make(map[string]bool), scopes: make(map[string]string)}
 	names := make(map[string]int) // files per directory and package name
 	for _, i := range files {
@@ -133,6 +134,7 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 			}
 		}
 		g.pkg[i] = scope
+		g.addPkgVars(i, scope)
 		for j, t := range set.Tags {
 			if t.Kind != tags.Definition {
 				if set.Sub(j) == "methodresult" {
@@ -198,6 +200,38 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 		}
 	}
 	return g
+}
+
+// addPkgVars records the bindings of the package-level variables of file
+// i, whose package's scope is scope: those on the line of the variable's
+// definition.
+func (g *goResolver) addPkgVars(i int, scope string) {
+	set := g.s.entries[i].tags
+	type at struct {
+		name string
+		line int32
+	}
+	var defs map[at]bool
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && set.Sub(j) == "variable" {
+			if defs == nil {
+				defs = make(map[at]bool)
+			}
+			defs[at{set.Strings[t.Name], t.Line}] = true
+		}
+	}
+	if defs == nil {
+		return
+	}
+	for j, t := range set.Tags {
+		switch set.Sub(j) {
+		case "vartype", "varcall", "varnone", "varfield":
+			x, _, _ := strings.Cut(set.Qual(j), " ")
+			if t.Kind == tags.Reference && defs[at{x, t.Line}] {
+				g.pkgVars[rank.Key(x, scope)] = goDef{i, j}
+			}
+		}
+	}
 }
 
 // goDir returns the directory of a Go file, "" for the root.
@@ -588,20 +622,20 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	set := g.s.entries[i].tags
+	set := g.s.entries[b.i].tags
 	switch set.Sub(b.j) {
 	case "varcall":
-		return g.resultType(i, b.j)
+		return g.resultType(b.i, b.j)
 	case "varnone":
 		return "", true
 	case "varfield":
-		scope, ok := g.varType(i, b.j, after(set.Qual(b.j)))
+		scope, ok := g.varType(b.i, b.j, after(set.Qual(b.j)))
 		if !ok || scope == "" {
 			return "", ok
 		}
 		return g.fieldType(scope, set.Strings[set.Tags[b.j].Name])
 	}
-	return g.namedType(i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
+	return g.namedType(b.i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
 }
 
 // useContext: what a use of a variable's member means depends on the
@@ -624,15 +658,27 @@ func (g *goResolver) useContext(i, j int) int32 {
 	if _, ok := g.importsOf(i).local[x]; ok {
 		return 0
 	}
-	if b, ok := g.binding(i, j, x); ok {
+	if b, ok := g.localBinding(i, j, x); ok {
 		return int32(b.j + 1)
 	}
 	return 0
 }
 
 // binding returns the binding of the variable x in effect at reference j
-// of file i, false when the file shows none.
+// of file i: the file's own, else that of a package-level variable of
+// its package; false when the tree shows none.
 func (g *goResolver) binding(i, j int, x string) (goDef, bool) {
+	if b, ok := g.localBinding(i, j, x); ok {
+		return b, true
+	}
+	b, ok := g.pkgVars[rank.Key(x, g.pkg[i])]
+	return b, ok
+}
+
+// localBinding returns the binding of the variable x in effect at
+// reference j of file i in that file's functions, false when there is
+// none.
+func (g *goResolver) localBinding(i, j int, x string) (goDef, bool) {
 	v, ok := g.vars[i]
 	if !ok {
 		v = g.varsOf(i)

@@ -96,6 +96,17 @@ func TestResolveGoRules(t *testing.T) {
 		),
 		want:  []string{"p/use.go -> p/p.go Flush", "p/use.go -> p/p.go w"},
 		never: []string{"p/use.go -> q/q.go Flush"},
+	}, {
+		// A package-level variable holds what its declaration says, in
+		// every file of the package.
+		name: "package-level variables",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype Client struct{}\n\nfunc (*Client) Do() {}\n\nvar Default = &Client{}\n",
+			"p/use.go", "package p\n\nfunc use() {\n\tDefault.Do()\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Do() {}\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Do"},
+		never: []string{"p/use.go -> q/q.go Do"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := edges(t, tc.tree, RankingDefault)
