@@ -384,7 +384,16 @@
     ])
     field: (field_identifier) @name.reference.resultmember))
 
-; x.f.M(): the variable, then the field, qualify the member.
+; x.f.g.M(), x.f.M(): the variable, then the fields, qualify the member.
+(call_expression
+  function: (selector_expression
+    operand: (selector_expression
+      operand: (selector_expression
+        operand: (identifier) @qual
+        field: (field_identifier) @qual)
+      field: (field_identifier) @qual)
+    field: (field_identifier) @name.reference.member))
+
 (call_expression
   function: (selector_expression
     operand: (selector_expression

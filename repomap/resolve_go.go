@@ -536,12 +536,15 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 }
 
 // memberKeys appends the keys of x.name, reference j of file i, where x
-// names no import: the methods and fields of x's type, where the file
-// says what x holds; else those of any type.
+// names no import (or x.f.name, x.f.g.name: x is "x f g"): the methods
+// and fields of x's type, or of its fields' types, where the tree says
+// what x holds; else those of any type.
 func (g *goResolver) memberKeys(out []ref, i, j int, name, x string) []ref {
-	x, field, _ := strings.Cut(x, " ")
+	x, fields, _ := strings.Cut(x, " ")
 	scope, ok := g.varType(i, j, x)
-	if ok && scope != "" && field != "" {
+	for fields != "" && ok && scope != "" {
+		var field string
+		field, fields, _ = strings.Cut(fields, " ")
 		scope, ok = g.fieldType(scope, field)
 	}
 	return g.typedKeys(out, name, scope, ok)

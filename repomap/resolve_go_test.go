@@ -107,6 +107,16 @@ func TestResolveGoRules(t *testing.T) {
 		),
 		want:  []string{"p/use.go -> p/p.go Do"},
 		never: []string{"p/use.go -> q/q.go Do"},
+	}, {
+		// x.f.g.M(): through the types of the fields.
+		name: "chains of fields",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype A struct{ b *B }\n\ntype B struct{ c C }\n\ntype C struct{}\n\nfunc (C) Close() {}\n",
+			"p/use.go", "package p\n\nfunc use(a *A) {\n\ta.b.c.Close()\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Close() {}\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Close"},
+		never: []string{"p/use.go -> q/q.go Close"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := edges(t, tc.tree, RankingDefault)

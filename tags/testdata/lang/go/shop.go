@@ -95,3 +95,7 @@ func Field(c *Cart) {
 	items := c.Items
 	_ = items
 }
+
+func Chain(c *Cart) {
+	c.Owner.x.Get("a")
+}
