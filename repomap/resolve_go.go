@@ -18,11 +18,13 @@ import (
 // means the package imported as q, and nothing when F is not exported;
 // an import means the package it names. Builtins and the packages outside
 // the tree link to nothing. x.M() on a value means a
-// method or field of x's type where the file says what x holds (a
+// method or field of x's type where the tree says what x holds (a
 // receiver, a parameter or var of a named type, x := T{}, x := &T{},
-// x := F() for a function F whose result is a named type), nothing when
-// that type is outside the tree or a builtin, and a method or field of
-// any type where the file does not say.
+// x, ok := y.(T), x := F() or x := y.M() for a function or method whose
+// result is a named type, x := y.f, a package-level var of the package),
+// as the binding in effect at the use says; nothing when that type is
+// outside the tree, a builtin or an interface literal; and a method or
+// field of any type where the tree does not say.
 
 // goResolver holds the Go packages of a snapshot.
 type goResolver struct {
