@@ -453,20 +453,8 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 	case "closureend", "varnone":
 		return out
 	case "varfield":
-		// x := y.f: the field f of y's type, or of the package y.
-		y := after(qual)
-		if w, ok := g.importsOf(i).local[y]; ok {
-			switch {
-			case w.at == goInTree && token.IsExported(name):
-				return g.sees(out, i, w.dir, name)
-			case w.at == goUnknown:
-				return append(out, ref{name: name, scope: fallbackScope, fallback: true})
-			}
-			return out
-		}
-		if scope, ok := g.varType(i, j, y); ok && scope != "" {
-			return append(out, ref{name: name, scope: scope})
-		}
+		// x := y.f binds x; as a use of f, it links nothing: linked,
+		// the fields lowered the history's recall (chi, bubbletea).
 		return out
 	case "typedmember", "resultmember":
 		q, typ := "", qual
