@@ -28,23 +28,27 @@ import (
 
 // goResolver holds the Go packages of a snapshot.
 type goResolver struct {
-	s            *snapshot
-	pkg          map[int]string     // per Go file: its package's scope
-	name         map[string]string  // per directory: the name of its package
-	dirs         map[string]bool    // directories with Go files
-	imports      map[int]goImports  // per Go file, made on first use
-	paths        map[string]goWhere // per import path, made on first use
-	roots        map[string]bool    // module paths seen, whose root is the tree's root
-	types        map[string]bool    // rank.Key(type, package scope) of each type the tree defines
-	results      map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
-	fields       map[string]goDef   // by rank.Key(field, its struct's goMethods): its definition, when a named type is its type
-	mresults     map[string]goDef   // by rank.Key(method, its type's goMethods): its methodresult reference
-	pkgVars      map[string]goDef   // by rank.Key(variable, package scope): the binding of a package-level variable
-	depth        int                // how deep varType is in the bindings it follows
-	vars         map[int]goVars     // per Go file, made on first use
-	test         map[int]bool       // per Go file: a test file of its directory's package (not package x_test)
-	importedDirs map[string]bool    // the directories some file imports
-	scopes       map[string]string  // per directory: its scope (dirScope)
+	s        *snapshot
+	pkg      map[int]string     // per Go file: its package's scope
+	name     map[string]string  // per directory: the name of its package
+	dirs     map[string]bool    // directories with Go files
+	imports  map[int]goImports  // per Go file, made on first use
+	paths    map[string]goWhere // per import path, made on first use
+	roots    map[string]bool    // module paths seen, whose root is the tree's root
+	types    map[string]bool    // rank.Key(type, package scope) of each type the tree defines
+	results  map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
+	fields   map[string]goDef   // by rank.Key(field, its struct's goMethods): its definition, when a named type is its type
+	mresults map[string]goDef   // by rank.Key(method, its type's goMethods): its methodresult reference
+	pkgVars  map[string]goDef   // by rank.Key(variable, package scope): the binding of a package-level variable
+	depth    int                // how deep varType is in the bindings it follows
+	bound    struct {           // for useContext: per qualifier of the file, whether its variable has bindings there
+		file int
+		has  map[uint32]bool
+	}
+	vars         map[int]goVars    // per Go file, made on first use
+	test         map[int]bool      // per Go file: a test file of its directory's package (not package x_test)
+	importedDirs map[string]bool   // the directories some file imports
+	scopes       map[string]string // per directory: its scope (dirScope)
 }
 
 // goTestFiles returns the scope of what the test files of the package in
@@ -117,6 +121,7 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
 		fields: make(map[string]goDef), mresults: make(map[string]goDef), pkgVars: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
 		importedDirs: make(map[string]bool), scopes: make(map[string]string)}
+	g.bound.file, g.bound.has = -1, make(map[uint32]bool)
 	names := make(map[string]int) // files per directory and package name
 	for _, i := range files {
 		dir := goDir(s.files[i].path)
@@ -636,20 +641,37 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 // one (0 for none).
 func (g *goResolver) useContext(i, j int) int32 {
 	set := g.s.entries[i].tags
-	switch set.Sub(j) {
-	case "member", "varcall", "varfield", "resultmember":
+	sub := set.Sub(j)
+	switch sub {
+	case "member", "resultmember", "varcall", "varfield":
 	default:
 		return 0
 	}
+	if g.bound.file != i {
+		g.bound.file = i
+		clear(g.bound.has)
+	}
+	// Whether the operand has bindings in the file, per qualifier.
+	memo := set.Tags[j].Qual << 1
+	if sub == "varcall" || sub == "varfield" {
+		memo |= 1
+	}
+	has, ok := g.bound.has[memo]
+	if !ok {
+		x, _, _ := strings.Cut(set.Qual(j), " ")
+		if memo&1 != 0 {
+			x = after(set.Qual(j))
+		}
+		_, imported := g.importsOf(i).local[x]
+		has = x != "" && !imported && len(g.varsOf(i).binds[x]) > 0
+		g.bound.has[memo] = has
+	}
+	if !has {
+		return 0
+	}
 	x, _, _ := strings.Cut(set.Qual(j), " ")
-	if set.Sub(j) == "varcall" || set.Sub(j) == "varfield" {
+	if memo&1 != 0 {
 		x = after(set.Qual(j))
-	}
-	if x == "" {
-		return 0
-	}
-	if _, ok := g.importsOf(i).local[x]; ok {
-		return 0
 	}
 	if b, ok := g.localBinding(i, j, x); ok {
 		return int32(b.j + 1)
@@ -672,11 +694,7 @@ func (g *goResolver) binding(i, j int, x string) (goDef, bool) {
 // reference j of file i in that file's functions, false when there is
 // none.
 func (g *goResolver) localBinding(i, j int, x string) (goDef, bool) {
-	v, ok := g.vars[i]
-	if !ok {
-		v = g.varsOf(i)
-		g.vars[i] = v
-	}
+	v := g.varsOf(i)
 	binds := v.binds[x]
 	set := g.s.entries[i].tags
 	line := set.Tags[j].Line
@@ -721,8 +739,11 @@ func after(q string) string {
 	return rest
 }
 
-// varsOf returns what the variables of file i hold.
+// varsOf returns what the variables of file i hold, made on first use.
 func (g *goResolver) varsOf(i int) goVars {
+	if v, ok := g.vars[i]; ok {
+		return v
+	}
 	v := goVars{binds: make(map[string][]goDef)}
 	set := g.s.entries[i].tags
 	for j, t := range set.Tags {
@@ -743,6 +764,7 @@ func (g *goResolver) varsOf(i int) goVars {
 	for _, b := range v.binds {
 		slices.SortStableFunc(b, func(a, c goDef) int { return cmp.Compare(set.Tags[a.j].Line, set.Tags[c.j].Line) })
 	}
+	g.vars[i] = v
 	return v
 }
 
