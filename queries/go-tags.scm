@@ -138,6 +138,66 @@
 
 ; ---- References ----
 ;
+; A method's result, when it is one named type (or the first of its
+; results is), is a "methodresult" reference to that type, qualified by
+; the receiver's type and the method's name, then the result's package:
+; "Server Handler" or "Server Handler http".
+
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [
+        (type_identifier) @qual
+        (pointer_type (type_identifier) @qual)
+        (generic_type type: (type_identifier) @qual)
+        (pointer_type (generic_type type: (type_identifier) @qual))
+      ]))
+  name: (field_identifier) @qual
+  result: [
+    (type_identifier) @name.reference.methodresult
+    (pointer_type (type_identifier) @name.reference.methodresult)
+    (generic_type type: (type_identifier) @name.reference.methodresult)
+    (pointer_type (generic_type type: (type_identifier) @name.reference.methodresult))
+    (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult)
+    (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult))
+    (parameter_list
+      .
+      (parameter_declaration
+        type: [
+          (type_identifier) @name.reference.methodresult
+          (pointer_type (type_identifier) @name.reference.methodresult)
+          (generic_type type: (type_identifier) @name.reference.methodresult)
+          (pointer_type (generic_type type: (type_identifier) @name.reference.methodresult))
+          (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult)
+          (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult))
+        ]))
+  ])
+
+(type_spec
+  name: (type_identifier) @qual
+  type: (interface_type
+    (method_elem
+      name: (field_identifier) @qual
+      result: [
+        (type_identifier) @name.reference.methodresult
+        (pointer_type (type_identifier) @name.reference.methodresult)
+        (generic_type type: (type_identifier) @name.reference.methodresult)
+        (pointer_type (generic_type type: (type_identifier) @name.reference.methodresult))
+        (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult)
+        (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult))
+        (parameter_list
+          .
+          (parameter_declaration
+            type: [
+              (type_identifier) @name.reference.methodresult
+              (pointer_type (type_identifier) @name.reference.methodresult)
+              (generic_type type: (type_identifier) @name.reference.methodresult)
+              (pointer_type (generic_type type: (type_identifier) @name.reference.methodresult))
+              (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult)
+              (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.methodresult))
+            ]))
+      ])))
+;
 ; What a variable holds, where the source says it: a parameter or a var of
 ; a named type, "x := T{}", "x := &T{}", "x := F()". The type (a "vartype"
 ; reference) or the function (a "varcall" reference) is referred to, and
@@ -212,6 +272,33 @@
       (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype)
     ] .)) .)
   (#eq? @_new "new"))
+
+; x := y.(T) and x, ok := y.(T) bind x to T; to an interface literal,
+; x := y.(interface{ M() }), to nothing of the tree: its keyword is a
+; "varnone" reference.
+(short_var_declaration
+  left: (expression_list . (identifier) @qual)
+  right: (expression_list . (type_assertion_expression type: [
+    (type_identifier) @name.reference.vartype
+    (pointer_type (type_identifier) @name.reference.vartype)
+    (generic_type type: (type_identifier) @name.reference.vartype)
+    (pointer_type (generic_type type: (type_identifier) @name.reference.vartype))
+    (interface_type "interface" @name.reference.varnone)
+  ]) .))
+
+(short_var_declaration
+  left: (expression_list . (identifier) @qual)
+  right: (expression_list . (type_assertion_expression type: [
+    (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype)
+    (pointer_type (qualified_type package: (package_identifier) @qual name: (type_identifier) @name.reference.vartype))
+  ]) .))
+
+; x := y.f binds x to the type of y's field f: a "varfield" reference.
+(short_var_declaration
+  left: (expression_list . (identifier) @qual .)
+  right: (expression_list . (selector_expression
+    operand: (identifier) @qual
+    field: (field_identifier) @name.reference.varfield) .))
 
 ; x := F() and x, err := F() bind x to the result of F.
 (short_var_declaration
@@ -297,7 +384,16 @@
     ])
     field: (field_identifier) @name.reference.resultmember))
 
-; x.f.M(): the variable, then the field, qualify the member.
+; x.f.g.M(), x.f.M(): the variable, then the fields, qualify the member.
+(call_expression
+  function: (selector_expression
+    operand: (selector_expression
+      operand: (selector_expression
+        operand: (identifier) @qual
+        field: (field_identifier) @qual)
+      field: (field_identifier) @qual)
+    field: (field_identifier) @name.reference.member))
+
 (call_expression
   function: (selector_expression
     operand: (selector_expression

@@ -202,3 +202,34 @@ func BenchmarkGraphNetHTTP(b *testing.B) {
 	}
 	b.ReportMetric(float64(edges), "edges")
 }
+
+// benchLink measures the link stage alone, on a snapshot of the tree at
+// root: it runs on every warm map.
+func benchLink(b *testing.B, root string) {
+	m, err := New(root, &Options{CacheDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	s, err := m.snapshot(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	rk, err := parseRanking(RankingDefault)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		link(s, rk)
+	}
+}
+
+func BenchmarkLinkNetHTTP(b *testing.B) { benchLink(b, benchRoot(b, "net/http")) }
+
+func BenchmarkLinkGoSrc(b *testing.B) {
+	if testing.Short() {
+		b.Skip("links the whole Go standard library")
+	}
+	benchLink(b, benchRoot(b, ""))
+}

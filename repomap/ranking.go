@@ -79,9 +79,14 @@ func link(s *snapshot, rk ranking) linked {
 	fallback := make(map[string]bool)
 	named := make(map[string]bool) // names resolved references link by too (ranking names=W)
 	var count []int                // per string of a file's Set: references to it
-	// A reference resolves by its name, kind and qualifier in its file:
-	// each such triple is resolved once per file.
-	type use struct{ name, sub, qual uint32 }
+	// A reference resolves by its name, kind and qualifier in its file,
+	// and what the rules say it depends on beside them (the binding of a
+	// Go variable in effect where it is used): each such use is resolved
+	// once per file.
+	type use struct {
+		name, sub, qual uint32
+		at              int32
+	}
 	uses := make(map[use]int) // per triple: its index in order
 	var order []int           // per triple: the tag that first had it
 	var useCount []int
@@ -99,7 +104,7 @@ func link(s *snapshot, rk ranking) linked {
 					continue
 				}
 				size.refs++
-				u := use{t.Name, t.Sub, t.Qual}
+				u := use{t.Name, t.Sub, t.Qual, res.useContext(i, j)}
 				k, ok := uses[u]
 				if !ok {
 					k = len(order)

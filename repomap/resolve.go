@@ -134,6 +134,16 @@ func (r *resolver) refKeys(out []ref, i, j int) []ref {
 	return append(out, ref{name: set.Strings[set.Tags[j].Name]})
 }
 
+// useContext returns what reference j of file i resolves by beside its
+// name, kind and qualifier: references of one file that agree on all
+// four resolve alike.
+func (r *resolver) useContext(i, j int) int32 {
+	if c, ok := r.lang[i].(interface{ useContext(i, j int) int32 }); ok {
+		return c.useContext(i, j)
+	}
+	return 0
+}
+
 // resolves reports whether file i has rules of its own.
 func (r *resolver) resolves(i int) bool { return r.lang[i] != nil }
 

@@ -18,28 +18,37 @@ import (
 // means the package imported as q, and nothing when F is not exported;
 // an import means the package it names. Builtins and the packages outside
 // the tree link to nothing. x.M() on a value means a
-// method or field of x's type where the file says what x holds (a
+// method or field of x's type where the tree says what x holds (a
 // receiver, a parameter or var of a named type, x := T{}, x := &T{},
-// x := F() for a function F whose result is a named type), nothing when
-// that type is outside the tree or a builtin, and a method or field of
-// any type where the file does not say.
+// x, ok := y.(T), x := F() or x := y.M() for a function or method whose
+// result is a named type, x := y.f, a package-level var of the package),
+// as the binding in effect at the use says; nothing when that type is
+// outside the tree, a builtin or an interface literal; and a method or
+// field of any type where the tree does not say.
 
 // goResolver holds the Go packages of a snapshot.
 type goResolver struct {
-	s            *snapshot
-	pkg          map[int]string     // per Go file: its package's scope
-	name         map[string]string  // per directory: the name of its package
-	dirs         map[string]bool    // directories with Go files
-	imports      map[int]goImports  // per Go file, made on first use
-	paths        map[string]goWhere // per import path, made on first use
-	roots        map[string]bool    // module paths seen, whose root is the tree's root
-	types        map[string]bool    // rank.Key(type, package scope) of each type the tree defines
-	results      map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
-	fields       map[string]goDef   // by rank.Key(field, its struct's goMethods): its definition, when a named type is its type
-	vars         map[int]goVars     // per Go file, made on first use
-	test         map[int]bool       // per Go file: a test file of its directory's package (not package x_test)
-	importedDirs map[string]bool    // the directories some file imports
-	scopes       map[string]string  // per directory: its scope (dirScope)
+	s        *snapshot
+	pkg      map[int]string     // per Go file: its package's scope
+	name     map[string]string  // per directory: the name of its package
+	dirs     map[string]bool    // directories with Go files
+	imports  map[int]goImports  // per Go file, made on first use
+	paths    map[string]goWhere // per import path, made on first use
+	roots    map[string]bool    // module paths seen, whose root is the tree's root
+	types    map[string]bool    // rank.Key(type, package scope) of each type the tree defines
+	results  map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
+	fields   map[string]goDef   // by rank.Key(field, its struct's goMethods): its definition, when a named type is its type
+	mresults map[string]goDef   // by rank.Key(method, its type's goMethods): its methodresult reference
+	pkgVars  map[string]goDef   // by rank.Key(variable, package scope): the binding of a package-level variable
+	depth    int                // how deep varType is in the bindings it follows
+	bound    struct {           // for useContext: per qualifier of the file, whether its variable has bindings there
+		file int
+		has  map[uint32]bool
+	}
+	vars         map[int]goVars    // per Go file, made on first use
+	test         map[int]bool      // per Go file: a test file of its directory's package (not package x_test)
+	importedDirs map[string]bool   // the directories some file imports
+	scopes       map[string]string // per directory: its scope (dirScope)
 }
 
 // goTestFiles returns the scope of what the test files of the package in
@@ -110,8 +119,9 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
 		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
-		fields: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
+		fields: make(map[string]goDef), mresults: make(map[string]goDef), pkgVars: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
 		importedDirs: make(map[string]bool), scopes: make(map[string]string)}
+	g.bound.file, g.bound.has = -1, make(map[uint32]bool)
 	names := make(map[string]int) // files per directory and package name
 	for _, i := range files {
 		dir := goDir(s.files[i].path)
@@ -131,8 +141,15 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 			}
 		}
 		g.pkg[i] = scope
+		g.addPkgVars(i, scope)
 		for j, t := range set.Tags {
 			if t.Kind != tags.Definition {
+				if set.Sub(j) == "methodresult" {
+					if typ, rest, ok := strings.Cut(set.Qual(j), " "); ok {
+						method, _, _ := strings.Cut(rest, " ")
+						g.mresults[rank.Key(method, goMethods(scope, typ))] = goDef{i, j}
+					}
+				}
 				continue
 			}
 			switch set.Sub(j) {
@@ -190,6 +207,38 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 		}
 	}
 	return g
+}
+
+// addPkgVars records the bindings of the package-level variables of file
+// i, whose package's scope is scope: those on the line of the variable's
+// definition.
+func (g *goResolver) addPkgVars(i int, scope string) {
+	set := g.s.entries[i].tags
+	type at struct {
+		name string
+		line int32
+	}
+	var defs map[at]bool
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && set.Sub(j) == "variable" {
+			if defs == nil {
+				defs = make(map[at]bool)
+			}
+			defs[at{set.Strings[t.Name], t.Line}] = true
+		}
+	}
+	if defs == nil {
+		return
+	}
+	for j, t := range set.Tags {
+		switch set.Sub(j) {
+		case "vartype", "varcall", "varnone", "varfield":
+			x, _, _ := strings.Cut(set.Qual(j), " ")
+			if t.Kind == tags.Reference && defs[at{x, t.Line}] {
+				g.pkgVars[rank.Key(x, scope)] = goDef{i, j}
+			}
+		}
+	}
 }
 
 // goDir returns the directory of a Go file, "" for the root.
@@ -355,10 +404,15 @@ func (g *goResolver) defKey(i, j int) ref {
 	case "method", "field":
 		return ref{name: name, scope: goMember}
 	case "package":
-		// The package clause of a package the tree imports; another is
-		// linked to nothing and goes with the package's other names, as
-		// the definitions of one name count once.
+		// The package clause of a package the tree imports (of its test
+		// files, for its external tests alone, as only their build
+		// compiles them); another is linked to nothing and goes with the
+		// package's other names, as the definitions of one name count
+		// once.
 		if dir := goDir(g.s.files[i].path); !strings.HasSuffix(name, "_test") && g.importedDirs[dir] {
+			if g.test[i] {
+				return ref{name: name, scope: g.pkgScope(dir) + ":testfiles"}
+			}
 			return ref{name: name, scope: g.pkgScope(dir)}
 		}
 	}
@@ -368,9 +422,16 @@ func (g *goResolver) defKey(i, j int) ref {
 	return ref{name: name, scope: g.pkg[i]}
 }
 
-// pkgRef returns what a use of the package in dir resolves to: its
-// package clause.
-func (g *goResolver) pkgRef(dir string) ref { return ref{name: g.name[dir], scope: g.pkgScope(dir)} }
+// pkgRefs appends what a use of the package in dir, in file i, resolves
+// to: its package clause, and that of its test files for an external
+// test of the package.
+func (g *goResolver) pkgRefs(out []ref, i int, dir string) []ref {
+	out = append(out, ref{name: g.name[dir], scope: g.pkgScope(dir)})
+	if g.pkg[i] == g.dirScope(dir)+":test" {
+		out = append(out, ref{name: g.name[dir], scope: g.pkgScope(dir) + ":testfiles"})
+	}
+	return out
+}
 
 // pkgScope returns the scope of the package clauses of the package in dir.
 func (g *goResolver) pkgScope(dir string) string {
@@ -385,16 +446,20 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		if qual != "" { // an import
 			_, p := splitImport(qual)
 			if w := g.where(p); w.at == goInTree && g.name[w.dir] != "" {
-				return append(out, g.pkgRef(w.dir))
+				return g.pkgRefs(out, i, w.dir)
 			}
 			return out
 		}
 		// The package of a qualified type.
 		if w, ok := g.importsOf(i).local[name]; ok && w.at == goInTree && g.name[w.dir] != "" {
-			return append(out, g.pkgRef(w.dir))
+			return g.pkgRefs(out, i, w.dir)
 		}
 		return out
-	case "closureend":
+	case "closureend", "varnone":
+		return out
+	case "varfield":
+		// x := y.f binds x; as a use of f, it links nothing: linked,
+		// the fields lowered the history's recall (chi, bubbletea).
 		return out
 	case "typedmember", "resultmember":
 		q, typ := "", qual
@@ -406,16 +471,20 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		if sub == "typedmember" {
 			scope, ok = g.namedType(i, typ, q)
 		} else {
-			scope, ok = g.callType(i, typ, q)
+			scope, ok = g.callType(i, j, typ, q)
 		}
 		return g.typedKeys(out, name, scope, ok)
-	case "vartype", "varcall", "closurevar":
+	case "vartype", "varcall", "closurevar", "methodresult":
 		// The type or function a variable is bound to: the variable's
-		// name comes first in the qualifier.
+		// name comes first in the qualifier; a method's result type: its
+		// receiver's type and its name.
 		if _, q, ok := strings.Cut(qual, " "); ok {
 			qual = q
 		} else {
 			qual = ""
+		}
+		if sub == "methodresult" {
+			qual = after(qual)
 		}
 		fallthrough
 	case "call", "type", "literal", "member":
@@ -434,6 +503,13 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 			}
 			if sub == "member" {
 				return g.memberKeys(out, i, j, name, qual)
+			}
+			if sub == "varcall" {
+				// x := y.M(): a method of y's type, where the file says
+				// what y holds.
+				if scope, ok := g.varType(i, j, qual); ok {
+					return g.typedKeys(out, name, scope, true)
+				}
 			}
 			return append(out, ref{name: name, scope: fallbackScope, fallback: true})
 		}
@@ -455,12 +531,15 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 }
 
 // memberKeys appends the keys of x.name, reference j of file i, where x
-// names no import: the methods and fields of x's type, where the file
-// says what x holds; else those of any type.
+// names no import (or x.f.name, x.f.g.name: x is "x f g"): the methods
+// and fields of x's type, or of its fields' types, where the tree says
+// what x holds; else those of any type.
 func (g *goResolver) memberKeys(out []ref, i, j int, name, x string) []ref {
-	x, field, _ := strings.Cut(x, " ")
+	x, fields, _ := strings.Cut(x, " ")
 	scope, ok := g.varType(i, j, x)
-	if ok && scope != "" && field != "" {
+	for fields != "" && ok && scope != "" {
+		var field string
+		field, fields, _ = strings.Cut(fields, " ")
 		scope, ok = g.fieldType(scope, field)
 	}
 	return g.typedKeys(out, name, scope, ok)
@@ -479,16 +558,26 @@ func (g *goResolver) typedKeys(out []ref, name, scope string, ok bool) []ref {
 	return append(out, ref{name: name, scope: scope})
 }
 
-// callType returns the scope of the methods of what a call of f, as file
-// i names it (qualified by the package q when q is not ""), gives: the
-// type f names, or the result of the function f.
-func (g *goResolver) callType(i int, f, q string) (string, bool) {
+// callType returns the scope of the methods of what a call of f, as
+// reference j of file i names it (qualified by q when q is not ""),
+// gives: the type f names, or the result of the function f, or where q
+// is a variable, of its type's method f.
+func (g *goResolver) callType(i, j int, f, q string) (string, bool) {
 	pkg := g.pkg[i]
+	if _, imported := g.importsOf(i).local[q]; q != "" && !imported {
+		scope, ok := g.varType(i, j, q)
+		if !ok || scope == "" {
+			return "", ok
+		}
+		return g.methodResult(scope, f)
+	}
 	if q != "" {
 		var ok bool
 		if pkg, ok = g.imported(i, q); !ok || pkg == "" {
 			return "", ok
 		}
+	} else if d, ok := g.dotted(i, f); ok {
+		pkg = d
 	}
 	if g.types[rank.Key(f, pkg)] {
 		return goMethods(pkg, f), true
@@ -496,22 +585,123 @@ func (g *goResolver) callType(i int, f, q string) (string, bool) {
 	return g.funcResult(pkg, f)
 }
 
+// dotted returns the scope of the package that file i imports with "."
+// and that defines name, when its own package does not.
+func (g *goResolver) dotted(i int, name string) (string, bool) {
+	if !token.IsExported(name) || g.typeOrResult(name, g.pkg[i]) {
+		return "", false
+	}
+	for _, d := range g.importsOf(i).dots {
+		if sc := g.dirScope(d); g.typeOrResult(name, sc) {
+			return sc, true
+		}
+	}
+	return "", false
+}
+
+// typeOrResult reports whether the package whose scope is pkg defines a
+// type name or a function name whose result is a named type.
+func (g *goResolver) typeOrResult(name, pkg string) bool {
+	k := rank.Key(name, pkg)
+	_, ok := g.results[k]
+	return ok || g.types[k]
+}
+
 // varType returns the scope of the methods of the type variable x holds
 // at reference j of file i: "" for a type outside the tree or a builtin
 // one, and false when the file does not say.
 func (g *goResolver) varType(i, j int, x string) (string, bool) {
-	v, ok := g.vars[i]
-	if !ok {
-		v = g.varsOf(i)
-		g.vars[i] = v
+	if g.depth >= maxBindings {
+		return "", false
 	}
+	g.depth++
+	defer func() { g.depth-- }()
+	b, ok := g.binding(i, j, x)
+	if !ok {
+		return "", false
+	}
+	set := g.s.entries[b.i].tags
+	switch set.Sub(b.j) {
+	case "varcall":
+		return g.resultType(b.i, b.j)
+	case "varnone":
+		return "", true
+	case "varfield":
+		scope, ok := g.varType(b.i, b.j, after(set.Qual(b.j)))
+		if !ok || scope == "" {
+			return "", ok
+		}
+		return g.fieldType(scope, set.Strings[set.Tags[b.j].Name])
+	}
+	return g.namedType(b.i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
+}
+
+// useContext: what a use of a variable's member means depends on the
+// binding of the variable in effect, the tag index of that binding plus
+// one (0 for none).
+func (g *goResolver) useContext(i, j int) int32 {
+	set := g.s.entries[i].tags
+	sub := set.Sub(j)
+	switch sub {
+	case "member", "resultmember", "varcall", "varfield":
+	default:
+		return 0
+	}
+	if g.bound.file != i {
+		g.bound.file = i
+		clear(g.bound.has)
+	}
+	// Whether the operand has bindings in the file, per qualifier.
+	memo := set.Tags[j].Qual << 1
+	if sub == "varcall" || sub == "varfield" {
+		memo |= 1
+	}
+	has, ok := g.bound.has[memo]
+	if !ok {
+		x, _, _ := strings.Cut(set.Qual(j), " ")
+		if memo&1 != 0 {
+			x = after(set.Qual(j))
+		}
+		_, imported := g.importsOf(i).local[x]
+		has = x != "" && !imported && len(g.varsOf(i).binds[x]) > 0
+		g.bound.has[memo] = has
+	}
+	if !has {
+		return 0
+	}
+	x, _, _ := strings.Cut(set.Qual(j), " ")
+	if memo&1 != 0 {
+		x = after(set.Qual(j))
+	}
+	if b, ok := g.localBinding(i, j, x); ok {
+		return int32(b.j + 1)
+	}
+	return 0
+}
+
+// binding returns the binding of the variable x in effect at reference j
+// of file i: the file's own, else that of a package-level variable of
+// its package; false when the tree shows none.
+func (g *goResolver) binding(i, j int, x string) (goDef, bool) {
+	if b, ok := g.localBinding(i, j, x); ok {
+		return b, true
+	}
+	b, ok := g.pkgVars[rank.Key(x, g.pkg[i])]
+	return b, ok
+}
+
+// localBinding returns the binding of the variable x in effect at
+// reference j of file i in that file's functions, false when there is
+// none.
+func (g *goResolver) localBinding(i, j int, x string) (goDef, bool) {
+	v := g.varsOf(i)
 	binds := v.binds[x]
 	set := g.s.entries[i].tags
 	line := set.Tags[j].Line
 	// The last binding at or before the reference, in the same function.
 	k, _ := slices.BinarySearchFunc(binds, line+1, func(b goDef, l int32) int { return cmp.Compare(set.Tags[b.j].Line, l) })
 	if k == 0 {
-		return "", false
+		return goDef{}, false
 	}
 	f, _ := slices.BinarySearch(v.funcs, line+1)
 	start := int32(-1)
@@ -523,7 +713,7 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 	for ; k > 0; k-- {
 		bl := set.Tags[binds[k-1].j].Line
 		if bl < start {
-			return "", false
+			return goDef{}, false
 		}
 		if set.Sub(binds[k-1].j) != "closurevar" {
 			break
@@ -534,14 +724,14 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 		}
 	}
 	if k == 0 {
-		return "", false
+		return goDef{}, false
 	}
-	b := binds[k-1]
-	if set.Sub(b.j) == "varcall" {
-		return g.resultType(i, b.j)
-	}
-	return g.namedType(i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
+	return binds[k-1], true
 }
+
+// maxBindings bounds the bindings varType follows, one through another
+// (x := y.M(), y := z.N()…), as x := x.M() would follow itself.
+const maxBindings = 8
 
 // after returns what follows the first space of q, or "".
 func after(q string) string {
@@ -549,8 +739,11 @@ func after(q string) string {
 	return rest
 }
 
-// varsOf returns what the variables of file i hold.
+// varsOf returns what the variables of file i hold, made on first use.
 func (g *goResolver) varsOf(i int) goVars {
+	if v, ok := g.vars[i]; ok {
+		return v
+	}
 	v := goVars{binds: make(map[string][]goDef)}
 	set := g.s.entries[i].tags
 	for j, t := range set.Tags {
@@ -561,7 +754,7 @@ func (g *goResolver) varsOf(i int) goVars {
 			v.ends = append(v.ends, t.Line)
 		case t.Kind == tags.Reference && sub == "varcall" && builtins["go"][set.Strings[t.Name]] && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
 			// new(T) binds to T, make to nothing of the tree.
-		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar"):
+		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone" || sub == "varfield"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
 			v.binds[x] = append(v.binds[x], goDef{i, j})
 		}
@@ -571,6 +764,7 @@ func (g *goResolver) varsOf(i int) goVars {
 	for _, b := range v.binds {
 		slices.SortStableFunc(b, func(a, c goDef) int { return cmp.Compare(set.Tags[a.j].Line, set.Tags[c.j].Line) })
 	}
+	g.vars[i] = v
 	return v
 }
 
@@ -582,6 +776,9 @@ func (g *goResolver) namedType(i int, typ, q string) (string, bool) {
 	if q == "" {
 		if g.types[rank.Key(typ, g.pkg[i])] {
 			return goMethods(g.pkg[i], typ), true
+		}
+		if d, ok := g.dotted(i, typ); ok {
+			return goMethods(d, typ), true
 		}
 		if builtins["go"][typ] {
 			return "", true
@@ -615,7 +812,18 @@ func (g *goResolver) imported(i int, q string) (string, bool) {
 // j of file i, gives.
 func (g *goResolver) resultType(i, j int) (string, bool) {
 	set := g.s.entries[i].tags
-	return g.callType(i, set.Strings[set.Tags[j].Name], after(set.Qual(j)))
+	return g.callType(i, j, set.Strings[set.Tags[j].Name], after(set.Qual(j)))
+}
+
+// methodResult returns the scope of the methods of the result of the
+// method name of the type whose methods' scope is typ.
+func (g *goResolver) methodResult(typ, name string) (string, bool) {
+	d, ok := g.mresults[rank.Key(name, typ)]
+	if !ok {
+		return "", false
+	}
+	set := g.s.entries[d.i].tags
+	return g.namedType(d.i, set.Strings[set.Tags[d.j].Name], after(after(set.Qual(d.j))))
 }
 
 // funcResult returns the scope of the methods of the result of the

@@ -75,3 +75,27 @@ func Restock() (*Cart, error) {
 	_ = n
 	return c, err
 }
+
+func Assert(v any) {
+	if c, ok := v.(*Cart); ok {
+		_ = c
+	}
+	if f, ok := v.(interface{ Flush() }); ok {
+		_ = f
+	}
+}
+
+type Store interface {
+	Find(id string) (*Cart, error)
+}
+
+func (c *Cart) Owner() http.Header { return nil }
+
+func Field(c *Cart) {
+	items := c.Items
+	_ = items
+}
+
+func Chain(c *Cart) {
+	c.Owner.x.Get("a")
+}

@@ -1,0 +1,136 @@
+package repomap
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// goModule returns a tree of the module example.com/m from its files,
+// given as path and source.
+func goModule(files ...string) fstest.MapFS {
+	tree := fstest.MapFS{"go.mod": {Data: []byte("module example.com/m\n")}}
+	for k := 0; k+1 < len(files); k += 2 {
+		tree[files[k]] = &fstest.MapFile{Data: []byte(files[k+1])}
+	}
+	return tree
+}
+
+// TestResolveGoRules checks each rule of the Go link stage on a small
+// tree: the edges it must make, and those it must not.
+func TestResolveGoRules(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		tree        fstest.MapFS
+		want, never []string
+	}{{
+		// An import means the package's files, and its test files only
+		// for the package's external tests, which compile them.
+		name: "package clause of test files",
+		tree: goModule(
+			"p/p.go", "package p\n\nfunc F() {}\n",
+			"p/p_internal_test.go", "package p\n\nfunc helper() {}\n",
+			"p/p_test.go", "package p_test\n\nimport \"example.com/m/p\"\n\nfunc use() { p.F() }\n",
+			"q/q.go", "package q\n\nimport \"example.com/m/p\"\n\nfunc G() { p.F() }\n",
+		),
+		want:  []string{"p/p_test.go -> p/p.go p", "p/p_test.go -> p/p_internal_test.go p", "q/q.go -> p/p.go p"},
+		never: []string{"q/q.go -> p/p_internal_test.go p"},
+	}, {
+		// A value of a type that a dot import brings: its methods.
+		name: "types of dot imports",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype W interface{ Write() }\n\nfunc New() *T { return nil }\n\ntype T struct{}\n\nfunc (*T) Close() {}\n",
+			"p/p_test.go", "package p_test\n\nimport . \"example.com/m/p\"\n\nfunc use(w W) {\n\tw.Write()\n\tx := New()\n\tx.Close()\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Write() {}\n\nfunc (V) Close() {}\n",
+		),
+		want:  []string{"p/p_test.go -> p/p.go Write", "p/p_test.go -> p/p.go Close"},
+		never: []string{"p/p_test.go -> q/q.go Write", "p/p_test.go -> q/q.go Close"},
+	}, {
+		// x, ok := y.(T) binds x to T; an interface literal to nothing.
+		name: "type assertions",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype T struct{}\n\nfunc (T) Close() {}\n",
+			"p/use.go", "package p\n\nfunc use(y any) {\n\tif x, ok := y.(*T); ok {\n\t\tx.Close()\n\t}\n\tif f, ok := y.(interface{ Flush() }); ok {\n\t\tf.Flush()\n\t}\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Close() {}\n\nfunc (V) Flush() {}\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Close"},
+		never: []string{"p/use.go -> q/q.go Close", "p/use.go -> q/q.go Flush"},
+	}, {
+		// x := y.M() calls a method of y's type, where the file says it.
+		name: "bound to a method call",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype T struct{}\n\nfunc (T) Get() int { return 0 }\n",
+			"p/use.go", "package p\n\nfunc use(y *T) int {\n\tn := y.Get()\n\treturn n\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Get() int { return 0 }\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Get"},
+		never: []string{"p/use.go -> q/q.go Get"},
+	}, {
+		// A method's result type, as a function's: r, err := c.Get().
+		name: "method results",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype Client struct{}\n\nfunc (c *Client) Get() (*Resp, error) { return nil, nil }\n\ntype Resp struct{ Header Header }\n\nfunc (*Resp) Close() {}\n\ntype Header struct{}\n\nfunc (Header) Values() {}\n",
+			"p/use.go", "package p\n\nfunc use(c *Client) {\n\tr, _ := c.Get()\n\tr.Close()\n\tr.Header.Values()\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Close() {}\n\nfunc (V) Values() {}\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Close", "p/use.go -> p/p.go Values"},
+		never: []string{"p/use.go -> q/q.go Close", "p/use.go -> q/q.go Values"},
+	}, {
+		// x.Close() in two functions, x bound to two types: each use
+		// means its own binding's type.
+		name: "each use by its binding",
+		tree: goModule(
+			"p/t.go", "package p\n\ntype T struct{}\n\nfunc (T) Close() {}\n",
+			"p/u.go", "package p\n\ntype U struct{}\n\nfunc (U) Close() {}\n",
+			"p/use.go", "package p\n\nfunc a() {\n\tx := T{}\n\tx.Close()\n}\n\nfunc b() {\n\tx := U{}\n\tx.Close()\n}\n",
+		),
+		want: []string{"p/use.go -> p/t.go Close", "p/use.go -> p/u.go Close"},
+	}, {
+		// x := y.f binds x to the type of y's field f (it links no use of
+		// f).
+		name: "bound to a field",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype Conn struct{ w *Writer }\n\ntype Writer struct{}\n\nfunc (*Writer) Flush() {}\n",
+			"p/use.go", "package p\n\nfunc use(c *Conn) {\n\tw := c.w\n\tw.Flush()\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Flush() {}\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Flush"},
+		never: []string{"p/use.go -> q/q.go Flush"},
+	}, {
+		// A package-level variable holds what its declaration says, in
+		// every file of the package.
+		name: "package-level variables",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype Client struct{}\n\nfunc (*Client) Do() {}\n\nvar Default = &Client{}\n",
+			"p/use.go", "package p\n\nfunc use() {\n\tDefault.Do()\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Do() {}\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Do"},
+		never: []string{"p/use.go -> q/q.go Do"},
+	}, {
+		// x.f.g.M(): through the types of the fields.
+		name: "chains of fields",
+		tree: goModule(
+			"p/p.go", "package p\n\ntype A struct{ b *B }\n\ntype B struct{ c C }\n\ntype C struct{}\n\nfunc (C) Close() {}\n",
+			"p/use.go", "package p\n\nfunc use(a *A) {\n\ta.b.c.Close()\n}\n",
+			"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Close() {}\n",
+		),
+		want:  []string{"p/use.go -> p/p.go Close"},
+		never: []string{"p/use.go -> q/q.go Close"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := edges(t, tc.tree, RankingDefault)
+			for _, e := range tc.want {
+				if !slices.Contains(got, e) {
+					t.Errorf("edges lack %q:\n%s", e, strings.Join(got, "\n"))
+				}
+			}
+			for _, e := range tc.never {
+				if slices.Contains(got, e) {
+					t.Errorf("edges have %q:\n%s", e, strings.Join(got, "\n"))
+				}
+			}
+		})
+	}
+}
