@@ -120,11 +120,6 @@ type Weights struct {
 	LongIdent    float64 // multiplies the edges of long descriptive names; Aider: 10
 	CommonIdent  float64 // multiplies the edges of names defined in more than five files; Aider: 0.1
 	Unreferenced float64 // the self-edge of a definition nothing references; Aider: 0.1
-	// SelfFloor, when positive, is the least out-weight a file's rank is
-	// divided by in the scores of its unreferenced definitions: a file
-	// with few references of its own otherwise hands its whole rank to
-	// them. It changes no rank of a file. Aider: 0, no floor.
-	SelfFloor float64
 }
 
 // or returns w's fields, Aider's where they are zero.
@@ -463,7 +458,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		}
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 			if s.selfEdge[slot] {
-				score[slot] = x[i] / max(out[f], s.weights.SelfFloor) * s.weights.Unreferenced
+				score[slot] = x[i] / out[f] * s.weights.Unreferenced
 				scored[slot] = true
 			}
 		}

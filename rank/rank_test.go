@@ -1021,33 +1021,3 @@ func TestTier(t *testing.T) {
 		t.Errorf("the tiers changed no order; the test needs them to")
 	}
 }
-
-// TestSelfFloor checks that Weights.SelfFloor divides a file's rank by at
-// least the floor in the scores of its unreferenced definitions, and
-// changes neither the ranks nor any other score.
-func TestSelfFloor(t *testing.T) {
-	files := []File{
-		{Path: "lone.py", Defs: []string{"collect_ignore"}},
-		{Path: "a.py", Defs: []string{"A"}, Refs: []string{"B"}},
-		{Path: "b.py", Defs: []string{"B", "unused"}, Refs: []string{"A"}},
-	}
-	plain := Rank(Input{Files: files})
-	floored := Rank(Input{Files: files, Weights: Weights{SelfFloor: 1}})
-	if !maps.Equal(plain.Files, floored.Files) {
-		t.Fatalf("ranks changed with a floor: %v, %v", plain.Files, floored.Files)
-	}
-	lone := plainScore(plain, "lone.py", "collect_ignore")
-	if math.Abs(lone-plain.Files["lone.py"]) > 1e-12 {
-		t.Fatalf("without a floor, the lone file's definition scores %g, not its rank %g", lone, plain.Files["lone.py"])
-	}
-	// Its only out-weight is its self-edge, 0.1: the floor of 1 takes a
-	// tenth of what it had.
-	if got, want := plainScore(floored, "lone.py", "collect_ignore"), lone*0.1; math.Abs(got-want) > 1e-12 {
-		t.Errorf("with a floor of 1, it scores %g, want %g", got, want)
-	}
-	for _, e := range plain.Entries {
-		if e.Name != "" && e.Path != "lone.py" && e.Name != "unused" && plainScore(floored, e.Path, e.Name) != e.Score {
-			t.Errorf("%s %s: score %g with a floor, %g without", e.Path, e.Name, plainScore(floored, e.Path, e.Name), e.Score)
-		}
-	}
-}

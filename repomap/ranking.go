@@ -910,7 +910,7 @@ func parseRanking(s string) (ranking, error) {
 				return r, fmt.Errorf("repomap: ranking %q: rel takes TOP/PERSONAL/BOOST, as rel=10/1/1", s)
 			}
 			r.relevance, r.relTop, r.relPersonal, r.relBoost = true, top, pers, bst
-		case hasVal && (name == "long" || name == "common" || name == "self" || name == "selffloor"):
+		case hasVal && (name == "long" || name == "common" || name == "self"):
 			w, err := strconv.ParseFloat(val, 64)
 			if err != nil || w <= 0 || w > 100 {
 				return r, fmt.Errorf("repomap: ranking %q: %s takes a weight above 0", s, name)
@@ -922,8 +922,6 @@ func parseRanking(s string) (ranking, error) {
 				r.weights.CommonIdent = w
 			case "self":
 				r.weights.Unreferenced = w
-			case "selffloor":
-				r.weights.SelfFloor = w
 			}
 		case name == "reverse" && !hasVal:
 			r.reverse = reverseWeight
