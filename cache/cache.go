@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -147,17 +149,23 @@ func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
 			if b == nil {
 				return nil
 			}
-			return b.ForEach(func(k, v []byte) error {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				e, err := decode(v)
-				if err != nil {
-					return nil // one bad entry is dropped, not fatal
-				}
-				out[string(k)] = e
+			// The values live as long as tx: they are decoded, on every
+			// core, before it ends.
+			var keys []string
+			var vals [][]byte
+			if err := b.ForEach(func(k, v []byte) error {
+				keys, vals = append(keys, string(k)), append(vals, v)
 				return nil
-			})
+			}); err != nil {
+				return err
+			}
+			entries, ok, err := decodeAll(ctx, vals)
+			for i, e := range entries {
+				if ok[i] { // a bad entry is dropped, not fatal
+					out[keys[i]] = e
+				}
+			}
+			return err
 		})
 	})
 	if err != nil {
@@ -172,6 +180,33 @@ func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
 		c.touch(info.ModTime())
 	}
 	return out, nil
+}
+
+// decodeAll decodes vals on as many goroutines as there are cores (up to
+// four), each reading the memory-mapped file as safely does. ok[i] says
+// whether vals[i] decoded.
+func decodeAll(ctx context.Context, vals [][]byte) (entries []Entry, ok []bool, err error) {
+	entries, ok = make([]Entry, len(vals)), make([]bool, len(vals))
+	workers := max(1, min(runtime.GOMAXPROCS(0), 4, len(vals)/256))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			errs[w] = safely(func() error {
+				for i, n := w, 0; i < len(vals); i, n = i+workers, n+1 {
+					if n%256 == 0 && ctx.Err() != nil {
+						return ctx.Err()
+					}
+					var err error
+					entries[i], err = decode(vals[i])
+					ok[i] = err == nil
+				}
+				return nil
+			})
+		})
+	}
+	wg.Wait()
+	return entries, ok, errors.Join(errs...)
 }
 
 // touch records a use of the database: its modification time, which

@@ -400,3 +400,51 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// TestLoadMany checks that a cache of many entries, which Load decodes on
+// several goroutines, reads back whole, but for its bad entries, which
+// are dropped alone.
+func TestLoadMany(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	put := make(map[string]Entry)
+	for i := range 3000 {
+		p := fmt.Sprintf("dir%d/f%d.go", i%17, i)
+		put[p] = sampleEntry(p, i%40)
+	}
+	if err := c.Store(ctx, put, nil); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(c.Path(), 0o644, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := []string{"dir0/f0.go", "dir5/f1500.go", "dir16/f2999.go"}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, p := range bad {
+			if err := tx.Bucket(bucketFiles).Put([]byte(p), []byte{0xff, 0xff}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range bad {
+		delete(put, p)
+	}
+	if diff := cmp.Diff(put, got, tagsInternals); diff != "" {
+		t.Errorf("Load of %d entries, 3 bad (-want +got):\n%s", len(put)+3, diff)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := c.Load(cancelled); !errors.Is(err, context.Canceled) {
+		t.Errorf("Load with a cancelled context: %v", err)
+	}
+}
