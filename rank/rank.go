@@ -718,21 +718,20 @@ func isLongStyled(ident string) bool {
 // NewIndex interns and indexes files, as Rank reads Input.Files.
 func NewIndex(files []File) *Index {
 	s := &Index{}
-	in := Input{Files: files}
 
 	// Sort the files by path; files sharing a path form one group.
-	order := make([]int, len(in.Files))
+	order := make([]int, len(files))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		return strings.Compare(in.Files[a].Path, in.Files[b].Path)
+		return strings.Compare(files[a].Path, files[b].Path)
 	})
 	var groupStart []int // group u is order[groupStart[u]:groupStart[u+1]]
 	for i, o := range order {
-		if i == 0 || in.Files[o].Path != in.Files[order[i-1]].Path {
+		if i == 0 || files[o].Path != files[order[i-1]].Path {
 			groupStart = append(groupStart, i)
-			s.paths = append(s.paths, in.Files[o].Path)
+			s.paths = append(s.paths, files[o].Path)
 		}
 	}
 	groupStart = append(groupStart, len(order))
@@ -745,7 +744,7 @@ func NewIndex(files []File) *Index {
 	var pairFile, pairIdent []int32
 	for u := range nf {
 		for _, o := range group(u) {
-			for _, d := range in.Files[o].Defs {
+			for _, d := range files[o].Defs {
 				if d == "" {
 					continue
 				}
@@ -803,7 +802,7 @@ func NewIndex(files []File) *Index {
 	// counter, then ordered by identifier within each file.
 	s.fileRefStart = make([]int32, nf+1)
 	totalRefs := 0
-	for _, f := range in.Files {
+	for _, f := range files {
 		totalRefs += len(f.Refs)
 	}
 	s.refIdent = make([]int32, 0, totalRefs)
@@ -813,11 +812,11 @@ func NewIndex(files []File) *Index {
 	for u := range nf {
 		first := len(s.refIdent)
 		for _, o := range group(u) {
-			counts := in.Files[o].RefCounts
-			if len(counts) != len(in.Files[o].Refs) {
+			counts := files[o].RefCounts
+			if len(counts) != len(files[o].Refs) {
 				counts = nil
 			}
-			for j, r := range in.Files[o].Refs {
+			for j, r := range files[o].Refs {
 				if r == "" {
 					continue
 				}

@@ -204,7 +204,7 @@ func BenchmarkGraphNetHTTP(b *testing.B) {
 }
 
 // benchLink measures the link stage alone, on a snapshot of the tree at
-// root: it runs on every warm map.
+// root: it runs on the first map after any change.
 func benchLink(b *testing.B, root string) {
 	m, err := New(root, &Options{CacheDir: b.TempDir()})
 	if err != nil {
