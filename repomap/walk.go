@@ -173,9 +173,58 @@ func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
 		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
+		ps = append(ps, newQuickPattern(line, domain))
 	}
 	return ps
+}
+
+// quickPattern is a gitignore pattern with a quick test in front of its
+// match. Most patterns of a large tree's ignore files name a file or a
+// directory literally ("dist", "/packages/*/lib") or by its extension
+// ("*.log"), and a path none of whose parts has that name or ends in that
+// extension cannot match them; matching every pattern against every
+// part of every path took more than a second on a tree of 27,000 files.
+type quickPattern struct {
+	gitignore.Pattern
+	// name is a part that the path must have, suffix an ending that one of
+	// its parts must have; both are empty when the pattern has neither.
+	name, suffix string
+}
+
+// newQuickPattern parses line as gitignore.ParsePattern does and takes
+// the longest literal part of its pattern as the one a path must have.
+func newQuickPattern(line string, domain []string) quickPattern {
+	q := quickPattern{Pattern: gitignore.ParsePattern(line, domain)}
+	p := strings.TrimPrefix(line, "!")
+	if !strings.HasSuffix(p, `\ `) {
+		p = strings.TrimRight(p, " ")
+	}
+	p = strings.TrimSuffix(p, "/")
+	for part := range strings.SplitSeq(p, "/") {
+		switch {
+		case !strings.ContainsAny(part, `*?[\`):
+			if len(part) > len(q.name) {
+				q.name = part
+			}
+		case part[0] == '*' && !strings.ContainsAny(part[1:], `*?[\`) && len(part) > len(q.suffix)+1:
+			q.suffix = part[1:]
+		}
+	}
+	if q.name != "" {
+		q.suffix = ""
+	}
+	return q
+}
+
+// Match matches the path parts p as the pattern does.
+func (q quickPattern) Match(p []string, isDir bool) gitignore.MatchResult {
+	switch {
+	case q.name != "" && !slices.Contains(p, q.name):
+		return gitignore.NoMatch
+	case q.suffix != "" && !slices.ContainsFunc(p, func(s string) bool { return strings.HasSuffix(s, q.suffix) }):
+		return gitignore.NoMatch
+	}
+	return q.Pattern.Match(p, isDir)
 }
 
 // errText is err's message without the path that fs errors repeat.

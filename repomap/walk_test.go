@@ -3,6 +3,7 @@ package repomap
 import (
 	"context"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // globTree is a monorepo-like tree for the exclude and include globs.
@@ -566,4 +569,55 @@ func TestGitPatternsUnreadable(t *testing.T) {
 // walkGlobs is walkTree with only the exclude and include globs.
 func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]file, []skip, error) {
 	return walkTree(ctx, fsys, walkOptions{exclude: exclude, include: include})
+}
+
+// TestQuickPattern checks that the quick test in front of a pattern never
+// changes what it matches: every pattern of a set that ignore files use,
+// against every path built from parts that they name, gives what
+// gitignore.ParsePattern's pattern gives, and the quick test does skip
+// the patterns that name what a path does not have.
+func TestQuickPattern(t *testing.T) {
+	lines := []string{
+		"dist", "dist/", "/dist", "!dist", "*.log", "!*.log", "*.log/", "lib/*.js", "/packages/*/lib",
+		"**/node_modules", "!**/test/fixtures/**/node_modules", "a/**/b", "a/**", "**/x.go",
+		"x.go ", `x\ `, "[ab].go", "?.go", "*", "**", "/", "\\#not", ".DS_Store", "*.min.js",
+		"packages/babel-standalone/babel.js", "/.vscode/**", "!/.vscode/settings.json", "*.*",
+		"foo*bar", "[", "build/", "**/build", "a/b/",
+	}
+	parts := []string{"a", "b", "dist", "lib", "x.go", "x.log", "packages", "p", "node_modules", "test",
+		"fixtures", "build", ".vscode", "settings.json", "babel.js", "a.go", "c.min.js", "x ", "foobazbar"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var paths [][]string
+	for range 3000 {
+		p := make([]string, 1+rng.IntN(5))
+		for i := range p {
+			p[i] = parts[rng.IntN(len(parts))]
+		}
+		paths = append(paths, p)
+	}
+	skipped := 0
+	for _, domain := range [][]string{nil, {"a"}, {"packages", "p"}} {
+		for _, line := range lines {
+			plain, quick := gitignore.ParsePattern(line, domain), newQuickPattern(line, domain)
+			for _, p := range paths {
+				for _, dir := range []bool{false, true} {
+					if got, want := quick.Match(p, dir), plain.Match(p, dir); got != want {
+						t.Fatalf("pattern %q (domain %q) on %q (dir %v) = %v, want %v", line, domain, p, dir, got, want)
+					}
+				}
+				if quick.name != "" && !slices.Contains(p, quick.name) {
+					skipped++
+				}
+			}
+		}
+	}
+	if q := newQuickPattern("/packages/*/lib/", nil); q.name != "packages" || q.suffix != "" {
+		t.Errorf("/packages/*/lib/: name %q, suffix %q; want packages and none", q.name, q.suffix)
+	}
+	if q := newQuickPattern("!*.tsbuildinfo", nil); q.name != "" || q.suffix != ".tsbuildinfo" {
+		t.Errorf("!*.tsbuildinfo: name %q, suffix %q; want none and .tsbuildinfo", q.name, q.suffix)
+	}
+	if skipped == 0 {
+		t.Errorf("no path was skipped by a pattern's name")
+	}
 }
