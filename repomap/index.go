@@ -407,7 +407,7 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool)
 		e.skip = reason
 		return e
 	}
-	e.generated = generatedHead(src)
+	e.generated = generatedText(f.rel, src)
 	if tags.Detect(f.rel, src) == "" {
 		return e
 	}

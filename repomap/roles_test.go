@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -174,5 +175,29 @@ func TestRolesOrderTheMap(t *testing.T) {
 	}
 	if _, err := NewFS(tree, &Options{Roles: []RoleRule{{Glob: "[", Role: RoleTest}}}); err == nil {
 		t.Errorf("NewFS took a malformed role glob")
+	}
+}
+
+func TestMinified(t *testing.T) {
+	long := "var a=1;" + strings.Repeat("function f(a){return a+1}", 60) + "\n"
+	code := strings.Repeat("export function add(a, b) {\n  return a + b;\n}\n", 40)
+	for _, tc := range []struct {
+		name, src string
+		want      bool
+	}{
+		{".yarn/releases/yarn-4.1.0.cjs", "/* eslint-disable */\n" + long + long, true},
+		{"dist/site.css", strings.Repeat(".a{color:red}", 100), true},
+		{"src/add.js", code, false},
+		{"src/add.mjs", code + long, false},          // one long line in written code
+		{"src/tiny.js", long[:600], false},           // below 1 KiB
+		{"data/blob.txt", long + long, false},        // not a script
+		{"src/x.min.ts", "let x = 1;" + long, false}, // TypeScript is not shipped minified
+	} {
+		if got := minified(tc.name, []byte(tc.src)); got != tc.want {
+			t.Errorf("minified(%s) = %v, want %v", tc.name, got, tc.want)
+		}
+		if got := generatedText(tc.name, []byte(tc.src)); got != tc.want {
+			t.Errorf("generatedText(%s) = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
