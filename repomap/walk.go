@@ -83,74 +83,92 @@ type walkOptions struct {
 // that match one, or lie under a directory that matches one, are listed,
 // and directories that can hold no such file are not entered.
 func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, error) {
-	var (
-		files    []file
-		skipped  []skip
-		patterns = append(slices.Clip(o.git), readIgnore(fsys, ".git/info/exclude", nil)...)
-		matcher  = gitignore.NewMatcher(patterns)
-		sel      = newSelection(o.exclude, o.include)
-	)
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if err != nil {
-			if p == "." {
-				return err
-			}
-			skipped = append(skipped, skip{p, "unreadable: " + errText(err)})
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if p == "." {
-			// .repomapignore comes after .gitignore, so that its "!"
-			// patterns can take back what the root's .gitignore leaves out.
-			add := readIgnore(fsys, ".gitignore", nil)
-			add = append(add, readIgnore(fsys, IgnoreFile, nil)...)
-			if len(add) > 0 {
-				patterns = append(patterns, add...)
-				matcher = gitignore.NewMatcher(patterns)
-			}
-			return nil
-		}
-		parts := strings.Split(p, "/")
-		typ := d.Type()
-		switch {
-		case d.IsDir():
-			if d.Name() == ".git" {
-				return fs.SkipDir
-			}
-			if matcher.Match(parts, true) || !sel.enter(p) {
-				return fs.SkipDir
-			}
-			if add := readIgnore(fsys, path.Join(p, ".gitignore"), parts); len(add) > 0 {
-				patterns = append(patterns, add...)
-				matcher = gitignore.NewMatcher(patterns)
-			}
-			return nil
-		case matcher.Match(parts, false) || !sel.keep(p):
-			return nil
-		case typ&fs.ModeSymlink != 0:
-			skipped = append(skipped, skip{p, "symbolic link"})
-			return nil
-		case !typ.IsRegular():
-			skipped = append(skipped, skip{p, "not a regular file"})
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			skipped = append(skipped, skip{p, "unreadable: " + errText(err)})
-			return nil
-		}
-		files = append(files, file{path: p, size: info.Size(), mod: info.ModTime().UnixNano()})
-		return nil
-	})
+	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, nil, fmt.Errorf("repomap: walk: %w", err)
 	}
-	return files, skipped, nil
+	// .repomapignore comes after .gitignore, so that its "!" patterns can
+	// take back what the root's .gitignore leaves out.
+	patterns := append(slices.Clip(o.git), readIgnore(fsys, ".git/info/exclude", nil)...)
+	patterns = append(patterns, dirIgnore(fsys, ".", entries, nil)...)
+	patterns = append(patterns, readIgnore(fsys, IgnoreFile, nil)...)
+	w := walker{ctx: ctx, fsys: fsys, sel: newSelection(o.exclude, o.include)}
+	if err := w.dir(".", nil, entries, patterns); err != nil {
+		return nil, nil, fmt.Errorf("repomap: walk: %w", err)
+	}
+	return w.files, w.skipped, nil
+}
+
+// A walker lists the files of a tree for walkTree.
+type walker struct {
+	ctx     context.Context
+	fsys    fs.FS
+	sel     selection
+	files   []file
+	skipped []skip
+}
+
+// dir lists the files below the directory dir, whose path parts are
+// parts and whose entries are entries, with patterns, the ignore rules
+// that apply there, in the order of their weight (the last one that
+// matches decides). A directory's patterns are its parent's and those of
+// its own .gitignore, looked for in its entries rather than opened in
+// every directory.
+func (w *walker) dir(dir string, parts []string, entries []fs.DirEntry, patterns []gitignore.Pattern) error {
+	matcher := gitignore.NewMatcher(patterns)
+	for _, d := range entries {
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
+		name := d.Name()
+		p := name
+		if dir != "." {
+			p = dir + "/" + name
+		}
+		ps := append(slices.Clip(parts), name)
+		typ := d.Type()
+		switch {
+		case d.IsDir():
+			if name == ".git" || matcher.Match(ps, true) || !w.sel.enter(p) {
+				continue
+			}
+			sub, err := fs.ReadDir(w.fsys, p)
+			if err != nil {
+				w.skipped = append(w.skipped, skip{p, "unreadable: " + errText(err)})
+				continue
+			}
+			if err := w.dir(p, ps, sub, append(slices.Clip(patterns), dirIgnore(w.fsys, p, sub, ps)...)); err != nil {
+				return err
+			}
+			continue
+		case matcher.Match(ps, false) || !w.sel.keep(p):
+			continue
+		case typ&fs.ModeSymlink != 0:
+			w.skipped = append(w.skipped, skip{p, "symbolic link"})
+			continue
+		case !typ.IsRegular():
+			w.skipped = append(w.skipped, skip{p, "not a regular file"})
+			continue
+		}
+		info, err := d.Info()
+		if err != nil {
+			w.skipped = append(w.skipped, skip{p, "unreadable: " + errText(err)})
+			continue
+		}
+		w.files = append(w.files, file{path: p, size: info.Size(), mod: info.ModTime().UnixNano()})
+	}
+	return nil
+}
+
+// dirIgnore returns the patterns of the .gitignore file among entries, the
+// entries of the directory dir whose path parts are domain, or none.
+func dirIgnore(fsys fs.FS, dir string, entries []fs.DirEntry, domain []string) []gitignore.Pattern {
+	if _, ok := slices.BinarySearchFunc(entries, ".gitignore", func(d fs.DirEntry, name string) int {
+		return strings.Compare(d.Name(), name)
+	}); !ok {
+		return nil
+	}
+	return readIgnore(fsys, path.Join(dir, ".gitignore"), domain)
 }
 
 // readIgnore reads the gitignore patterns of the file at name, which apply
