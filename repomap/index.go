@@ -427,7 +427,12 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool)
 		e.noOutline = outline && tf.Outline == nil
 	case ctx.Err() != nil:
 	case errors.Is(err, tags.ErrTimeout):
+		// The timeout is of the clock, which a busy machine runs out
+		// sooner: the next process parses the file again rather than
+		// find it left out in the disk cache (a Map kept open does not
+		// pay for it again while the file is unchanged).
 		e.skip = fmt.Sprintf("parse took longer than %v", x.opts.ParseTimeout)
+		e.dirty = false
 	default:
 		e.skip = "parse: " + err.Error()
 	}

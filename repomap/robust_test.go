@@ -451,6 +451,34 @@ func TestParseTimeoutSkips(t *testing.T) {
 	}
 }
 
+// TestParseTimeoutNotCached checks that a file whose parse timed out is
+// not left out from the disk cache: a busy machine runs out a timeout of
+// the clock sooner, so the next process parses it again.
+func TestParseTimeoutNotCached(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two maps that each wait for a parse timeout")
+	}
+	root, dir := t.TempDir(), t.TempDir()
+	rbWrite(t, root, map[string]string{
+		"main.go": "package main\n\nfunc main() {}\n",
+		"slow.go": "package main\nvar x = " + strings.Repeat("(", 100000),
+	})
+	for run := range 2 {
+		m, err := New(root, &Options{CacheDir: dir, ParseTimeout: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rbBuild(t, m, Request{})
+		m.Close()
+		if got := rbSkipped(r)["slow.go"]; got != "parse took longer than 300ms" {
+			t.Fatalf("run %d: Skipped[slow.go] = %q", run, got)
+		}
+		if want := 2 - run; r.Stats.Parsed != want {
+			t.Errorf("run %d: Stats.Parsed = %d, want %d (slow.go parsed again, main.go from the cache)", run, r.Stats.Parsed, want)
+		}
+	}
+}
+
 // TestSymlinks maps a tree with symbolic links: loops, links to files
 // and directories outside the root, dangling links, and links inside the
 // root. The map ends, never shows what lies outside, and maps each file
