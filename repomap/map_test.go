@@ -569,3 +569,49 @@ func TestCodeFiles(t *testing.T) {
 		t.Errorf(`parseRanking("aider+rel+mixcode") = %+v, %v`, rk, err)
 	}
 }
+
+// TestCodeTop checks ranking change codetop: a document most relevant to
+// a request's words keeps its tier, below the code, unless the request
+// names it or is about documents; without the change it is lifted.
+func TestCodeTop(t *testing.T) {
+	tree := fstest.MapFS{
+		"docs/proxies.md": {Data: []byte("# Proxies\n\nProxies route requests. Set proxies on the client for every request.\n")},
+		"client.py":       {Data: []byte("class Client:\n    def send(self, request):\n        return transport(request)\n")},
+		"transport.py":    {Data: []byte("def transport(request):\n    return request\n")},
+	}
+	const rk = "aider+reverse+roles+rel+resolve"
+	order := func(ranking, text string) []string {
+		t.Helper()
+		m, err := NewFS(tree, &Options{Ranking: ranking})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		r, err := m.build(context.Background(), Request{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range r.ranked.items {
+			if !slices.Contains(got, it.Path) {
+				got = append(got, it.Path)
+			}
+		}
+		return got
+	}
+	const words = "Requests through proxies fail"
+	if got := order(rk, words); got[0] != "docs/proxies.md" {
+		t.Fatalf("without codetop, %v; the test needs the page first", got)
+	}
+	if got := order(rk+"+codetop", words); slices.Index(got, "docs/proxies.md") < slices.Index(got, "transport.py") {
+		t.Errorf("with codetop, the page ranks above the code: %v", got)
+	}
+	for _, text := range []string{words + " (see docs/proxies.md)", "The docs on proxies are wrong"} {
+		if got := order(rk+"+codetop", text); got[0] != "docs/proxies.md" {
+			t.Errorf("with codetop and %q, %v; want the page first", text, got)
+		}
+	}
+	if !aboutDocs("Fix the README's example") || aboutDocs("Client.send drops the proxy") {
+		t.Errorf("aboutDocs is wrong on a README fix or a code bug")
+	}
+}

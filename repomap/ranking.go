@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/repomap-dev/repomap/internal/fit"
 	"github.com/repomap-dev/repomap/rank"
@@ -296,7 +297,7 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 	}
 	if rk.relEvery > 0 {
 		mixed := top
-		if rk.mixCode {
+		if rk.mixCode || rk.codeTop && !aboutDocs(q.text) {
 			mixed = codeFiles(s, top, in.MentionedFiles)
 		}
 		interleave(items, mixed, rk.relEvery)
@@ -395,8 +396,11 @@ func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, top [
 		if len(focus) == 0 && len(mentions) == 0 && q.text == "" {
 			tests = rk.tests
 		}
-		pointed := slices.Concat(in.MentionedFiles, top)
-		byRole(&in, s, tests, focus, pointed)
+		lifted := top
+		if rk.codeTop && !aboutDocs(q.text) {
+			lifted = codeFiles(s, top, in.MentionedFiles)
+		}
+		byRole(&in, s, tests, focus, slices.Concat(in.MentionedFiles, lifted))
 	}
 	return in, top
 }
@@ -624,6 +628,21 @@ func codeFiles(s *snapshot, ps, named []string) []string {
 	})
 }
 
+// aboutDocs reports whether the words of a request are about documents,
+// CI or community files rather than code: whether one of them is a word
+// such as "docs", "readme", "changelog" or "workflow".
+func aboutDocs(text string) bool {
+	for w := range strings.FieldsFuncSeq(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r)
+	}) {
+		switch w {
+		case "doc", "docs", "documentation", "readme", "changelog", "tutorial", "contributing", "ci", "workflow", "workflows":
+			return true
+		}
+	}
+	return false
+}
+
 // The tiers of roles in the ranked list: the code of the tree (its tests
 // and examples with it, scaled), then fixtures, generated and vendored
 // code, then documents, configuration, CI and community files.
@@ -783,6 +802,7 @@ type ranking struct {
 	relNamed    float64 // with relevance, what a file the words name adds to its relevance (the best file's is 1)
 	relEvery    int     // with relevance, the best definition of the k-th most relevant file is at place k·relEvery at the latest; 0: no such rule
 	mixCode     bool    // with relEvery, only files of code (tier 0) and those the words name take turns
+	codeTop     bool    // the relevant files that are not code keep their tier and take no turns, unless named or the words are about documents
 	itemRows    int     // the most rows an item shows, its first definitions of the name in its file; 0 for all
 
 	weights rank.Weights // Aider's weights replaced, for experiments
@@ -884,6 +904,8 @@ func parseRanking(s string) (ranking, error) {
 			r.relNamed, namedSet = w, true
 		case name == "mixcode" && !hasVal:
 			r.mixCode = true
+		case name == "codetop" && !hasVal:
+			r.codeTop = true
 		case name == "rows" && hasVal:
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 || n > 1000 {
