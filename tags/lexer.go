@@ -78,6 +78,9 @@ func (p *Parser) lex(ctx context.Context, l *language, path string, src []byte) 
 	if p.parser == nil {
 		return nil, errClosed
 	}
+	if l.scan != nil {
+		return l.scan(path, src), nil
+	}
 	spec := lexSpecs[l.name]
 	if spec == nil {
 		return nil, fmt.Errorf("%w: %s has no lexer spec", ErrUnsupportedLanguage, l.name)

@@ -146,57 +146,6 @@ func graphqlHook(s *lexState, i int) string {
 	return ""
 }
 
-// markdownHook names a heading by its text: an ATX heading ("## Name")
-// by the lexer's token, a setext one (a line underlined by a line of "="
-// or "-") by the text of its line.
-func markdownHook(s *lexState, i int) string {
-	t := &s.toks[i]
-	if t.typ == chroma.GenericHeading || t.typ == chroma.GenericSubheading {
-		h := strings.TrimSpace(strings.TrimLeft(t.text, "#"))
-		h = strings.TrimSpace(strings.TrimRight(h, "#"))
-		if h == "" {
-			return "-"
-		}
-		t.text = h
-		return "heading"
-	}
-	if t.lineStart && t.typ == chroma.Text && !strings.Contains("-*+>|", t.text) {
-		if h := setextHeading(s, i); h != "" {
-			t.text = h
-			return "heading"
-		}
-	}
-	return "-"
-}
-
-// setextHeading returns the text of the line that token i starts when
-// the next line underlines it, or "". The line is rebuilt from its
-// tokens, one space where there was white space.
-func setextHeading(s *lexState, i int) string {
-	line := s.toks[i].line
-	end := i
-	for end < len(s.toks) && s.toks[end].line == line {
-		end++
-	}
-	under := end
-	for under < len(s.toks) && s.toks[under].line == line+1 && s.toks[under].typ == chroma.Text &&
-		strings.Trim(s.toks[under].text, "=") == "" == (strings.Trim(s.toks[end].text, "=") == "") &&
-		strings.Trim(s.toks[under].text, "=-") == "" {
-		under++
-	}
-	if under == end || under < len(s.toks) && s.toks[under].line == line+1 {
-		return ""
-	}
-	var b strings.Builder
-	for k := i; k < end; k++ {
-		if k > i && s.toks[k-1].col+len(s.toks[k-1].text) < s.toks[k].col {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s.toks[k].text)
-	}
-	return strings.TrimSpace(b.String())
-}
-
 // objcHook takes the methods after their return type ("- (int)count"),
 // properties, and C functions at the top of the file.
 func objcHook(s *lexState, i int) string {

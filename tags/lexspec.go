@@ -20,7 +20,7 @@ var lexerLanguages = []*language{
 	{name: "gdscript", exts: []string{".gd"}, lexer: "GDScript"},
 	{name: "gleam", exts: []string{".gleam"}, lexer: "Gleam"},
 	{name: "graphql", exts: []string{".graphql", ".graphqls", ".gql"}, lexer: "GraphQL"},
-	{name: "markdown", exts: []string{".md", ".markdown", ".mdown", ".mkd"}, lexer: "markdown"},
+	{name: "markdown", exts: []string{".md", ".markdown", ".mdown", ".mkd"}, scan: markdownTags},
 	{name: "matlab", exts: []string{".m"}, lexer: "Matlab"},
 	{name: "nim", exts: []string{".nim", ".nims", ".nimble"}, lexer: "Nim"},
 	{name: "nix", exts: []string{".nix"}, lexer: "Nix"},
@@ -88,7 +88,7 @@ type lexSpec struct {
 	// refTypes are the token types of references, besides the default
 	// ones (see isRefType); noRefTypes removes defaults.
 	refTypes, noRefTypes []chroma.TokenType
-	// noRefs: the language has no references (Markdown, properties).
+	// noRefs: the language has no references (properties).
 	noRefs bool
 	// sep are the separators of qualified names ("Shop.Inventory",
 	// "str/join"): a definition is named by the last part, and each part
@@ -272,12 +272,6 @@ var lexSpecs = map[string]*lexSpec{
 		braces:   true,
 		kwOnly:   true,
 		hook:     graphqlHook,
-	},
-	"markdown": {
-		defTypes:   typeKinds(chroma.GenericHeading, "heading", chroma.GenericSubheading, "heading"),
-		noRefs:     true,
-		wholeNames: true,
-		hook:       markdownHook,
 	},
 	"matlab": {
 		defs:     words("function", "function", "classdef", "class"),
