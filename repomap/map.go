@@ -54,9 +54,12 @@ type Root struct {
 // root is a Root with its cache.
 type root struct {
 	Root
-	cache  *cache.Cache    // nil without a disk cache
-	loaded bool            // whether the disk cache was read
-	known  map[string]bool // the paths the disk cache holds, after a store
+	cache  *cache.Cache // nil without a disk cache
+	loaded bool         // whether the disk cache was read
+	// known reports whether the disk cache holds the file at a path, of
+	// nKnown files, once it was read or written; nil before.
+	known  func(rel string) bool
+	nKnown int
 }
 
 // mapPath returns the path in the map of the file at rel in r.
