@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -619,5 +620,57 @@ func TestQuickPattern(t *testing.T) {
 	}
 	if skipped == 0 {
 		t.Errorf("no path was skipped by a pattern's name")
+	}
+}
+
+// TestWalkOrder checks that the walk lists the files of a wide and deep tree in the order
+// fs.WalkDir visits them, with the skips in order too, run after run; and
+// that a cancelled walk ends with the context's error.
+func TestWalkOrder(t *testing.T) {
+	tree := fstest.MapFS{}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 600 {
+		dir := ""
+		for range rng.IntN(5) {
+			dir += string(rune('a'+rng.IntN(6))) + "/"
+		}
+		// Names of files sort before, between and after those of
+		// directories ("a12.go" after "a", before "b").
+		tree[dir+string(rune('a'+rng.IntN(7)))+strconv.Itoa(i)+".go"] = &fstest.MapFile{Data: []byte("package p\n")}
+		if i%50 == 0 {
+			tree[dir+"link"+strconv.Itoa(i)] = &fstest.MapFile{Mode: fs.ModeSymlink}
+		}
+	}
+	var want []string
+	var wantSkips []string
+	fs.WalkDir(tree, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			wantSkips = append(wantSkips, p)
+		case !d.IsDir():
+			want = append(want, p)
+		}
+		return nil
+	})
+	for run := range 5 {
+		files, skipped, err := walkTree(context.Background(), tree, walkOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, gotSkips []string
+		for _, f := range files {
+			got = append(got, f.path)
+		}
+		for _, s := range skipped {
+			gotSkips = append(gotSkips, s.path)
+		}
+		if !slices.Equal(got, want) || !slices.Equal(gotSkips, wantSkips) {
+			t.Fatalf("run %d: %d files, %d skips, not in fs.WalkDir's order (%d, %d)", run, len(got), len(gotSkips), len(want), len(wantSkips))
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := walkTree(ctx, tree, walkOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled walk: %v, want context.Canceled", err)
 	}
 }
