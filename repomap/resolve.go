@@ -61,7 +61,7 @@ func newResolver(s *snapshot, rust bool) *resolver {
 		switch l := tags.Detect(f.path, nil); {
 		case l == "kotlin":
 			kotlin = append(kotlin, i)
-		case l == "go", l == "python", l == "java", l == "rust" && rust:
+		case l == "go", l == "python", l == "java", l == "csharp", l == "rust" && rust:
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)
@@ -84,6 +84,8 @@ func newResolver(s *snapshot, rust bool) *resolver {
 			lr = newJavaResolver(s, files, kotlin)
 		case "rust":
 			lr = newRustResolver(s, files)
+		case "csharp":
+			lr = newCSharpResolver(s, files)
 		}
 		for _, i := range files {
 			r.lang[i] = lr
@@ -123,7 +125,9 @@ func (r *resolver) moreDefKeys(out []string, i, j int) []string {
 // isMoreKey reports whether the key of k is one that definitions publish
 // under beside their own (moreDefKeys): the link stage keeps the set of
 // those references use, and a definition publishes only those.
-func isMoreKey(k ref) bool { return strings.HasPrefix(k.scope, goMethodsPrefix) }
+func isMoreKey(k ref) bool {
+	return strings.HasPrefix(k.scope, goMethodsPrefix) || strings.HasPrefix(k.scope, csExtPrefix)
+}
 
 // refKeys appends the keys of reference j of file i to out.
 func (r *resolver) refKeys(out []ref, i, j int) []ref {

@@ -150,12 +150,8 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 	case "call":
 		return r.callKeys(out, i, j, name, qual)
 	default: // a type: class, implementation, annotation, type
-		ns, at := r.typeOf(i, name)
-		switch at {
-		case placeInTree:
-			return r.typeKeys(out, ns)
-		case placeOutside:
-			return out
+		if keys, done := r.typeRefKeys(out, i, name); done {
+			return keys
 		}
 	}
 	return append(out, fallback)

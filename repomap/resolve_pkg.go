@@ -26,6 +26,9 @@ type pkgLang struct {
 	isBase func(sub, qual string) bool
 	std    map[string]bool // the standard library's types every file sees
 	root   map[string]bool // the methods every class inherits from the root class
+	// closed: a type name no file of the language defines is outside the
+	// tree (Java's files see Kotlin's types, C#'s see only their own).
+	closed bool
 	// file reads what file i of r imports and declares.
 	file func(r *pkgResolver, i int) *pkgFile
 }
@@ -33,15 +36,16 @@ type pkgLang struct {
 // pkgResolver holds the files of one language whose scopes are
 // packages.
 type pkgResolver struct {
-	s     *snapshot
-	lang  *pkgLang
-	pkg   map[int]string          // per file: its package ("a.b", or "/dir" without a declaration)
-	pkgs  map[string]bool         // the packages of the tree
-	types map[pkgName][]int       // per type in its package: the files that define it
-	mems  map[int]map[string]bool // per file: the members it defines
-	files map[int]*pkgFile        // per file, made on first use
-	bases map[int][]int           // per file: the files of its supertypes in the tree, made on first use
-	out   map[int]bool            // per file: whether some supertype is outside the tree
+	s         *snapshot
+	lang      *pkgLang
+	pkg       map[int]string          // per file: its package ("a.b", or "/dir" without a declaration)
+	pkgs      map[string]bool         // the packages of the tree
+	types     map[pkgName][]int       // per type in its package: the files that define it
+	typeNames map[string]bool         // the names of the types of the tree
+	mems      map[int]map[string]bool // per file: the members it defines
+	files     map[int]*pkgFile        // per file, made on first use
+	bases     map[int][]int           // per file: the files of its supertypes in the tree, made on first use
+	out       map[int]bool            // per file: whether some supertype is outside the tree
 }
 
 // pkgName is a type in a package.
@@ -65,7 +69,7 @@ func newPkgFile() *pkgFile {
 // gives ("" for none: the file's directory is its package).
 func newPkgResolver(s *snapshot, files []int, lang *pkgLang, pkgOf func(tags.Set) string) *pkgResolver {
 	r := &pkgResolver{s: s, lang: lang, pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
-		types: make(map[pkgName][]int), mems: make(map[int]map[string]bool),
+		types: make(map[pkgName][]int), typeNames: make(map[string]bool), mems: make(map[int]map[string]bool),
 		files: make(map[int]*pkgFile), bases: make(map[int][]int), out: make(map[int]bool)}
 	for _, i := range files {
 		set := s.entries[i].tags
@@ -84,6 +88,7 @@ func newPkgResolver(s *snapshot, files []int, lang *pkgLang, pkgOf func(tags.Set
 			switch {
 			case lang.isType(set.Sub(j)):
 				k := pkgName{p, name}
+				r.typeNames[name] = true
 				if !slices.Contains(r.types[k], i) {
 					r.types[k] = append(r.types[k], i)
 				}
@@ -207,10 +212,32 @@ func (r *pkgResolver) typeOf(i int, name string) ([]pkgName, pkgPlace) {
 	if len(out) > 0 {
 		return out, placeInTree
 	}
-	if r.lang.std[name] {
+	if r.lang.std[name] || r.lang.closed && !r.typeNames[name] {
 		return nil, placeOutside
 	}
 	return nil, placeUnknown
+}
+
+// typeRefKeys appends the keys of the type name as file i uses it; done
+// is false when the rules cannot place it.
+func (r *pkgResolver) typeRefKeys(out []ref, i int, name string) (_ []ref, done bool) {
+	ns, at := r.typeOf(i, name)
+	switch at {
+	case placeInTree:
+		return r.typeKeys(out, ns), true
+	case placeOutside:
+		return out, true
+	}
+	return out, false
+}
+
+// receiverType resolves the receiver x of x.m(), reference j of file i:
+// the declared type of x where the file declares it, else the type x.
+func (r *pkgResolver) receiverType(i, j int, x string) ([]pkgName, pkgPlace) {
+	if len(r.file(i).vars[x]) > 0 {
+		return r.varType(i, j, x)
+	}
+	return r.typeOf(i, x)
 }
 
 // typeKeys appends the keys of the types ns.
