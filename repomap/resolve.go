@@ -61,7 +61,7 @@ func newResolver(s *snapshot, rust bool) *resolver {
 		switch l := tags.Detect(f.path, nil); {
 		case l == "kotlin":
 			kotlin = append(kotlin, i)
-		case l == "go", l == "python", l == "java", l == "csharp", l == "rust" && rust:
+		case l == "go", l == "python", l == "java", l == "csharp", l == "scala", l == "rust" && rust:
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)
@@ -86,6 +86,8 @@ func newResolver(s *snapshot, rust bool) *resolver {
 			lr = newRustResolver(s, files)
 		case "csharp":
 			lr = newCSharpResolver(s, files)
+		case "scala":
+			lr = newScalaResolver(s, files)
 		}
 		for _, i := range files {
 			r.lang[i] = lr
