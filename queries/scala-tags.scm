@@ -145,6 +145,23 @@
       ])
   ])
 
+; "new T(…) { … }": an anonymous subclass of T, whose body calls T's
+; members; "new" qualifies T as a parent, as "extends" does.
+(instance_expression
+  "new" @qual
+  [
+    (type_identifier) @name.reference.class
+    (stable_type_identifier
+      (type_identifier) @name.reference.class)
+    (generic_type
+      type: [
+        (type_identifier) @name.reference.class
+        (stable_type_identifier
+          (type_identifier) @name.reference.class)
+      ])
+  ]
+  (template_body))
+
 ; The type of a val, a var or a parameter is qualified by the name it
 ; declares: "val x: T", "val x = new T(…)", "(x: T)"; "val x = T(…)" (a
 ; case class's or a companion's apply) qualifies the call by "x =".

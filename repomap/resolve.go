@@ -57,10 +57,13 @@ func newResolver(s *snapshot, rust bool) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
 	byLang := make(map[string][]int)
 	var kotlin []int // files whose packages Java files can import
+	var csproj []int // C# project files, whose <Using> items C# files see
 	for i, f := range s.files {
 		switch l := tags.Detect(f.path, nil); {
 		case l == "kotlin":
 			kotlin = append(kotlin, i)
+		case l == "xml" && strings.HasSuffix(f.path, ".csproj"):
+			csproj = append(csproj, i)
 		case l == "go", l == "python", l == "java", l == "csharp", l == "scala", l == "rust" && rust:
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
@@ -85,7 +88,7 @@ func newResolver(s *snapshot, rust bool) *resolver {
 		case "rust":
 			lr = newRustResolver(s, files)
 		case "csharp":
-			lr = newCSharpResolver(s, files)
+			lr = newCSharpResolver(s, files, csproj)
 		case "scala":
 			lr = newScalaResolver(s, files)
 		}

@@ -18,7 +18,8 @@ import (
 // names ("using A.B;", and the nested types of "using static A.B.C;"), a
 // nested type of an aliased one; a type of the BCL that none of those
 // place links to nothing, and so does a namespace outside the tree
-// ("using System.Linq;"). A "global using" counts in every file.
+// ("using System.Linq;"). A "global using" counts in every file, and a
+// project file's <Using Include="A.B" /> in the files below it.
 // "[Foo]" means Foo or FooAttribute. Members (methods, properties,
 // fields, constants) are in the scope of the file that defines them: M()
 // and this.M() mean the M of the file's types (all the parts of a
@@ -37,6 +38,7 @@ type csharpResolver struct {
 	*pkgResolver
 	rules   pkgLang
 	global  *pkgFile         // what the "global using" directives of the tree bring
+	project []csProject      // the project files' usings, by directory
 	exts    map[pkgName]bool // the extension methods of each namespace
 	heads   map[string]bool  // the first names of the tree's namespaces
 	nsAlias map[int]map[string]string
@@ -46,7 +48,16 @@ type csharpResolver struct {
 // namespace.
 const csGlobal = "global::"
 
-func newCSharpResolver(s *snapshot, files []int) *csharpResolver {
+// csProject is what a project file's <Using> items bring the C# files
+// below its directory.
+type csProject struct {
+	dir    string   // "" for the root
+	usings []string // as directives: "global using static A.B;"
+}
+
+// newCSharpResolver returns the resolver of the C# files of s, which see
+// the <Using> items of the project files csproj.
+func newCSharpResolver(s *snapshot, files, csproj []int) *csharpResolver {
 	r := &csharpResolver{global: newPkgFile(), exts: make(map[pkgName]bool), heads: make(map[string]bool),
 		nsAlias: make(map[int]map[string]string)}
 	r.rules = pkgLang{
@@ -63,6 +74,22 @@ func newCSharpResolver(s *snapshot, files []int) *csharpResolver {
 		head, _, _ := strings.Cut(p, ".")
 		r.heads[head] = true
 	}
+	for _, i := range csproj {
+		set := s.entries[i].tags
+		p := csProject{dir: goDir(s.files[i].path)}
+		for j, t := range set.Tags {
+			if t.Kind == tags.Reference && set.Sub(j) == "using" && set.Qual(j) != "" {
+				u := "global using " + set.Qual(j) + ";"
+				if ns, ok := strings.CutSuffix(set.Qual(j), " Static"); ok {
+					u = "global using static " + ns + ";"
+				}
+				p.usings = append(p.usings, u)
+			}
+		}
+		if len(p.usings) > 0 {
+			r.project = append(r.project, p)
+		}
+	}
 	for _, i := range files {
 		set := s.entries[i].tags
 		for j, t := range set.Tags {
@@ -70,7 +97,7 @@ func newCSharpResolver(s *snapshot, files []int) *csharpResolver {
 			case t.Kind == tags.Definition && set.Sub(j) == "method" && set.Qual(j) == "this":
 				r.exts[pkgName{r.pkg[i], set.Strings[t.Name]}] = true
 			case t.Kind == tags.Reference && set.Sub(j) == "import" && strings.HasPrefix(set.Qual(j), "global "):
-				r.using(r.global, i, set.Strings[t.Name], set.Qual(j))
+				r.using(r.global, i, set.Qual(j))
 			}
 		}
 	}
@@ -132,15 +159,22 @@ func (r *csharpResolver) readFile(p *pkgResolver, i int) *pkgFile {
 	if f.own[len(f.own)-1] != csGlobal {
 		f.own = append(f.own, csGlobal)
 	}
+	for _, proj := range r.project {
+		if d := proj.dir; d == "" || d == "." || strings.HasPrefix(p.s.files[i].path, d+"/") {
+			for _, u := range proj.usings {
+				r.using(f, i, u)
+			}
+		}
+	}
 	set := p.s.entries[i].tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference {
 			continue
 		}
-		name, qual := set.Strings[t.Name], set.Qual(j)
+		qual := set.Qual(j)
 		switch sub := set.Sub(j); {
 		case sub == "import" && !strings.HasPrefix(qual, "global "):
-			r.using(f, i, name, qual)
+			r.using(f, i, qual)
 		case (sub == "type" || sub == "class") && csValue(qual):
 			f.vars[qual] = append(f.vars[qual], j)
 		}
@@ -171,8 +205,9 @@ func parseUsing(text string) usingDirective {
 	return u
 }
 
-// using records in f what the using directive qual of file i brings.
-func (r *csharpResolver) using(f *pkgFile, i int, name, qual string) {
+// using records in f what the using directive qual (its text) of file i
+// brings.
+func (r *csharpResolver) using(f *pkgFile, i int, qual string) {
 	u := parseUsing(qual)
 	switch {
 	case u.target == "":

@@ -110,6 +110,9 @@ public class Order
 `)},
 	"src/Other/String.cs": {Data: []byte("namespace Shop.Other;\n\npublic class String { }\n")},
 	"src/Other/List.cs":   {Data: []byte("namespace Shop.Other;\n\npublic class List { }\n")},
+	// A project file's <Using> items count in the files below it.
+	"src/Tool/Tool.csproj": {Data: []byte("<Project>\n  <ItemGroup>\n    <Using Include=\"Shop.Legacy\" />\n    <Using Include=\"Shop.Util.Strings\" Static=\"true\" />\n  </ItemGroup>\n</Project>\n")},
+	"src/Tool/Tool.cs":     {Data: []byte("namespace Tool;\n\npublic class Tool\n{\n    public int Run() { Join(\"x\"); Order o = Order.Of(1); return o.Total(); }\n}\n")},
 	"tests/OrderTests.cs": {Data: []byte(`namespace Shop.Core.Tests;
 
 public class OrderTests
@@ -136,6 +139,10 @@ func TestResolveCSharp(t *testing.T) {
 		tests  = "tests/OrderTests.cs"
 	)
 	want := []string{
+		"src/Tool/Tool.cs -> src/Legacy/Order.cs Order", // the project file's usings
+		"src/Tool/Tool.cs -> src/Legacy/Order.cs Of",
+		"src/Tool/Tool.cs -> src/Legacy/Order.cs Total",
+		"src/Tool/Tool.cs -> " + str + " Join",
 		"src/GlobalUsings.cs -> " + helper + " Util", // a global using of a namespace
 		"src/GlobalUsings.cs -> " + str + " Util",
 		app + " -> src/App/Audit.cs AuditAttribute", // [Audit]

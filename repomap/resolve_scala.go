@@ -23,7 +23,8 @@ import (
 // tree defines as a type, link to nothing, and so does an import from
 // outside the tree. Members (defs, vals) are in the scope of the file that
 // defines them, so a class and its companion object share theirs: m() and
-// this.m() mean the m of the file or of its parents in the tree, else one
+// this.m() mean the m of the file or of its parents in the tree (an
+// anonymous class's "new T(…) { … }" counts T among them), else one
 // imported ("import a.b.C.m", "import a.b.C._") or of a package object
 // of the file's packages; super.m() the parents'; C.m() on an object the
 // m of C's file; C(…) the class or object C (a case class's or a
@@ -44,7 +45,7 @@ func newScalaResolver(s *snapshot, files []int) *scalaResolver {
 	r.rules = pkgLang{
 		prefix: "scala",
 		isType: scalaType,
-		isBase: func(sub, qual string) bool { return qual == "extends" || sub == "implementation" },
+		isBase: func(sub, qual string) bool { return qual == "extends" || qual == "new" || sub == "implementation" },
 		std:    scalaStd,
 		root:   scalaAny,
 		closed: true,
@@ -53,11 +54,25 @@ func newScalaResolver(s *snapshot, files []int) *scalaResolver {
 	r.pkgResolver = newPkgResolver(s, files, &r.rules, func(set tags.Set) string {
 		ps := scalaPackages(set)
 		if len(ps) == 0 {
-			return ""
+			return scalaEmpty
 		}
 		return ps[0]
 	})
 	return r
+}
+
+// scalaEmpty is the package of the files without a package clause, such
+// as sbt's build files and those of its project directory.
+const scalaEmpty = "<empty>"
+
+// pkgObject returns the files that define the package object of package
+// p.
+func (r *scalaResolver) pkgObject(p string) []int {
+	parent, last := scalaEmpty, p
+	if k := strings.LastIndexByte(p, '.'); k >= 0 {
+		parent, last = p[:k], p[k+1:]
+	}
+	return r.types[pkgName{parent, last}]
 }
 
 // scalaPackages returns the packages a file's package clauses open,
@@ -159,11 +174,9 @@ func (r *scalaResolver) readFile(p *pkgResolver, i int) *pkgFile {
 	set := p.s.entries[i].tags
 	f.own = scalaPackages(set)
 	if len(f.own) == 0 {
-		f.own = []string{p.pkg[i]}
+		f.own = []string{scalaEmpty}
 	}
 	p.files[i] = f // abs reads own
-	// The members of the package objects of the file's packages.
-	f.sdemand = append(f.sdemand, f.own...)
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference {
 			continue
@@ -253,17 +266,31 @@ func (r *scalaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
 	done := false
 	switch {
 	case qual == "" || qual == "this" || strings.HasSuffix(qual, " ="):
-		if c, _ := utf8.DecodeRuneInString(name); qual != "this" && unicode.IsUpper(c) {
-			// "C(…)": the apply of a case class or a companion.
-			if keys, done := r.typeRefKeys(out, i, name); done {
-				return keys
+		if qual != "this" {
+			// "C(…)": the apply of a case class or an object.
+			ns, at := r.typeOf(i, name)
+			c, _ := utf8.DecodeRuneInString(name)
+			switch {
+			case at == placeInTree:
+				return r.typeKeys(out, ns)
+			case at == placeOutside && unicode.IsUpper(c):
+				return out
 			}
 		}
-		keys, done = r.ownKeys(out, i, name, qual != "this")
+		if keys, done = r.ownKeys(out, i, name, qual != "this"); !done && qual != "this" {
+			keys, done = r.pkgObjectKeys(out, i, name)
+		}
 	case qual == "super":
 		keys, done = r.superKeys(out, i, name)
 	case !scalaName(qual):
 		// Another expression: "a.b().c()".
+	case len(r.file(i).vars[qual]) == 0 && r.pkgs[r.abs(i, qual)]:
+		// "p.m()" on a package: its object m, or its package object's m.
+		p := r.abs(i, qual)
+		if n := (pkgName{p, name}); len(r.types[n]) > 0 {
+			return r.typeKeys(out, []pkgName{n})
+		}
+		keys, done = r.typeMemberKeys(out, r.pkgObject(p), name)
 	default: // x.m() on a declared name, C.m() on an object
 		ns, at := r.receiverType(i, j, qual)
 		if at != placeInTree && len(r.file(i).vars[qual]) == 0 && scalaValue(qual) {
@@ -284,6 +311,20 @@ func (r *scalaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
 		return keys
 	}
 	return append(out, fallback)
+}
+
+// pkgObjectKeys appends the keys of member name of the package objects
+// of the packages file i opens or imports whole.
+func (r *scalaResolver) pkgObjectKeys(out []ref, i int, name string) (_ []ref, found bool) {
+	f := r.file(i)
+	for _, ps := range [][]string{f.own, f.demand} {
+		for _, p := range ps {
+			var ok bool
+			out, ok, _ = r.memberKeys(out, r.pkgObject(p), name)
+			found = found || ok
+		}
+	}
+	return out, found
 }
 
 // scalaAny lists the methods of Any and AnyRef, and those a case class

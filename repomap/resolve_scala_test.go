@@ -31,6 +31,10 @@ class Helper {
   def thing(): Unit = ()
   def add(x: Any): Unit = ()
 }
+
+object fmt {
+  def apply(s: String): String = s
+}
 `)},
 	"src/main/scala/com/shop/Base.scala": {Data: []byte("package com.shop\n\nclass Base {\n  def base(): Unit = ()\n}\n")},
 	"src/main/scala/com/shop/app/App.scala": {Data: []byte(`package com.shop
@@ -56,6 +60,7 @@ class App(helper: Helper) extends Base {
     unknown.thing()
     e.touch()
     made.toString()
+    util.fmt("b")
     ""
   }
 }
@@ -72,6 +77,9 @@ object Order {
 }
 `)},
 	"src/main/scala/com/other/ListBuffer.scala": {Data: []byte("package com.other\n\nclass ListBuffer\n")},
+	// Without a package clause, sbt's files share the empty package.
+	"build.sbt":                  {Data: []byte("lazy val root = project.settings(libraryDependencies ++= Dependencies.all)\n")},
+	"project/Dependencies.scala": {Data: []byte("object Dependencies {\n  val all = Seq()\n}\n")},
 }
 
 func TestResolveScala(t *testing.T) {
@@ -90,6 +98,7 @@ func TestResolveScala(t *testing.T) {
 		app + " -> " + entity + " Entity", // the renamed import
 		app + " -> " + entity + " touch",  // e.touch(): the renamed type
 		app + " -> " + helper + " Helper", // the relative import of a package
+		app + " -> " + helper + " fmt",    // util.fmt(…): an object of the package
 		app + " -> " + helper + " help",   // h.help(), helper.help(): the declared types
 		app + " -> " + helper + " thing",  // unknown.thing(): the fallback
 		app + " -> " + helper + " util",   // the import of the package
@@ -99,6 +108,7 @@ func TestResolveScala(t *testing.T) {
 		app + " -> " + pkgobj + " join",   // the package object's member
 		app + " -> " + pkgobj + " util",   // and the package object
 		order + " -> " + entity + " Entity",
+		"build.sbt -> project/Dependencies.scala Dependencies", // the empty package
 	}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
