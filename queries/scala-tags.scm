@@ -262,6 +262,23 @@
         field: (identifier) @name.reference.call))
   ])
 
+; "a.b.m()": qualified by the path "a.b" (a package's object, an
+; object's nested one).
+(call_expression
+  function: [
+    (field_expression
+      value: (field_expression
+        value: (identifier)
+        field: (identifier)) @qual
+      field: (identifier) @name.reference.call)
+    (generic_function
+      function: (field_expression
+        value: (field_expression
+          value: (identifier)
+          field: (identifier)) @qual
+        field: (identifier) @name.reference.call))
+  ])
+
 (call_expression
   function: [
     (field_expression

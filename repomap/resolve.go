@@ -52,8 +52,8 @@ type resolver struct {
 }
 
 // newResolver returns the resolver of the files of s; with rust, Rust's
-// rules too, else Rust links by name.
-func newResolver(s *snapshot, rust bool) *resolver {
+// rules too, else Rust links by name, and with scala, Scala's.
+func newResolver(s *snapshot, rust, scala bool) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
 	byLang := make(map[string][]int)
 	var kotlin []int // files whose packages Java files can import
@@ -64,7 +64,7 @@ func newResolver(s *snapshot, rust bool) *resolver {
 			kotlin = append(kotlin, i)
 		case l == "xml" && strings.HasSuffix(f.path, ".csproj"):
 			csproj = append(csproj, i)
-		case l == "go", l == "python", l == "java", l == "csharp", l == "scala", l == "rust" && rust:
+		case l == "go", l == "python", l == "java", l == "csharp", l == "rust" && rust, l == "scala" && scala:
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)

@@ -28,9 +28,11 @@ import (
 // imported ("import a.b.C.m", "import a.b.C._") or of a package object
 // of the file's packages; super.m() the parents'; C.m() on an object the
 // m of C's file; C(…) the class or object C (a case class's or a
-// companion's apply); x.m() the m of x's declared type where the file
-// says it ("val x: T", "val x = new T(…)", "val x = T(…)", a parameter),
-// nothing when that type is outside the tree. A method of Any or of a
+// companion's apply); p.m() on a package p its object m or its package
+// object's m, and p.c.m() (or C.c.m()) the m of object c; x.m() the m of
+// x's declared type where the file says it ("val x: T", "val x = new
+// T(…)", "val x = T(…)", a parameter), nothing when that type is outside
+// the tree. A method of Any or of a
 // case class (toString, copy…) that none defines links to nothing. What
 // the rules cannot place falls back to names.
 
@@ -282,6 +284,20 @@ func (r *scalaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
 		}
 	case qual == "super":
 		keys, done = r.superKeys(out, i, name)
+	case strings.Count(qual, ".") == 1 && qual != ".":
+		// "a.b.m()" on a path of the tree: b's m.
+		head, _, _ := strings.Cut(qual, ".")
+		if len(r.file(i).vars[head]) > 0 {
+			break
+		}
+		if ns, at := r.typeOf(i, head); !r.pkgs[r.abs(i, head)] && at != placeInTree {
+			break
+		} else if at == placeInTree {
+			qual = ns[0].pkg + "." + qual
+		}
+		if n, at := r.named(r.abs(i, qual)); at == placeInTree {
+			keys, done = r.typeMemberKeys(out, r.types[n], name)
+		}
 	case !scalaName(qual):
 		// Another expression: "a.b().c()".
 	case len(r.file(i).vars[qual]) == 0 && r.pkgs[r.abs(i, qual)]:

@@ -34,6 +34,7 @@ class Helper {
 
 object fmt {
   def apply(s: String): String = s
+  def wide(s: String): String = s
 }
 `)},
 	"src/main/scala/com/shop/Base.scala": {Data: []byte("package com.shop\n\nclass Base {\n  def base(): Unit = ()\n}\n")},
@@ -61,6 +62,7 @@ class App(helper: Helper) extends Base {
     e.touch()
     made.toString()
     util.fmt("b")
+    util.fmt.wide("c")
     ""
   }
 }
@@ -82,8 +84,11 @@ object Order {
 	"project/Dependencies.scala": {Data: []byte("object Dependencies {\n  val all = Seq()\n}\n")},
 }
 
+// scalaRanking is the default ranking with Scala's rules.
+const scalaRanking = RankingDefault + "+scala"
+
 func TestResolveScala(t *testing.T) {
-	got := edges(t, scalaTree, RankingDefault)
+	got := edges(t, scalaTree, scalaRanking)
 	const (
 		app    = "src/main/scala/com/shop/app/App.scala"
 		order  = "src/main/scala/com/shop/model/Order.scala"
@@ -99,6 +104,7 @@ func TestResolveScala(t *testing.T) {
 		app + " -> " + entity + " touch",  // e.touch(): the renamed type
 		app + " -> " + helper + " Helper", // the relative import of a package
 		app + " -> " + helper + " fmt",    // util.fmt(…): an object of the package
+		app + " -> " + helper + " wide",   // util.fmt.wide(…): its method
 		app + " -> " + helper + " help",   // h.help(), helper.help(): the declared types
 		app + " -> " + helper + " thing",  // unknown.thing(): the fallback
 		app + " -> " + helper + " util",   // the import of the package
@@ -121,6 +127,11 @@ func TestResolveScala(t *testing.T) {
 	if ap >= p || ar > r {
 		t.Errorf("names: precision %.2f recall %.2f, not below the rules' %.2f %.2f", ap, ar, p, r)
 	}
+	for _, f := range linkTree(t, scalaTree, scalaRanking).files {
+		if f.Path == app && (slices.Contains(f.Refs, fallbackKey("wide")) || !slices.Contains(f.Refs, fallbackKey("thing"))) {
+			t.Errorf("%s refs %q, want util.fmt.wide placed and unknown.thing() the fallback", f.Path, f.Refs)
+		}
+	}
 	// Never: App's Order and its members to com.legacy's, made.toString()
 	// to com.legacy's override, ListBuffer to com.other's, xs.add() on a
 	// ListBuffer to Helper's add. Name matching links them all.
@@ -130,5 +141,9 @@ func TestResolveScala(t *testing.T) {
 		if e := app + " -> " + to; !slices.Contains(aider, e) || slices.Contains(got, e) {
 			t.Errorf("edge %q: in aider's %v, in the resolved %v", e, slices.Contains(aider, e), slices.Contains(got, e))
 		}
+	}
+	// By default Scala links by name.
+	if def := edges(t, scalaTree, RankingDefault); !slices.Contains(def, app+" -> "+legacy+" Order") {
+		t.Errorf("default ranking: no edge %s -> %s Order by name", app, legacy)
 	}
 }
