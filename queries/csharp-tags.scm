@@ -11,20 +11,31 @@
 ; ---- Definitions ----
 
 ; The last segment of a namespace ties its files to the files that import
-; it ("using Shop.Orders;"); like a Go package, it is not shown.
+; it ("using Shop.Orders;"); like a Go package, it is not shown. The whole
+; name qualifies it, after the name of the namespace it is nested in.
+(namespace_declaration
+  name: (_) @qual
+  body: (declaration_list
+    (namespace_declaration
+      name: [
+        (identifier) @name.definition.package
+        (qualified_name
+          name: (identifier) @name.definition.package)
+      ] @qual)))
+
 (namespace_declaration
   name: [
     (identifier) @name.definition.package
     (qualified_name
       name: (identifier) @name.definition.package)
-  ])
+  ] @qual)
 
 (file_scoped_namespace_declaration
   name: [
     (identifier) @name.definition.package
     (qualified_name
       name: (identifier) @name.definition.package)
-  ])
+  ] @qual)
 
 (class_declaration
   name: (identifier) @name.definition.class)
@@ -49,6 +60,15 @@
 
 (constructor_declaration
   name: (identifier) @name.definition.constructor)
+
+; An extension method ("this T x" first) is qualified by "this".
+(method_declaration
+  name: (identifier) @name.definition.method
+  parameters: (parameter_list
+    .
+    (parameter
+      (modifier) @qual
+      (#eq? @qual "this"))))
 
 (method_declaration
   name: (identifier) @name.definition.method)
@@ -89,14 +109,15 @@
     name: (identifier) @ignore))
 
 ; "using System.Linq;", "using static Shop.Money;", "using Alias = A.B;":
-; the last name, which is a namespace or a type.
+; the last name, which is a namespace or a type, qualified by the whole
+; directive.
 (using_directive
   [
     (identifier) @name.reference.import
     (qualified_name
       name: (identifier) @name.reference.import)
   ]
-  .)
+  .) @qual
 
 ; Generic type parameters by convention: "T", "TKey", "TResult".
 ((identifier) @ignore
@@ -113,8 +134,9 @@
   ])
 
 ; A base list mixes the base class and interfaces; interface names start
-; with "I" and a capital letter by convention.
+; with "I" and a capital letter by convention. The ":" qualifies both.
 (base_list
+  ":" @qual
   [
     (identifier) @name.reference.implementation
     (qualified_name
@@ -126,6 +148,7 @@
   (#match? @name.reference.implementation "^I[A-Z]"))
 
 (base_list
+  ":" @qual
   [
     (identifier) @name.reference.class
     (qualified_name
@@ -143,6 +166,24 @@
           (identifier) @name.reference.class)
       ])
   ])
+
+; "var x = new T(…)": the class is x's type, qualified by x.
+(variable_declarator
+  name: (identifier) @qual
+  (object_creation_expression
+    type: [
+      (identifier) @name.reference.class
+      (qualified_name
+        name: [
+          (identifier) @name.reference.class
+          (generic_name
+            .
+            (identifier) @name.reference.class)
+        ])
+      (generic_name
+        .
+        (identifier) @name.reference.class)
+    ]))
 
 (object_creation_expression
   type: [
@@ -163,6 +204,69 @@
 (invocation_expression
   function: (identifier) @ignore
   (#eq? @ignore "nameof"))
+
+; A call is qualified by its object when that is a name, "this" or
+; "base", by "." when it is another expression; a plain call has no
+; qualifier.
+(invocation_expression
+  function: (member_access_expression
+    expression: [
+      (identifier)
+      "this"
+      "base"
+    ] @qual
+    name: [
+      (identifier) @name.reference.call
+      (generic_name
+        .
+        (identifier) @name.reference.call)
+    ]))
+
+; "this.field.M()" as "field.M()".
+(invocation_expression
+  function: (member_access_expression
+    expression: (member_access_expression
+      expression: "this"
+      name: (identifier) @qual)
+    name: [
+      (identifier) @name.reference.call
+      (generic_name
+        .
+        (identifier) @name.reference.call)
+    ]))
+
+(invocation_expression
+  function: (member_access_expression
+    "." @qual
+    name: [
+      (identifier) @name.reference.call
+      (generic_name
+        .
+        (identifier) @name.reference.call)
+    ]))
+
+; "x?.M()".
+(invocation_expression
+  function: (conditional_access_expression
+    condition: (identifier) @qual
+    (member_binding_expression
+      name: [
+        (identifier) @name.reference.call
+        (generic_name
+          .
+          (identifier) @name.reference.call)
+      ])))
+
+(invocation_expression
+  function: (conditional_access_expression
+    "?" @qual
+    (member_binding_expression
+      name: [
+        (identifier) @name.reference.call
+        (generic_name
+          .
+          (identifier) @name.reference.call)
+      ])))
 
 (invocation_expression
   function: [
@@ -187,10 +291,43 @@
         ]))
   ])
 
-; A capitalized receiver is most often a class: "Money.Of(…)".
+; A capitalized receiver is most often a class: "Money.Of(…)"; "."
+; qualifies it, as it may be a property's value instead.
 (member_access_expression
   expression: (identifier) @name.reference.type
+  "." @qual
   (#match? @name.reference.type "^[A-Z]"))
+
+; The type of a field, a local, a parameter or a property is qualified by
+; the name it declares; of a generic type, the type before its arguments.
+(variable_declaration
+  type: [
+    (identifier) @name.reference.type
+    (generic_name
+      .
+      (identifier) @name.reference.type)
+  ]
+  (variable_declarator
+    name: (identifier) @qual))
+
+([
+  (parameter
+    type: [
+      (identifier) @name.reference.type
+      (generic_name
+        .
+        (identifier) @name.reference.type)
+    ]
+    name: (identifier) @qual)
+  (property_declaration
+    type: [
+      (identifier) @name.reference.type
+      (generic_name
+        .
+        (identifier) @name.reference.type)
+    ]
+    name: (identifier) @qual)
+])
 
 (_
   type: (identifier) @name.reference.type)

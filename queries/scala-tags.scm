@@ -9,9 +9,11 @@
 
 ; The last segment of the package name ties the files of a package to the
 ; files that import all of it ("import com.shop.model._"); it is not shown.
+; The package's whole name qualifies it: "package a.b", or "package a"
+; and "package b" as two clauses.
 (package_clause
   name: (package_identifier
-    (identifier) @name.definition.package .))
+    (identifier) @name.definition.package .) @qual)
 
 (class_definition
   name: (identifier) @name.definition.class)
@@ -19,7 +21,9 @@
 (object_definition
   name: (identifier) @name.definition.object)
 
+; "package object p": qualified by "package".
 (package_object
+  "package" @qual
   name: (identifier) @name.definition.object)
 
 (trait_definition
@@ -114,6 +118,7 @@
 ; after "with" or "," are mixed-in traits. (The parents share the field
 ; "type", which a query matches on the first one only: no field here.)
 (extends_clause
+  "extends" @qual
   .
   [
     (type_identifier) @name.reference.class
@@ -140,6 +145,90 @@
       ])
   ])
 
+; "new T(…) { … }": an anonymous subclass of T, whose body calls T's
+; members; "new" qualifies T as a parent, as "extends" does.
+(instance_expression
+  "new" @qual
+  [
+    (type_identifier) @name.reference.class
+    (stable_type_identifier
+      (type_identifier) @name.reference.class)
+    (generic_type
+      type: [
+        (type_identifier) @name.reference.class
+        (stable_type_identifier
+          (type_identifier) @name.reference.class)
+      ])
+  ]
+  (template_body))
+
+; The type of a val, a var or a parameter is qualified by the name it
+; declares: "val x: T", "val x = new T(…)", "(x: T)"; "val x = T(…)" (a
+; case class's or a companion's apply) qualifies the call by "x =".
+([
+  (val_definition
+    pattern: (identifier) @qual
+    type: [
+      (type_identifier) @name.reference.type
+      (generic_type
+        type: (type_identifier) @name.reference.type)
+    ])
+  (var_definition
+    pattern: (identifier) @qual
+    type: [
+      (type_identifier) @name.reference.type
+      (generic_type
+        type: (type_identifier) @name.reference.type)
+    ])
+  (parameter
+    name: (identifier) @qual
+    type: [
+      (type_identifier) @name.reference.type
+      (generic_type
+        type: (type_identifier) @name.reference.type)
+    ])
+  (class_parameter
+    name: (identifier) @qual
+    type: [
+      (type_identifier) @name.reference.type
+      (generic_type
+        type: (type_identifier) @name.reference.type)
+    ])
+])
+
+([
+  (val_definition
+    pattern: (identifier) @qual
+    value: (instance_expression
+      [
+        (type_identifier) @name.reference.class
+        (generic_type
+          type: (type_identifier) @name.reference.class)
+      ]))
+  (var_definition
+    pattern: (identifier) @qual
+    value: (instance_expression
+      [
+        (type_identifier) @name.reference.class
+        (generic_type
+          type: (type_identifier) @name.reference.class)
+      ]))
+])
+
+([
+  (val_definition
+    pattern: (identifier) @qual
+    "=" @qual
+    value: (call_expression
+      function: (identifier) @name.reference.call))
+  (var_definition
+    pattern: (identifier) @qual
+    "=" @qual
+    value: (call_expression
+      function: (identifier) @name.reference.call))
+]
+  (#match? @name.reference.call "^[A-Z]"))
+
 ; "new Order(…)".
 (instance_expression
   [
@@ -158,6 +247,56 @@
 (call_expression
   function: (identifier) @ignore
   (#eq? @ignore "this"))
+
+; A call is qualified by its object when that is a name ("this" and
+; "super" are names here), by "." when it is another expression; a plain
+; call has no qualifier.
+(call_expression
+  function: [
+    (field_expression
+      value: (identifier) @qual
+      field: (identifier) @name.reference.call)
+    (generic_function
+      function: (field_expression
+        value: (identifier) @qual
+        field: (identifier) @name.reference.call))
+  ])
+
+; "a.b.m()": qualified by the path "a.b" (a package's object, an
+; object's nested one).
+(call_expression
+  function: [
+    (field_expression
+      value: (field_expression
+        value: (identifier)
+        field: (identifier)) @qual
+      field: (identifier) @name.reference.call)
+    (generic_function
+      function: (field_expression
+        value: (field_expression
+          value: (identifier)
+          field: (identifier)) @qual
+        field: (identifier) @name.reference.call))
+  ])
+
+(call_expression
+  function: [
+    (field_expression
+      "." @qual
+      field: (identifier) @name.reference.call)
+    (generic_function
+      function: (field_expression
+        "." @qual
+        field: (identifier) @name.reference.call))
+  ])
+
+(infix_expression
+  left: (identifier) @qual
+  operator: (identifier) @name.reference.call)
+
+(infix_expression
+  left: (_) @qual
+  operator: (identifier) @name.reference.call)
 
 ; Calls: "f(x)", "Order(…)" (apply), "o.f(x)", "f[T](x)", "xs map f".
 (call_expression
@@ -179,27 +318,38 @@
 ; A capitalized receiver is an object: "Instant.now()", "Status.Open".
 (field_expression
   value: (identifier) @name.reference.type
+  "." @qual
   (#match? @name.reference.type "^[A-Z]"))
 
 ; Imports: "import a.b.C", "import a.b.{C, D => E}", "import a.b._". The
 ; path segments share the field "path", which a query matches on the first
 ; one only: no field here.
+; An import on one line is qualified by its text; a selector by the names
+; of its path, and a renamed one by "=>" or "as" and its new name too.
 (import_declaration
   (identifier) @name.reference.package
   .
-  (namespace_wildcard))
+  (namespace_wildcard)) @qual
 
 (import_declaration
-  (identifier) @name.reference.import .)
+  (identifier) @name.reference.import .) @qual
 
 (import_declaration
+  .
+  ((identifier) @qual
+    ".")+
+  .
   (namespace_selectors
     [
       (identifier) @name.reference.import
       (arrow_renamed_identifier
-        name: (identifier) @name.reference.import)
+        name: (identifier) @name.reference.import
+        "=>" @qual
+        alias: (identifier) @qual)
       (as_renamed_identifier
-        name: (identifier) @name.reference.import)
+        name: (identifier) @name.reference.import
+        "as" @qual
+        alias: (identifier) @qual)
     ]))
 
 (type_identifier) @name.reference.type

@@ -42,3 +42,27 @@
 
 (PEReference
   (Name) @name.reference.entity)
+
+; A C# project's <Using Include="A.B" />: a using directive of the C#
+; files below the project file, qualified by its namespace, and by
+; "Static" for a static one.
+(EmptyElemTag
+  (Name) @name.reference.using
+  (Attribute
+    (Name) @_include
+    (AttValue) @qual)
+  (Attribute
+    (Name) @_static @qual
+    (AttValue) @_true)
+  (#eq? @name.reference.using "Using")
+  (#eq? @_include "Include")
+  (#eq? @_static "Static")
+  (#eq? @_true "\"true\""))
+
+(EmptyElemTag
+  (Name) @name.reference.using
+  (Attribute
+    (Name) @_include
+    (AttValue) @qual)
+  (#eq? @name.reference.using "Using")
+  (#eq? @_include "Include"))

@@ -441,10 +441,12 @@ func TestDemoteDocs(t *testing.T) {
 	if len(plain) != len(demoted) {
 		t.Errorf("docs= changed what is ranked: %v, %v", plain, demoted)
 	}
-	if err := CheckRanking("aider+reverse=0.5+docs=0.2"); err != nil {
-		t.Error(err)
+	for _, good := range []string{"aider+reverse=0.5+docs=0.2", "default+scala", "default+rust+scala"} {
+		if err := CheckRanking(good); err != nil {
+			t.Error(err)
+		}
 	}
-	for _, bad := range []string{"aider+docs=0", "aider+docs=2", "aider+nope", "best"} {
+	for _, bad := range []string{"aider+docs=0", "aider+docs=2", "aider+nope", "best", "default+docs=0.2"} {
 		if CheckRanking(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}

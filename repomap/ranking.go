@@ -72,7 +72,7 @@ func link(s *snapshot, rk ranking) linked {
 	hidden := make(map[string][]string)
 	var res *resolver
 	if rk.resolve {
-		res = newResolver(s, rk.rust)
+		res = newResolver(s, rk.rust, rk.scala)
 	}
 	// Names that references link to by name alone: plain, from the files
 	// of languages without rules; fallback, from those with rules.
@@ -782,6 +782,7 @@ type ranking struct {
 	builtins bool    // drop calls of builtin functions and uses of builtin types
 	resolve  bool    // resolve references by each language's rules (resolve.go)
 	rust     bool    // with resolve, Rust's too (resolve_rust.go): off until its maps fill their budget
+	scala    bool    // with resolve, Scala's too (resolve_scala.go): off until it raises recall
 	fallback float64 // with resolve, the weight of name matches the rules could not place
 	private  float64 // with resolve, in a map for no request, the weight of a package's own names
 	names    float64 // with resolve, the weight of a resolved reference's link by name too; 0 for none
@@ -823,8 +824,23 @@ type query struct {
 // parseRanking returns the ranking named s: RankingDefault ("" too),
 // RankingAider, or for experiments "aider" followed by changes joined
 // with "+": "builtins", "reverse" or "reverse=W" (as in
-// "aider+reverse=0.1").
+// "aider+reverse=0.1"); the default ranking takes the languages whose
+// rules are off by default ("default+rust", "default+scala").
 func parseRanking(s string) (ranking, error) {
+	if langs, ok := strings.CutPrefix(s, RankingDefault+"+"); ok {
+		r, _ := parseRanking(RankingDefault)
+		for _, l := range strings.Split(langs, "+") {
+			switch l {
+			case "rust":
+				r.rust = true
+			case "scala":
+				r.scala = true
+			default:
+				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust or scala, not %q", s, l)
+			}
+		}
+		return r, nil
+	}
 	switch s {
 	case "", RankingDefault:
 		// Dropping builtins (aider+builtins) left recall unchanged on two
@@ -863,6 +879,8 @@ func parseRanking(s string) (ranking, error) {
 			r.private = w
 		case name == "rust" && !hasVal:
 			r.rust = true
+		case name == "scala" && !hasVal:
+			r.scala = true
 		case name == "resolve" && !hasVal:
 			r.resolve, r.fallback = true, fallbackWeight
 		case name == "resolve":

@@ -52,16 +52,19 @@ type resolver struct {
 }
 
 // newResolver returns the resolver of the files of s; with rust, Rust's
-// rules too, else Rust links by name.
-func newResolver(s *snapshot, rust bool) *resolver {
+// rules too, else Rust links by name, and with scala, Scala's.
+func newResolver(s *snapshot, rust, scala bool) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
 	byLang := make(map[string][]int)
 	var kotlin []int // files whose packages Java files can import
+	var csproj []int // C# project files, whose <Using> items C# files see
 	for i, f := range s.files {
 		switch l := tags.Detect(f.path, nil); {
 		case l == "kotlin":
 			kotlin = append(kotlin, i)
-		case l == "go", l == "python", l == "java", l == "rust" && rust:
+		case l == "xml" && strings.HasSuffix(f.path, ".csproj"):
+			csproj = append(csproj, i)
+		case l == "go", l == "python", l == "java", l == "csharp", l == "rust" && rust, l == "scala" && scala:
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)
@@ -84,6 +87,10 @@ func newResolver(s *snapshot, rust bool) *resolver {
 			lr = newJavaResolver(s, files, kotlin)
 		case "rust":
 			lr = newRustResolver(s, files)
+		case "csharp":
+			lr = newCSharpResolver(s, files, csproj)
+		case "scala":
+			lr = newScalaResolver(s, files)
 		}
 		for _, i := range files {
 			r.lang[i] = lr
@@ -123,7 +130,9 @@ func (r *resolver) moreDefKeys(out []string, i, j int) []string {
 // isMoreKey reports whether the key of k is one that definitions publish
 // under beside their own (moreDefKeys): the link stage keeps the set of
 // those references use, and a definition publishes only those.
-func isMoreKey(k ref) bool { return strings.HasPrefix(k.scope, goMethodsPrefix) }
+func isMoreKey(k ref) bool {
+	return strings.HasPrefix(k.scope, goMethodsPrefix) || strings.HasPrefix(k.scope, csExtPrefix)
+}
 
 // refKeys appends the keys of reference j of file i to out.
 func (r *resolver) refKeys(out []ref, i, j int) []ref {

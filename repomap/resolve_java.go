@@ -1,7 +1,6 @@
 package repomap
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -25,83 +24,34 @@ import (
 // x.m() the m of x's declared type where the file declares x (a field, a
 // local or a parameter) with a type of the tree, nothing when that type is
 // outside the tree. An import means the type, member or package it names.
-// What the rules cannot place falls back to names.
+// What the rules cannot place falls back to names. The rules are those
+// of resolve_pkg.go; this file reads Java's imports and declarations.
 
-// javaResolver holds the Java files of a snapshot.
-type javaResolver struct {
-	s     *snapshot
-	pkg   map[int]string          // per file: its package ("a.b", or "/dir" without a declaration)
-	pkgs  map[string]bool         // the packages of the tree
-	types map[javaName][]int      // per type in its package: the files that define it
-	mems  map[int]map[string]bool // per file: the members it defines
-	files map[int]*javaFile       // per file, made on first use
-	bases map[int][]int           // per file: the files of its supertypes in the tree, made on first use
-	out   map[int]bool            // per file: whether some supertype is outside the tree
-}
-
-// javaName is a type in a package.
-type javaName struct{ pkg, name string }
-
-// javaFile is what one Java file imports and declares.
-type javaFile struct {
-	single  map[string]string // simple name → the name a single-type import gives it ("a.b.C")
-	demand  []string          // names imported on demand ("a.b" of "a.b.*")
-	statics map[string]string // member name → the type a static import takes it from ("a.b.C")
-	sdemand []string          // types whose members are imported on demand ("import static a.b.C.*")
-	vars    map[string][]int  // per declared name: its type references, in line order
+// javaLang is what Java gives the shared rules.
+var javaLang = pkgLang{
+	prefix: "java",
+	isType: javaType,
+	isBase: func(sub, qual string) bool { return qual == "extends" || sub == "implementation" },
+	std:    javaJDK,
+	root:   javaObject,
+	file:   javaFile,
 }
 
 // newJavaResolver returns the resolver of the Java files of s. The
 // packages the Kotlin files kotlin declare are packages of the tree too:
 // what Java files import from them falls back to names.
 func newJavaResolver(s *snapshot, files, kotlin []int) *javaResolver {
-	r := &javaResolver{s: s, pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
-		types: make(map[javaName][]int), mems: make(map[int]map[string]bool),
-		files: make(map[int]*javaFile), bases: make(map[int][]int), out: make(map[int]bool)}
-	for _, i := range files {
-		set := s.entries[i].tags
-		p := declaredPackage(set)
-		if p == "" {
-			p = "/" + goDir(s.files[i].path)
-		}
-		r.pkg[i] = p
-		r.pkgs[p] = true
-		mems := make(map[string]bool)
-		for j, t := range set.Tags {
-			if t.Kind != tags.Definition {
-				continue
-			}
-			name := set.Strings[t.Name]
-			switch {
-			case javaType(set.Sub(j)):
-				k := javaName{p, name}
-				if !slices.Contains(r.types[k], i) {
-					r.types[k] = append(r.types[k], i)
-				}
-			case set.Sub(j) != "package" && set.Sub(j) != "constructor":
-				mems[name] = true
-			}
-		}
-		r.mems[i] = mems
-	}
+	r := newPkgResolver(s, files, &javaLang, declaredPackage)
 	for _, i := range kotlin {
 		if p := declaredPackage(s.entries[i].tags); p != "" {
 			r.pkgs[p] = true
 		}
 	}
-	return r
+	return &javaResolver{r}
 }
 
-// declaredPackage returns the name of the package a file's tags declare
-// ("a.b"), or "".
-func declaredPackage(set tags.Set) string {
-	for j, t := range set.Tags {
-		if t.Kind == tags.Definition && set.Sub(j) == "package" {
-			return set.Qual(j)
-		}
-	}
-	return ""
-}
+// javaResolver holds the Java files of a snapshot.
+type javaResolver struct{ *pkgResolver }
 
 // javaType reports whether a definition of kind sub is a type.
 func javaType(sub string) bool {
@@ -112,30 +62,9 @@ func javaType(sub string) bool {
 	return false
 }
 
-// javaScope returns the scope of the types of package p.
-func javaScope(p string) string { return "java:" + p }
-
-// javaMembers returns the scope of the members of file i.
-func (r *javaResolver) javaMembers(i int) string { return "java.m:" + r.s.files[i].path }
-
-func (r *javaResolver) defKey(i, j int) ref {
-	set := r.s.entries[i].tags
-	name := set.Strings[set.Tags[j].Name]
-	switch sub := set.Sub(j); {
-	case sub == "package":
-		return ref{name: name, scope: "java.pkg:" + r.pkg[i]}
-	case javaType(sub), sub == "constructor":
-		return ref{name: name, scope: javaScope(r.pkg[i])}
-	}
-	return ref{name: name, scope: r.javaMembers(i)}
-}
-
-// file returns what file i imports and declares.
-func (r *javaResolver) file(i int) *javaFile {
-	if f, ok := r.files[i]; ok {
-		return f
-	}
-	f := &javaFile{single: make(map[string]string), statics: make(map[string]string), vars: make(map[string][]int)}
+// javaFile reads what Java file i imports and declares.
+func javaFile(r *pkgResolver, i int) *pkgFile {
+	f := newPkgFile()
 	set := r.s.entries[i].tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference {
@@ -159,7 +88,6 @@ func (r *javaResolver) file(i int) *javaFile {
 			f.vars[qual] = append(f.vars[qual], j)
 		}
 	}
-	r.files[i] = f
 	return f
 }
 
@@ -167,168 +95,6 @@ func (r *javaResolver) file(i int) *javaFile {
 func javaValue(q string) bool {
 	c, _ := utf8.DecodeRuneInString(q)
 	return q != "" && q != "this" && q != "super" && (unicode.IsLower(c) || c == '_' || c == '$')
-}
-
-// javaPlace is where a name resolves: to types of the tree, outside it,
-// or nowhere the rules know.
-type javaPlace uint8
-
-const (
-	javaUnknown javaPlace = iota
-	javaInTree
-	javaOutside
-)
-
-// split splits a dotted name into a package of the tree and what follows
-// it ("a.b.C.D" → "a.b", ["C", "D"]), the longest package that fits.
-func (r *javaResolver) split(full string) (string, []string, bool) {
-	parts := strings.Split(full, ".")
-	for k := len(parts) - 1; k > 0; k-- {
-		if p := strings.Join(parts[:k], "."); r.pkgs[p] {
-			return p, parts[k:], true
-		}
-	}
-	return "", nil, false
-}
-
-// named resolves the dotted name of a type, as an import gives it: the
-// type, nested or not, in its package.
-func (r *javaResolver) named(full string) (javaName, javaPlace) {
-	p, rest, ok := r.split(full)
-	if !ok {
-		return javaName{}, javaOutside
-	}
-	n := javaName{p, rest[len(rest)-1]}
-	if len(r.types[n]) == 0 {
-		return javaName{}, javaUnknown
-	}
-	return n, javaInTree
-}
-
-// typeOf resolves the type name used in file i: the types it can mean, or
-// where it is when none of the tree.
-func (r *javaResolver) typeOf(i int, name string) ([]javaName, javaPlace) {
-	f := r.file(i)
-	if full, ok := f.single[name]; ok {
-		n, at := r.named(full)
-		if at != javaInTree {
-			return nil, at
-		}
-		return []javaName{n}, javaInTree
-	}
-	if own := (javaName{r.pkg[i], name}); len(r.types[own]) > 0 {
-		return []javaName{own}, javaInTree
-	}
-	var out []javaName
-	for _, d := range f.demand {
-		if n := (javaName{d, name}); len(r.types[n]) > 0 {
-			out = append(out, n) // "a.b.*"
-		} else if p, _, ok := r.split(d); ok && len(r.types[javaName{p, name}]) > 0 {
-			out = append(out, javaName{p, name}) // "a.b.C.*": C's nested types
-		}
-	}
-	if len(out) == 0 {
-		// A nested type of a type imported by name ("Outer.Inner").
-		for _, full := range f.single {
-			if p, _, ok := r.split(full); ok && len(r.types[javaName{p, name}]) > 0 && !slices.Contains(out, javaName{p, name}) {
-				out = append(out, javaName{p, name})
-			}
-		}
-		slices.SortFunc(out, func(a, b javaName) int { return strings.Compare(a.pkg, b.pkg) })
-	}
-	if len(out) > 0 {
-		return out, javaInTree
-	}
-	if javaJDK[name] {
-		return nil, javaOutside
-	}
-	return nil, javaUnknown
-}
-
-// typeKeys appends the keys of the types ns.
-func typeKeys(out []ref, ns []javaName) []ref {
-	for _, n := range ns {
-		out = append(out, ref{name: n.name, scope: javaScope(n.pkg)})
-	}
-	return out
-}
-
-// typeFiles returns the files that define the types ns.
-func (r *javaResolver) typeFiles(ns []javaName) []int {
-	var out []int
-	for _, n := range ns {
-		for _, f := range r.types[n] {
-			if !slices.Contains(out, f) {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
-}
-
-// basesOf returns the files of the supertypes of the types of file i that
-// the tree defines, and whether some supertype is outside it.
-func (r *javaResolver) basesOf(i int) ([]int, bool) {
-	if b, ok := r.bases[i]; ok {
-		return b, r.out[i]
-	}
-	r.bases[i] = nil // a cycle of supertypes ends here
-	set := r.s.entries[i].tags
-	var in []int
-	outside := false
-	for j, t := range set.Tags {
-		if t.Kind != tags.Reference || set.Qual(j) != "extends" && set.Sub(j) != "implementation" {
-			continue
-		}
-		ns, at := r.typeOf(i, set.Strings[t.Name])
-		if at != javaInTree {
-			outside = true
-			continue
-		}
-		for _, f := range r.typeFiles(ns) {
-			if f != i && !slices.Contains(in, f) {
-				in = append(in, f)
-			}
-		}
-	}
-	r.bases[i], r.out[i] = in, outside
-	return in, outside
-}
-
-// memberKeys appends the keys of member name of the files from and of
-// the files of their supertypes: on each line of inheritance, the nearest
-// that defines it. found tells whether any does; outside whether a
-// supertype outside the tree was met.
-func (r *javaResolver) memberKeys(out []ref, from []int, name string) (_ []ref, found, outside bool) {
-	out, found, outside = inheritedKeys(out, from, name, func(f int) bool { return r.mems[f][name] }, r.javaMembers, r.basesOf)
-	// Every class inherits Object's methods.
-	return out, found, outside || javaObject[name]
-}
-
-// javaObject lists the methods of java.lang.Object.
-var javaObject = set(`equals hashCode toString getClass clone finalize notify notifyAll wait`)
-
-// staticKeys appends the keys of member name as the static imports of
-// file i give it.
-func (r *javaResolver) staticKeys(out []ref, i int, name string) ([]ref, bool) {
-	f := r.file(i)
-	var from []string
-	if c, ok := f.statics[name]; ok {
-		from = []string{c}
-	} else {
-		from = f.sdemand
-	}
-	found := false
-	for _, c := range from {
-		n, at := r.named(c)
-		if at != javaInTree {
-			continue
-		}
-		var ok bool
-		out, ok, _ = r.memberKeys(out, r.types[n], name)
-		found = found || ok
-	}
-	return out, found
 }
 
 func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
@@ -345,9 +111,9 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 		if full == qual { // import a.b.C
 			n, at := r.named(full)
 			switch at {
-			case javaInTree:
-				return typeKeys(out, []javaName{n})
-			case javaOutside:
+			case placeInTree:
+				return r.typeKeys(out, []pkgName{n})
+			case placeOutside:
 				return out
 			}
 			break
@@ -356,11 +122,11 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 		k := strings.LastIndexByte(full, '.')
 		n, at := r.named(full[:max(k, 0)])
 		switch at {
-		case javaInTree:
+		case placeInTree:
 			if keys, found, _ := r.memberKeys(out, r.types[n], name); found {
 				return keys
 			}
-		case javaOutside:
+		case placeOutside:
 			return out
 		}
 	case "package":
@@ -368,28 +134,24 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 		switch {
 		case qual == "":
 		case full != qual: // import static a.b.C.*
-			if n, at := r.named(full); at == javaInTree {
-				return typeKeys(out, []javaName{n})
-			} else if at == javaOutside {
+			if n, at := r.named(full); at == placeInTree {
+				return r.typeKeys(out, []pkgName{n})
+			} else if at == placeOutside {
 				return out
 			}
 		case r.pkgs[full]: // import a.b.*
-			return append(out, ref{name: name, scope: "java.pkg:" + full})
+			return append(out, ref{name: name, scope: r.pkgScope(full)})
 		default:
-			if n, at := r.named(full); at == javaInTree { // import a.b.C.*
-				return typeKeys(out, []javaName{n})
+			if n, at := r.named(full); at == placeInTree { // import a.b.C.*
+				return r.typeKeys(out, []pkgName{n})
 			}
 			return out
 		}
 	case "call":
 		return r.callKeys(out, i, j, name, qual)
 	default: // a type: class, implementation, annotation, type
-		ns, at := r.typeOf(i, name)
-		switch at {
-		case javaInTree:
-			return typeKeys(out, ns)
-		case javaOutside:
-			return out
+		if keys, done := r.typeRefKeys(out, i, name); done {
+			return keys
 		}
 	}
 	return append(out, fallback)
@@ -399,76 +161,38 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 // qualified by qual.
 func (r *javaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
 	fallback := ref{name: name, scope: fallbackScope, fallback: true}
-	var from []int
+	var keys []ref
+	done := false
 	switch {
 	case qual == "" || qual == "this":
-		keys, found, outside := r.memberKeys(out, []int{i}, name)
-		if found {
-			return keys
-		}
-		if qual == "" {
-			if keys, found := r.staticKeys(out, i, name); found {
-				return keys
-			}
-		}
-		if outside {
-			return out // inherited from a supertype outside the tree
-		}
-		return append(out, fallback)
+		keys, done = r.ownKeys(out, i, name, qual == "")
 	case qual == "super":
-		bases, outside := r.basesOf(i)
-		if len(bases) == 0 && outside {
-			return out
-		}
-		from = bases
+		keys, done = r.superKeys(out, i, name)
 	case qual == "." || qual == "::" || !javaValue(qual) && strings.ToUpper(qual) == qual:
 		// An expression, or a constant's value.
-		return append(out, fallback)
 	default: // x.m() on a declared name, C.m() on a type
-		var ns []javaName
-		var at javaPlace
+		var ns []pkgName
+		var at pkgPlace
 		if javaValue(qual) {
 			ns, at = r.varType(i, j, qual)
 		} else {
 			ns, at = r.typeOf(i, qual)
 		}
 		switch at {
-		case javaOutside:
+		case placeOutside:
 			return out
-		case javaUnknown:
-			return append(out, fallback)
+		case placeInTree:
+			keys, done = r.typeMemberKeys(out, r.typeFiles(ns), name)
 		}
-		from = r.typeFiles(ns)
 	}
-	keys, found, outside := r.memberKeys(out, from, name)
-	switch {
-	case found:
+	if done {
 		return keys
-	case outside:
-		return out
 	}
 	return append(out, fallback)
 }
 
-// varType resolves the declared type of the name x as reference j of file
-// i uses it: the nearest declaration of x at or before j's line, else the
-// first after it (a field declared below its use).
-func (r *javaResolver) varType(i, j int, x string) ([]javaName, javaPlace) {
-	decls := r.file(i).vars[x]
-	if len(decls) == 0 {
-		return nil, javaUnknown
-	}
-	set := r.s.entries[i].tags
-	line := set.Tags[j].Line
-	d := decls[0]
-	for _, k := range decls {
-		if set.Tags[k].Line > line {
-			break
-		}
-		d = k
-	}
-	return r.typeOf(i, set.Strings[set.Tags[d].Name])
-}
+// javaObject lists the methods of java.lang.Object.
+var javaObject = set(`equals hashCode toString getClass clone finalize notify notifyAll wait`)
 
 // javaJDK lists the types of java.lang, which every file sees, and the
 // most common ones of java.util, java.io and java.util.function, which a

@@ -1,0 +1,410 @@
+package repomap
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// The rules Java, C# and Scala share: a package (a namespace) holds
+// types, which the files of the package see wherever they are, and which
+// other files see through imports; members (methods, fields, properties)
+// are in the scope of the file that defines them, and a type's members
+// are those of the files that define the type (a partial class has
+// several) and, along its supertypes in the tree, of theirs. What a
+// language adds is read into a pkgFile by its own rules: which packages
+// a file sees without an import (its own, and C#'s parents), what it
+// imports, and the declared types of its names.
+
+// pkgLang is what the shared rules take from one language.
+type pkgLang struct {
+	prefix string                // of the scopes' names: "java", "cs", "scala"
+	isType func(sub string) bool // whether a definition of kind sub is a type
+	// isBase reports whether a reference of kind sub, qualified by qual,
+	// names a supertype of the types of its file.
+	isBase func(sub, qual string) bool
+	std    map[string]bool // the standard library's types every file sees
+	root   map[string]bool // the methods every class inherits from the root class
+	// closed: a type name no file of the language defines is outside the
+	// tree (Java's files see Kotlin's types, C#'s see only their own).
+	closed bool
+	// file reads what file i of r imports and declares.
+	file func(r *pkgResolver, i int) *pkgFile
+}
+
+// pkgResolver holds the files of one language whose scopes are
+// packages.
+type pkgResolver struct {
+	s         *snapshot
+	lang      *pkgLang
+	pkg       map[int]string          // per file: its package ("a.b", or "/dir" without a declaration)
+	pkgs      map[string]bool         // the packages of the tree
+	types     map[pkgName][]int       // per type in its package: the files that define it
+	typeNames map[string]bool         // the names of the types of the tree
+	mems      map[int]map[string]bool // per file: the members it defines
+	files     map[int]*pkgFile        // per file, made on first use
+	bases     map[int][]int           // per file: the files of its supertypes in the tree, made on first use
+	out       map[int]bool            // per file: whether some supertype is outside the tree
+}
+
+// pkgName is a type in a package.
+type pkgName struct{ pkg, name string }
+
+// pkgFile is what one file imports and declares.
+type pkgFile struct {
+	own     []string          // the packages whose types the file sees unimported, its own first
+	single  map[string]string // simple name → the name a single-type import gives it ("a.b.C")
+	demand  []string          // names imported on demand ("a.b" of "a.b.*")
+	statics map[string]string // member name → the type an import takes it from ("a.b.C")
+	sdemand []string          // types whose members are imported on demand ("import static a.b.C.*")
+	vars    map[string][]int  // per declared name: its type references, in line order
+}
+
+func newPkgFile() *pkgFile {
+	return &pkgFile{single: make(map[string]string), statics: make(map[string]string), vars: make(map[string][]int)}
+}
+
+// newPkgResolver returns the resolver of files, whose packages pkgOf
+// gives ("" for none: the file's directory is its package).
+func newPkgResolver(s *snapshot, files []int, lang *pkgLang, pkgOf func(tags.Set) string) *pkgResolver {
+	r := &pkgResolver{s: s, lang: lang, pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
+		types: make(map[pkgName][]int), typeNames: make(map[string]bool), mems: make(map[int]map[string]bool),
+		files: make(map[int]*pkgFile), bases: make(map[int][]int), out: make(map[int]bool)}
+	for _, i := range files {
+		set := s.entries[i].tags
+		p := pkgOf(set)
+		if p == "" {
+			p = "/" + goDir(s.files[i].path)
+		}
+		r.pkg[i] = p
+		r.pkgs[p] = true
+		mems := make(map[string]bool)
+		for j, t := range set.Tags {
+			if t.Kind != tags.Definition {
+				continue
+			}
+			name := set.Strings[t.Name]
+			switch {
+			case lang.isType(set.Sub(j)):
+				k := pkgName{p, name}
+				r.typeNames[name] = true
+				if !slices.Contains(r.types[k], i) {
+					r.types[k] = append(r.types[k], i)
+				}
+			case set.Sub(j) != "package" && set.Sub(j) != "constructor":
+				mems[name] = true
+			}
+		}
+		r.mems[i] = mems
+	}
+	return r
+}
+
+// typeScope returns the scope of the types of package p.
+func (r *pkgResolver) typeScope(p string) string { return r.lang.prefix + ":" + p }
+
+// pkgScope returns the scope under which package p's declarations
+// publish its name, for the imports of all of it.
+func (r *pkgResolver) pkgScope(p string) string { return r.lang.prefix + ".pkg:" + p }
+
+// members returns the scope of the members of file i.
+func (r *pkgResolver) members(i int) string { return r.lang.prefix + ".m:" + r.s.files[i].path }
+
+func (r *pkgResolver) defKey(i, j int) ref {
+	set := r.s.entries[i].tags
+	name := set.Strings[set.Tags[j].Name]
+	switch sub := set.Sub(j); {
+	case sub == "package":
+		return ref{name: name, scope: r.pkgScope(r.pkg[i])}
+	case r.lang.isType(sub), sub == "constructor":
+		return ref{name: name, scope: r.typeScope(r.pkg[i])}
+	}
+	return ref{name: name, scope: r.members(i)}
+}
+
+// file returns what file i imports and declares.
+func (r *pkgResolver) file(i int) *pkgFile {
+	if f, ok := r.files[i]; ok {
+		return f
+	}
+	f := r.lang.file(r, i)
+	if len(f.own) == 0 {
+		f.own = []string{r.pkg[i]}
+	}
+	r.files[i] = f
+	return f
+}
+
+// pkgPlace is where a name resolves: to types of the tree, outside it,
+// or nowhere the rules know.
+type pkgPlace uint8
+
+const (
+	placeUnknown pkgPlace = iota
+	placeInTree
+	placeOutside
+)
+
+// split splits a dotted name into a package of the tree and what follows
+// it ("a.b.C.D" → "a.b", ["C", "D"]), the longest package that fits.
+func (r *pkgResolver) split(full string) (string, []string, bool) {
+	parts := strings.Split(full, ".")
+	for k := len(parts) - 1; k > 0; k-- {
+		if p := strings.Join(parts[:k], "."); r.pkgs[p] {
+			return p, parts[k:], true
+		}
+	}
+	return "", nil, false
+}
+
+// named resolves the dotted name of a type, as an import gives it: the
+// type, nested or not, in its package.
+func (r *pkgResolver) named(full string) (pkgName, pkgPlace) {
+	p, rest, ok := r.split(full)
+	if !ok {
+		return pkgName{}, placeOutside
+	}
+	n := pkgName{p, rest[len(rest)-1]}
+	if len(r.types[n]) == 0 {
+		return pkgName{}, placeUnknown
+	}
+	return n, placeInTree
+}
+
+// typeOf resolves the type name used in file i: the types it can mean, or
+// where it is when none of the tree. In this order: the type a
+// single-type import names, a type of a package the file sees unimported,
+// of a package imported on demand (or a nested type of a type imported on
+// demand), a nested type of a type imported by name; a standard type none
+// of those place is outside the tree.
+func (r *pkgResolver) typeOf(i int, name string) ([]pkgName, pkgPlace) {
+	f := r.file(i)
+	if full, ok := f.single[name]; ok {
+		n, at := r.named(full)
+		if at != placeInTree {
+			return nil, at
+		}
+		return []pkgName{n}, placeInTree
+	}
+	for _, p := range f.own {
+		if own := (pkgName{p, name}); len(r.types[own]) > 0 {
+			return []pkgName{own}, placeInTree
+		}
+	}
+	var out []pkgName
+	for _, d := range f.demand {
+		if n := (pkgName{d, name}); len(r.types[n]) > 0 {
+			out = append(out, n) // "a.b.*"
+		} else if p, _, ok := r.split(d); ok && len(r.types[pkgName{p, name}]) > 0 && !slices.Contains(out, pkgName{p, name}) {
+			out = append(out, pkgName{p, name}) // "a.b.C.*": C's nested types
+		}
+	}
+	if len(out) == 0 {
+		// A nested type of a type imported by name ("Outer.Inner").
+		for _, full := range f.single {
+			if p, _, ok := r.split(full); ok && len(r.types[pkgName{p, name}]) > 0 && !slices.Contains(out, pkgName{p, name}) {
+				out = append(out, pkgName{p, name})
+			}
+		}
+		slices.SortFunc(out, func(a, b pkgName) int { return strings.Compare(a.pkg, b.pkg) })
+	}
+	if len(out) > 0 {
+		return out, placeInTree
+	}
+	if r.lang.std[name] || r.lang.closed && !r.typeNames[name] {
+		return nil, placeOutside
+	}
+	return nil, placeUnknown
+}
+
+// typeRefKeys appends the keys of the type name as file i uses it; done
+// is false when the rules cannot place it.
+func (r *pkgResolver) typeRefKeys(out []ref, i int, name string) (_ []ref, done bool) {
+	ns, at := r.typeOf(i, name)
+	switch at {
+	case placeInTree:
+		return r.typeKeys(out, ns), true
+	case placeOutside:
+		return out, true
+	}
+	return out, false
+}
+
+// receiverType resolves the receiver x of x.m(), reference j of file i:
+// the declared type of x where the file declares it, else the type x.
+func (r *pkgResolver) receiverType(i, j int, x string) ([]pkgName, pkgPlace) {
+	if len(r.file(i).vars[x]) > 0 {
+		return r.varType(i, j, x)
+	}
+	return r.typeOf(i, x)
+}
+
+// typeKeys appends the keys of the types ns.
+func (r *pkgResolver) typeKeys(out []ref, ns []pkgName) []ref {
+	for _, n := range ns {
+		out = append(out, ref{name: n.name, scope: r.typeScope(n.pkg)})
+	}
+	return out
+}
+
+// typeFiles returns the files that define the types ns.
+func (r *pkgResolver) typeFiles(ns []pkgName) []int {
+	var out []int
+	for _, n := range ns {
+		for _, f := range r.types[n] {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// selfFiles returns the files whose members file i's own code sees as
+// its class's: the file and the other files that define its types (the
+// parts of a partial class).
+func (r *pkgResolver) selfFiles(i int) []int {
+	out := []int{i}
+	set := r.s.entries[i].tags
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && r.lang.isType(set.Sub(j)) {
+			for _, f := range r.types[pkgName{r.pkg[i], set.Strings[t.Name]}] {
+				if !slices.Contains(out, f) {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// basesOf returns the files of the supertypes of the types of file i that
+// the tree defines, and whether some supertype is outside it.
+func (r *pkgResolver) basesOf(i int) ([]int, bool) {
+	if b, ok := r.bases[i]; ok {
+		return b, r.out[i]
+	}
+	r.bases[i] = nil // a cycle of supertypes ends here
+	set := r.s.entries[i].tags
+	var in []int
+	outside := false
+	for j, t := range set.Tags {
+		if t.Kind != tags.Reference || !r.lang.isBase(set.Sub(j), set.Qual(j)) {
+			continue
+		}
+		ns, at := r.typeOf(i, set.Strings[t.Name])
+		if at != placeInTree {
+			outside = true
+			continue
+		}
+		for _, f := range r.typeFiles(ns) {
+			if f != i && !slices.Contains(in, f) {
+				in = append(in, f)
+			}
+		}
+	}
+	r.bases[i], r.out[i] = in, outside
+	return in, outside
+}
+
+// memberKeys appends the keys of member name of the files from and of
+// the files of their supertypes: on each line of inheritance, the nearest
+// that defines it. found tells whether any does; outside whether a
+// supertype outside the tree was met, or name is a method of the root
+// class that every class inherits.
+func (r *pkgResolver) memberKeys(out []ref, from []int, name string) (_ []ref, found, outside bool) {
+	out, found, outside = inheritedKeys(out, from, name, func(f int) bool { return r.mems[f][name] }, r.members, r.basesOf)
+	return out, found, outside || r.lang.root[name]
+}
+
+// staticKeys appends the keys of member name as the static imports of
+// file i give it.
+func (r *pkgResolver) staticKeys(out []ref, i int, name string) ([]ref, bool) {
+	f := r.file(i)
+	var from []string
+	if c, ok := f.statics[name]; ok {
+		from = []string{c}
+	} else {
+		from = f.sdemand
+	}
+	found := false
+	for _, c := range from {
+		n, at := r.named(c)
+		if at != placeInTree {
+			continue
+		}
+		var ok bool
+		out, ok, _ = r.memberKeys(out, r.types[n], name)
+		found = found || ok
+	}
+	return out, found
+}
+
+// ownKeys appends the keys of an unqualified call of name in file i, or
+// of one on this: the members of the file's types and their supertypes,
+// else (unqualified) a static import's. done is false when the rules
+// cannot place it.
+func (r *pkgResolver) ownKeys(out []ref, i int, name string, unqualified bool) (_ []ref, done bool) {
+	keys, found, outside := r.memberKeys(out, r.selfFiles(i), name)
+	if found {
+		return keys, true
+	}
+	if unqualified {
+		if keys, found := r.staticKeys(out, i, name); found {
+			return keys, true
+		}
+	}
+	return out, outside // outside: inherited from a supertype outside the tree
+}
+
+// superKeys appends the keys of a call of name on the supertypes of file
+// i's types.
+func (r *pkgResolver) superKeys(out []ref, i int, name string) (_ []ref, done bool) {
+	bases, outside := r.basesOf(i)
+	if len(bases) == 0 {
+		return out, outside || r.lang.root[name]
+	}
+	return r.typeMemberKeys(out, bases, name)
+}
+
+// typeMemberKeys appends the keys of member name of the types the files
+// from define. done is false when the rules cannot place it.
+func (r *pkgResolver) typeMemberKeys(out []ref, from []int, name string) (_ []ref, done bool) {
+	keys, found, outside := r.memberKeys(out, from, name)
+	if found {
+		return keys, true
+	}
+	return out, outside
+}
+
+// varType resolves the declared type of the name x as reference j of file
+// i uses it: the nearest declaration of x at or before j's line, else the
+// first after it (a field declared below its use).
+func (r *pkgResolver) varType(i, j int, x string) ([]pkgName, pkgPlace) {
+	decls := r.file(i).vars[x]
+	if len(decls) == 0 {
+		return nil, placeUnknown
+	}
+	set := r.s.entries[i].tags
+	line := set.Tags[j].Line
+	d := decls[0]
+	for _, k := range decls {
+		if set.Tags[k].Line > line {
+			break
+		}
+		d = k
+	}
+	return r.typeOf(i, set.Strings[set.Tags[d].Name])
+}
+
+// declaredPackage returns the name of the package a file's tags declare
+// ("a.b"), or "".
+func declaredPackage(set tags.Set) string {
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && set.Sub(j) == "package" {
+			return set.Qual(j)
+		}
+	}
+	return ""
+}
