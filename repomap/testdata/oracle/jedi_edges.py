@@ -117,7 +117,9 @@ def main():
             if want is not None and (n.line, n.name) not in want:
                 continue
             try:
-                defs = n.goto(follow_imports=True, follow_builtin_imports=False)
+                # Asked at its place rather than of the name, Jedi
+                # infers a use in the function that holds it.
+                defs = script.goto(n.line, n.column, follow_imports=True, follow_builtin_imports=False)
                 if not any(in_file(d, in_tree) for d in defs):
                     defs = defs + class_members(script, lines, n, in_tree)
             except Exception:

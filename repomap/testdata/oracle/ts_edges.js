@@ -91,7 +91,8 @@ function main() {
 	const rel = (p) => path.relative(root, p).split(path.sep).join('/');
 	const rows = files.map(rel);
 	// targets returns the declarations a symbol stands for: through
-	// imports and re-exports, and through "export default x" to x.
+	// imports and re-exports, through "export default x" to x, and from
+	// a property set to a name ("a.f = f", "{f}", "{f: g}") to it too.
 	const targets = (sym, depth) => {
 		if (!sym || depth > 8) {
 			return [];
@@ -107,8 +108,22 @@ function main() {
 		for (const d of sym.declarations || []) {
 			if (ts.isExportAssignment(d) && ts.isIdentifier(d.expression)) {
 				out.push(...targets(checker.getSymbolAtLocation(d.expression), depth + 1));
+				continue;
+			}
+			out.push(d);
+			let value;
+			if (ts.isShorthandPropertyAssignment(d)) {
+				value = checker.getShorthandAssignmentValueSymbol(d);
+			} else if (ts.isPropertyAssignment(d) && ts.isIdentifier(d.initializer)) {
+				value = checker.getSymbolAtLocation(d.initializer);
 			} else {
-				out.push(d);
+				const set = ts.isBinaryExpression(d) ? d : d.parent;
+				if (set && ts.isBinaryExpression(set) && set.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(set.right)) {
+					value = checker.getSymbolAtLocation(set.right);
+				}
+			}
+			if (value && value !== sym) {
+				out.push(...targets(value, depth + 1));
 			}
 		}
 		return out;
