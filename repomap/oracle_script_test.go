@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -25,7 +26,10 @@ import (
 // testdata/oracle/jedi_edges.py asks Jedi where each name that the tags
 // mark as a reference is defined. It needs python3 with the jedi module
 // (Debian's python3-jedi) and skips without them; REPOMAP_ORACLE_CACHE
-// and REPOMAP_ORACLE_DETAIL work as for Go.
+// and REPOMAP_ORACLE_DETAIL work as for Go. Jedi takes minutes on a
+// tree of a hundred files: REPOMAP_ORACLE_SAMPLE=k asks it only about
+// the uses in one file in k (a hash of the path picks them), and scores
+// the edges from those files alone.
 //
 //	REPOMAP_ORACLE_PYTHON=/tmp/httpx go test ./repomap -run TestOraclePython -v -timeout 0
 func TestOraclePython(t *testing.T) {
@@ -33,13 +37,29 @@ func TestOraclePython(t *testing.T) {
 		env: "REPOMAP_ORACLE_PYTHON", kind: "python", tool: "python3", script: "jedi_edges.py",
 		probe: []string{"-c", "import jedi"}, need: "the jedi module (apt-get install python3-jedi)",
 	}
+	if v := os.Getenv("REPOMAP_ORACLE_SAMPLE"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 {
+			t.Fatalf("REPOMAP_ORACLE_SAMPLE=%q: want a count of files, at least 1", v)
+		}
+		py.kind = fmt.Sprintf("python.1in%d", k)
+		py.asked = func(p string) bool { return sampled(p, k) }
+	}
 	py.check(t, func(t *testing.T, s *snapshot, dir string) []string {
 		uses := filepath.Join(t.TempDir(), "uses.tsv")
-		if err := os.WriteFile(uses, referenceLines(s, ".py"), 0o644); err != nil {
+		if err := os.WriteFile(uses, referenceLines(s, ".py", py.asked), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return []string{dir, uses}
 	})
+}
+
+// sampled reports whether the file at p is one of the one in k files
+// that a sample asks the oracle about: a hash of the path picks them.
+func sampled(p string, k int) bool {
+	h := fnv.New32a()
+	h.Write([]byte(p))
+	return h.Sum32()%uint32(k) == 0
 }
 
 // TestOracleTS scores the cross-file edges of the link stage on the
@@ -61,12 +81,13 @@ func TestOracleTS(t *testing.T) {
 
 // scriptOracle is an oracle that a script in testdata/oracle runs.
 type scriptOracle struct {
-	env    string   // the variable that lists the trees to check
-	kind   string   // its name in the edge cache
-	tool   string   // the interpreter
-	script string   // the script, in testdata/oracle
-	probe  []string // arguments that make the interpreter fail without what the script needs
-	need   string   // what that is
+	env    string            // the variable that lists the trees to check
+	kind   string            // its name in the edge cache
+	tool   string            // the interpreter
+	script string            // the script, in testdata/oracle
+	probe  []string          // arguments that make the interpreter fail without what the script needs
+	need   string            // what that is
+	asked  func(string) bool // the referencing files it asks about; nil: all
 }
 
 // check scores the link stage on each tree o.env lists against the
@@ -91,7 +112,7 @@ func (o scriptOracle) check(t *testing.T, args func(t *testing.T, s *snapshot, d
 	}
 	for _, dir := range filepath.SplitList(spec) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			checkOracle(t, dir, o.kind, 0.95, func(s *snapshot) (oracleTruth, map[string]bool) {
+			checkOracle(t, dir, o.kind, 0.95, o.asked, func(s *snapshot) (oracleTruth, map[string]bool) {
 				cmd := exec.CommandContext(t.Context(), tool, append([]string{script}, args(t, s, dir)...)...)
 				return scriptEdges(t, cmd)
 			})
@@ -100,12 +121,12 @@ func (o scriptOracle) check(t *testing.T, args func(t *testing.T, s *snapshot, d
 }
 
 // referenceLines returns the reference tags of the snapshot's files
-// whose names end in ext, one "file<TAB>line<TAB>name" line each, with
-// 1-based lines.
-func referenceLines(s *snapshot, ext string) []byte {
+// whose names end in ext (and that asked, when not nil, holds), one
+// "file<TAB>line<TAB>name" line each, with 1-based lines.
+func referenceLines(s *snapshot, ext string, asked func(string) bool) []byte {
 	var b bytes.Buffer
 	for i, f := range s.files {
-		if path.Ext(f.path) != ext {
+		if path.Ext(f.path) != ext || asked != nil && !asked(f.path) {
 			continue
 		}
 		set := s.entries[i].tags

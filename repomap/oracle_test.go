@@ -42,7 +42,7 @@ func TestOracleGo(t *testing.T) {
 	}
 	for _, dir := range filepath.SplitList(spec) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			checkOracle(t, dir, "", 0.95, func(*snapshot) (oracleTruth, map[string]bool) {
+			checkOracle(t, dir, "", 0.95, nil, func(*snapshot) (oracleTruth, map[string]bool) {
 				return typeCheckedEdges(t, dir)
 			})
 		})
@@ -52,10 +52,12 @@ func TestOracleGo(t *testing.T) {
 // checkOracle scores the cross-file edges that link makes on the tree at
 // dir, with name matching and with the default ranking, against the
 // true edges and the files that oracle returns for its snapshot, kept
-// in REPOMAP_ORACLE_CACHE under the name kind. It fails when the default
-// ranking's edges are less precise, weighted, than name matching's, or
-// find less than minRecall of the true edges the tags can find.
-func checkOracle(t *testing.T, dir, kind string, minRecall float64, oracle func(*snapshot) (oracleTruth, map[string]bool)) {
+// in REPOMAP_ORACLE_CACHE under the name kind; asked, when not nil, says
+// which referencing files the oracle was asked about. It fails when the
+// default ranking's edges are less precise, weighted, than name
+// matching's, or find less than minRecall of the true edges the tags can
+// find.
+func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(string) bool, oracle func(*snapshot) (oracleTruth, map[string]bool)) {
 	t.Helper()
 	m, err := New(dir, nil)
 	if err != nil {
@@ -76,7 +78,7 @@ func checkOracle(t *testing.T, dir, kind string, minRecall float64, oracle func(
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := scoreEdges(s, rk, truth, tagged, loaded)
+		sc := scoreEdges(s, rk, truth, tagged, loaded, asked)
 		t.Logf("%-8s edges %7d  precision %.3f  weighted %.3f  recall %.3f (tagged) %.3f (all)",
 			name, sc.edges, sc.precision, sc.weighted, sc.recall, sc.recallAll)
 		t.Logf("%-8s worst false names (share of false weight): %s", name, sc.worst)
@@ -302,9 +304,10 @@ type oracleScore struct {
 }
 
 // scoreEdges scores the cross-file edges between the files the oracle
-// checked that link makes with rk: a reference key links to each file defining
+// checked that link makes with rk, from the files it was asked about
+// (all when asked is nil): a reference key links to each file defining
 // the key, with the weight rank gives it.
-func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool) oracleScore {
+func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
 	l := link(s, rk)
 	definers := make(map[string][]string)
 	for _, f := range l.files {
@@ -327,7 +330,7 @@ func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdg
 	}
 	weight := make(map[oracleEdge]float64)
 	for _, f := range l.files {
-		if !loaded[f.Path] {
+		if !loaded[f.Path] || asked != nil && !asked(f.Path) {
 			continue
 		}
 		for k, r := range f.Refs {
