@@ -121,7 +121,12 @@ def main():
                 # infers a use in the function that holds it.
                 defs = script.goto(n.line, n.column, follow_imports=True, follow_builtin_imports=False)
                 if not any(in_file(d, in_tree) for d in defs):
-                    defs = defs + class_members(script, lines, n, in_tree)
+                    # What Jedi inferred for earlier names can hide a
+                    # definition (an import cycle met halfway): a fresh
+                    # script asks again.
+                    again = jedi.Script(code, path=path, project=project)
+                    defs = again.goto(n.line, n.column, follow_imports=True, follow_builtin_imports=False)
+                    defs = defs + class_members(again, lines, n, in_tree)
             except Exception:
                 continue
             for d in defs:
