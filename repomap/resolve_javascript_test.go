@@ -51,6 +51,18 @@ send();
 `)},
 }
 
+// jsWant are the cross-file edges of jsTree, checked by hand: what each
+// name means when the code runs.
+var jsWant = []string{
+	"src/app.jsx -> src/client.ts Client",
+	"src/app.jsx -> src/helpers.cjs slug",
+	"src/app.jsx -> src/lib.mjs run",
+	"src/client.ts -> src/base.ts Base",
+	"src/client.ts -> src/base.ts close",
+	"src/client.ts -> src/util/index.js fmt",
+	"src/index.ts -> src/client.ts Client",
+}
+
 func TestResolveJS(t *testing.T) {
 	got := edges(t, jsTree, RankingDefault)
 	want := []string{
@@ -76,6 +88,7 @@ func TestResolveJS(t *testing.T) {
 			t.Errorf("aider edges lack %q:\n%s", e, strings.Join(aider, "\n"))
 		}
 	}
+	checkAboveNames(t, "jsTree", got, aider, jsWant)
 }
 
 // TestResolveCycles: modules that re-export each other in a cycle still

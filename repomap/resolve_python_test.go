@@ -81,6 +81,21 @@ def dumps(x):
 `)},
 }
 
+// pyWant are the cross-file edges of pyTree, checked by hand: what each
+// name means when the code runs.
+var pyWant = []string{
+	"src/shop/__init__.py -> src/shop/models.py Order",
+	"src/shop/api.py -> src/shop/base.py Base",
+	"src/shop/api.py -> src/shop/models.py Order",
+	"src/shop/api.py -> src/shop/models.py helper",
+	"src/shop/api.py -> src/shop/util.py fmt",
+	"src/shop/models.py -> src/shop/base.py Base",
+	"src/shop/models.py -> src/shop/base.py price",
+	"src/shop/models.py -> src/shop/base.py save",
+	"tests/test_api.py -> src/shop/api.py run",
+	"tests/test_api.py -> tests/helpers.py make",
+}
+
 func TestResolvePython(t *testing.T) {
 	got := edges(t, pyTree, RankingDefault)
 	want := []string{
@@ -108,4 +123,5 @@ func TestResolvePython(t *testing.T) {
 			t.Errorf("aider edges lack %q:\n%s", e, strings.Join(aider, "\n"))
 		}
 	}
+	checkAboveNames(t, "pyTree", got, aider, pyWant)
 }

@@ -283,3 +283,31 @@ func TestRelatedResolved(t *testing.T) {
 		}
 	}
 }
+
+// checkAboveNames fails unless the edges the rules make on a tree are
+// more precise than those of name matching, and find no fewer of the
+// true edges want.
+func checkAboveNames(t *testing.T, tree string, rules, names, want []string) {
+	t.Helper()
+	p, r := precisionRecall(rules, want)
+	np, nr := precisionRecall(names, want)
+	t.Logf("cross-file edges of %s: rules precision %.2f recall %.2f; names precision %.2f recall %.2f", tree, p, r, np, nr)
+	if np >= p || nr > r {
+		t.Errorf("%s: names precision %.2f recall %.2f, not below the rules' %.2f %.2f", tree, np, nr, p, r)
+	}
+}
+
+// precisionRecall returns the share of got that is in want and of want
+// that is in got.
+func precisionRecall(got, want []string) (float64, float64) {
+	n := 0
+	for _, g := range got {
+		if slices.Contains(want, g) {
+			n++
+		}
+	}
+	if len(got) == 0 || len(want) == 0 {
+		return 0, 0
+	}
+	return float64(n) / float64(len(got)), float64(n) / float64(len(want))
+}
