@@ -248,8 +248,8 @@ type Stats struct {
 	// mapped them.
 	Linked string `json:"linked"`
 
-	// Iterations counts the PageRank's power iterations: fewer when a
-	// Map kept open starts them from its last ranking of the request.
+	// Iterations counts the PageRank's power iterations. A Map kept open
+	// starts them where a new one does, so that both give the same bytes.
 	Iterations int `json:"iterations"`
 	// Rendered counts the file blocks the fit rendered and counted for
 	// this map; a Map kept open reuses those of files that did not change.
