@@ -972,7 +972,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, names=W, private=W, resolve, resolve=W, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, named=W, mix=N, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, docs, names=W, private=W, resolve, resolve=W, rust, scala, docs=F, long=W, common=W, self=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, named=W, mix=N, mixcode, codetop, rows=N, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	if !textSet {
