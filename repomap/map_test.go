@@ -569,3 +569,35 @@ func TestCodeFiles(t *testing.T) {
 		t.Errorf(`parseRanking("aider+rel+mixcode") = %+v, %v`, rk, err)
 	}
 }
+
+// TestLoneOverviewOnly checks ranking change lone=F: it reaches the
+// ranking of a map for no request only, since a request's teleport goes
+// to the files it points at.
+func TestLoneOverviewOnly(t *testing.T) {
+	s := snapshotOf(t, fstest.MapFS{
+		"a.py": {Data: []byte("def run():\n    pass\n")},
+		"b.py": {Data: []byte("from a import run\n\nrun()\n")},
+	})
+	rk, err := parseRanking("aider+lone=0.1")
+	if err != nil || rk.weights.Lone != 0.1 {
+		t.Fatalf(`parseRanking("aider+lone=0.1") = %+v, %v`, rk, err)
+	}
+	l := link(s, rk)
+	for _, tc := range []struct {
+		q    query
+		want float64
+	}{
+		{query{}, 0.1},
+		{query{focus: []string{"b.py"}}, 0},
+		{query{text: "run it"}, 0},
+	} {
+		if in, _ := rankInput(s, l, rk, tc.q); in.Weights.Lone != tc.want {
+			t.Errorf("rankInput(%+v).Weights.Lone = %g, want %g", tc.q, in.Weights.Lone, tc.want)
+		}
+	}
+	for _, bad := range []string{"aider+lone", "aider+lone=0", "aider+fixtures=1", "aider+exports=x"} {
+		if CheckRanking(bad) == nil {
+			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
+		}
+	}
+}
