@@ -26,7 +26,8 @@
 
 ; A function decorated as a pytest fixture ("@fixture", "@pytest.fixture",
 ; with or without arguments) is a "fixture": tests take it by naming it
-; as a parameter.
+; as a parameter. Its parameters name the fixtures it takes, as a test's
+; do (below): each is a "fixture" reference.
 (decorated_definition
   (decorator
     [
@@ -41,7 +42,13 @@
         ])
     ])
   definition: (function_definition
-    name: (identifier) @name.definition.fixture)
+    name: (identifier) @name.definition.fixture
+    parameters: (parameters
+      [
+        (identifier) @name.reference.fixture
+        (typed_parameter
+          (identifier) @name.reference.fixture)
+      ]?))
   (#eq? @_fixture "fixture"))
 
 (function_definition
@@ -146,9 +153,8 @@
   function: (attribute
     attribute: (identifier) @name.reference.member))
 
-; The parameters of a test function, and of a fixture, name the fixtures
-; it takes: each is a "fixture" reference. (A query cannot share the
-; decorator's pattern with the definition's above.)
+; The parameters of a test function name the fixtures it takes: each is
+; a "fixture" reference.
 (function_definition
   name: (identifier) @_test
   parameters: (parameters
@@ -158,28 +164,6 @@
         (identifier) @name.reference.fixture)
     ])
   (#match? @_test "^test"))
-
-(decorated_definition
-  (decorator
-    [
-      (identifier) @_fixture
-      (attribute
-        attribute: (identifier) @_fixture)
-      (call
-        function: [
-          (identifier) @_fixture
-          (attribute
-            attribute: (identifier) @_fixture)
-        ])
-    ])
-  definition: (function_definition
-    parameters: (parameters
-      [
-        (identifier) @name.reference.fixture
-        (typed_parameter
-          (identifier) @name.reference.fixture)
-      ]))
-  (#eq? @_fixture "fixture"))
 
 ; A module's __all__ lists the names it exports: each string of it is an
 ; "export" of the name.
