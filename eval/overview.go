@@ -296,7 +296,7 @@ func (e *evaluator) addedNames(ctx context.Context, ch change) ([]string, int, e
 		switch {
 		case t.Kind == tags.Definition:
 			defined[t.Name] = true
-		case t.Kind == tags.Reference && added[t.Line]:
+		case t.Kind == tags.Reference && added[t.Line] && !declaredUse(t.Sub):
 			referred[t.Name] = true
 		}
 	}
@@ -312,3 +312,10 @@ func (e *evaluator) addedNames(ctx context.Context, ch change) ([]string, int, e
 	slices.Sort(names)
 	return names, local, nil
 }
+
+// declaredUse reports whether references of kind sub are declarations
+// that a name is used rather than uses in the code: the parameters that
+// may name pytest fixtures (every parameter of a test, self too) and the
+// names of an __all__. They would want definitions the line does not
+// use, and the question is the one measured before they were tags.
+func declaredUse(sub string) bool { return sub == "fixture" || sub == "export" }

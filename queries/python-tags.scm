@@ -24,6 +24,33 @@
       definition: (function_definition
         name: (identifier) @name.definition.method))))
 
+; A function decorated as a pytest fixture ("@fixture", "@pytest.fixture",
+; with or without arguments) is a "fixture": tests take it by naming it
+; as a parameter. Its parameters name the fixtures it takes, as a test's
+; do (below): each is a "fixture" reference.
+(decorated_definition
+  (decorator
+    [
+      (identifier) @_fixture
+      (attribute
+        attribute: (identifier) @_fixture)
+      (call
+        function: [
+          (identifier) @_fixture
+          (attribute
+            attribute: (identifier) @_fixture)
+        ])
+    ])
+  definition: (function_definition
+    name: (identifier) @name.definition.fixture
+    parameters: (parameters
+      [
+        (identifier) @name.reference.fixture
+        (typed_parameter
+          (identifier) @name.reference.fixture)
+      ]?))
+  (#eq? @_fixture "fixture"))
+
 (function_definition
   name: (identifier) @name.definition.function)
 
@@ -125,6 +152,34 @@
 (call
   function: (attribute
     attribute: (identifier) @name.reference.member))
+
+; The parameters of a test function name the fixtures it takes: each is
+; a "fixture" reference.
+(function_definition
+  name: (identifier) @_test
+  parameters: (parameters
+    [
+      (identifier) @name.reference.fixture
+      (typed_parameter
+        (identifier) @name.reference.fixture)
+    ])
+  (#match? @_test "^test"))
+
+; A module's __all__ lists the names it exports: each string of it is an
+; "export" of the name.
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @_all
+      right: [
+        (list
+          (string
+            (string_content) @name.reference.export))
+        (tuple
+          (string
+            (string_content) @name.reference.export))
+      ])
+    (#eq? @_all "__all__")))
 
 ; "import a.b" and "import a.b as c" refer to the module, by the last
 ; part of its name; the qualifier is its dotted name, then the alias.

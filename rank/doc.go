@@ -38,6 +38,10 @@
 //     defined in more than 5 files.
 //   - An identifier that is defined but never referenced yields, for each
 //     defining file D, a self-edge D→D of weight 0.1, with no multiplier.
+//     A lone file, one that references no definition and none of whose
+//     definitions is referenced, has only these edges, so its definitions
+//     share its whole rank; with Weights.Lone below 1 their scores are
+//     multiplied by it (the ranks of files do not change).
 //   - References to identifiers that no file defines are ignored.
 //   - If no file references anything at all, every file is taken to
 //     reference each identifier it defines once.

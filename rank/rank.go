@@ -120,6 +120,11 @@ type Weights struct {
 	LongIdent    float64 // multiplies the edges of long descriptive names; Aider: 10
 	CommonIdent  float64 // multiplies the edges of names defined in more than five files; Aider: 0.1
 	Unreferenced float64 // the self-edge of a definition nothing references; Aider: 0.1
+	// Lone multiplies the scores of the definitions of a lone file: one
+	// that references no definition and none of whose definitions is
+	// referenced, so that only its own self-edges hold it in the graph
+	// and its definitions keep its whole teleport share. Aider: 1.
+	Lone float64
 }
 
 // or returns w's fields, Aider's where they are zero.
@@ -132,6 +137,9 @@ func (w Weights) or() Weights {
 	}
 	if w.Unreferenced == 0 {
 		w.Unreferenced = unreferencedWeight
+	}
+	if w.Lone == 0 {
+		w.Lone = 1
 	}
 	return w
 }
@@ -456,9 +464,14 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		if out[f] == 0 {
 			continue
 		}
-		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
+		slots := s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]]
+		lone := 1.0
+		if s.fileRefStart[f] == s.fileRefStart[f+1] && !slices.ContainsFunc(slots, func(slot int32) bool { return s.referenced[s.slotIdent[slot]] }) {
+			lone = s.weights.Lone
+		}
+		for _, slot := range slots {
 			if s.selfEdge[slot] {
-				score[slot] = x[i] / out[f] * s.weights.Unreferenced
+				score[slot] = x[i] / out[f] * s.weights.Unreferenced * lone
 				scored[slot] = true
 			}
 		}

@@ -954,21 +954,28 @@ func TestScale(t *testing.T) {
 	if scaled.Entries[0].Path != "c.go" {
 		t.Errorf("scaled by 100, c.go is not first: %+v", scaled.Entries)
 	}
+	checkScaled(t, "a scale (bad factors ignored)", plain, scaled, "c.go", 100)
+}
+
+// checkScaled checks that scaled has the scores of plain, those of the
+// file at p times f, and the same ranks of files.
+func checkScaled(t *testing.T, what string, plain, scaled *Result, p string, f float64) {
+	t.Helper()
 	for _, e := range scaled.Entries {
 		if e.Name == "" {
 			continue
 		}
 		want := plainScore(plain, e.Path, e.Name)
-		if e.Path == "c.go" {
-			want *= 100
+		if e.Path == p {
+			want *= f
 		}
 		if math.Abs(e.Score-want) > 1e-12 {
-			t.Errorf("%s %s scores %g scaled, want %g (bad factors ignored)", e.Path, e.Name, e.Score, want)
+			t.Errorf("with %s, %s %s scores %g, want %g", what, e.Path, e.Name, e.Score, want)
 		}
 	}
-	for p, r := range plain.Files {
-		if scaled.Files[p] != r {
-			t.Errorf("rank of %s = %g with a scale, %g without", p, scaled.Files[p], r)
+	for q, r := range plain.Files {
+		if scaled.Files[q] != r {
+			t.Errorf("rank of %s = %g with %s, %g without", q, scaled.Files[q], what, r)
 		}
 	}
 }
@@ -1020,4 +1027,23 @@ func TestTier(t *testing.T) {
 	if slices.Equal(tiered.Entries, plain.Entries) {
 		t.Errorf("the tiers changed no order; the test needs them to")
 	}
+}
+
+// TestLone checks Weights.Lone: it scales the definitions of a file that
+// references no definition and has none referenced (lone.go), which
+// otherwise keeps its whole teleport share; a file with a self-edge that
+// references others (main.go) or is referenced (b.go) keeps its scores,
+// and no rank of a file changes.
+func TestLone(t *testing.T) {
+	files := []File{
+		{Path: "main.go", Defs: []string{"main"}, Refs: []string{"B"}},
+		{Path: "b.go", Defs: []string{"B", "unused"}},
+		{Path: "lone.go", Defs: []string{"X", "Y"}},
+	}
+	plain := Rank(Input{Files: files})
+	scaled := Rank(Input{Files: files, Weights: Weights{Lone: 0.1}})
+	if plainScore(plain, "lone.go", "X") <= plainScore(plain, "b.go", "B") {
+		t.Fatalf("lone.go's X is below B with Aider's weights; the test needs it above: %+v", plain.Entries)
+	}
+	checkScaled(t, "Lone 0.1", plain, scaled, "lone.go", 0.1)
 }

@@ -109,7 +109,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			set := snap.entries[i].tags
 			var lines []int
 			for j, t := range set.Tags {
-				if t.Kind != tags.Reference || set.Strings[t.Name] != name {
+				if t.Kind != tags.Reference || set.Strings[t.Name] != name || !rk.links(set.Sub(j)) {
 					continue
 				}
 				if resolved && res.resolves(i) {
@@ -164,10 +164,11 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 		mentioned[w] = true
 	}
 	var rs *resolver
-	if rk, _ := parseRanking(m.opts.Ranking); rk.resolve {
+	rk, _ := parseRanking(m.opts.Ranking)
+	if rk.resolve {
 		rs = newResolver(snap, false, false)
 	}
-	items, ranks := relatedItems(snap, p, mentioned, rs)
+	items, ranks := relatedItems(snap, p, mentioned, rs, rk)
 	budget := req.MaxTokens
 	if budget <= 0 {
 		budget = Budget(m.opts.MaxTokens, m.opts.ContextWindow, true)

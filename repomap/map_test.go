@@ -498,7 +498,7 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 // changes, so that a measurement can vary one of them (as in
 // "…+mix=3"); a new default must keep the spelling true.
 func TestDefaultRankingSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8"
+	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8+fixtures+exports"
 	def, err := parseRanking(RankingDefault)
 	if err != nil {
 		t.Fatal(err)
@@ -615,5 +615,37 @@ func TestCodeTop(t *testing.T) {
 	}
 	if !aboutDocs("Fix the README's example") || aboutDocs("Client.send drops the proxy") {
 		t.Errorf("aboutDocs is wrong on a README fix or a code bug")
+	}
+}
+
+// TestLoneOverviewOnly checks ranking change lone=F: it reaches the
+// ranking of a map for no request only, since a request's teleport goes
+// to the files it points at.
+func TestLoneOverviewOnly(t *testing.T) {
+	s := snapshotOf(t, fstest.MapFS{
+		"a.py": {Data: []byte("def run():\n    pass\n")},
+		"b.py": {Data: []byte("from a import run\n\nrun()\n")},
+	})
+	rk, err := parseRanking("aider+lone=0.1")
+	if err != nil || rk.weights.Lone != 0.1 {
+		t.Fatalf(`parseRanking("aider+lone=0.1") = %+v, %v`, rk, err)
+	}
+	l := link(s, rk)
+	for _, tc := range []struct {
+		q    query
+		want float64
+	}{
+		{query{}, 0.1},
+		{query{focus: []string{"b.py"}}, 0},
+		{query{text: "run it"}, 0},
+	} {
+		if in, _ := rankInput(s, l, rk, tc.q); in.Weights.Lone != tc.want {
+			t.Errorf("rankInput(%+v).Weights.Lone = %g, want %g", tc.q, in.Weights.Lone, tc.want)
+		}
+	}
+	for _, bad := range []string{"aider+lone", "aider+lone=0", "aider+fixtures=1", "aider+exports=x"} {
+		if CheckRanking(bad) == nil {
+			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
+		}
 	}
 }

@@ -131,7 +131,7 @@ func (r *resolver) moreDefKeys(out []string, i, j int) []string {
 // under beside their own (moreDefKeys): the link stage keeps the set of
 // those references use, and a definition publishes only those.
 func isMoreKey(k ref) bool {
-	return strings.HasPrefix(k.scope, goMethodsPrefix) || strings.HasPrefix(k.scope, csExtPrefix)
+	return strings.HasPrefix(k.scope, goMethodsPrefix) || strings.HasPrefix(k.scope, csExtPrefix) || k.scope == pyFixtureScope
 }
 
 // refKeys appends the keys of reference j of file i to out.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -399,6 +400,21 @@ func (p *pyResolver) enclosing(i int, line int32) (classRef, bool) {
 
 func (p *pyResolver) defKey(i, j int) ref { return fileDefKey(p.s, i, j, "py") }
 
+// pyFixtureScope is the scope of the key a pytest fixture publishes
+// under beside its own, and that a parameter naming it resolves to:
+// pytest finds a fixture by its name (in the test's conftest files and
+// plugins), so every fixture of the name is a candidate.
+const pyFixtureScope = "py:fixture"
+
+// moreDefKeys appends the fixture key of a fixture.
+func (p *pyResolver) moreDefKeys(out []string, i, j int) []string {
+	set := p.s.entries[i].tags
+	if set.Sub(j) == "fixture" {
+		out = append(out, rank.Key(set.Strings[set.Tags[j].Name], pyFixtureScope))
+	}
+	return out
+}
+
 func (p *pyResolver) refKeys(out []ref, i, j int) []ref {
 	set := p.s.entries[i].tags
 	t := set.Tags[j]
@@ -406,6 +422,8 @@ func (p *pyResolver) refKeys(out []ref, i, j int) []ref {
 	switch sub {
 	case "module":
 		return out
+	case "fixture": // a parameter: the fixtures of its name
+		return append(out, ref{name: name, scope: pyFixtureScope})
 	case "import":
 		if name == "*" || qual == "" {
 			return out

@@ -125,3 +125,48 @@ func TestResolvePython(t *testing.T) {
 	}
 	checkAboveNames(t, "pyTree", got, aider, pyWant)
 }
+
+// TestPytestFixtures checks ranking change fixtures: a test function's
+// parameter links to the fixtures of its name, wherever they are, and to
+// no other definition of the name; without the change, to nothing.
+func TestPytestFixtures(t *testing.T) {
+	tree := fstest.MapFS{
+		"tests/conftest.py": {Data: []byte("import pytest\n\n\n@pytest.fixture\ndef db(tmp_path):\n    return tmp_path\n")},
+		"tests/test_db.py":  {Data: []byte("def test_query(db):\n    pass\n\n\ndef helper(db):\n    pass\n")},
+		"src/app/db.py":     {Data: []byte("def db():\n    pass\n")},
+	}
+	const def = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8"
+	got := edges(t, tree, def+"+fixtures")
+	if want := []string{"tests/test_db.py -> tests/conftest.py db"}; !slices.Equal(got, want) {
+		t.Errorf("edges with fixtures = %q, want %q", got, want)
+	}
+	if got := edges(t, tree, def); len(got) != 0 {
+		t.Errorf("edges without fixtures = %q, want none", got)
+	}
+}
+
+// TestPythonExports checks ranking change exports: each name of a
+// module's __all__ is a use of what the name means there (here, through
+// a "*" import, which alone links nothing), and __all__ itself is not
+// shown.
+func TestPythonExports(t *testing.T) {
+	tree := fstest.MapFS{
+		"pkg/__init__.py": {Data: []byte("from .core import *\n\n__all__ = [\"run\", \"main\"]\n\n\ndef main():\n    pass\n")},
+		"pkg/core.py":     {Data: []byte("def run():\n    pass\n\n\ndef stop():\n    pass\n")},
+	}
+	const def = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8"
+	got := edges(t, tree, def+"+exports")
+	if want := []string{"pkg/__init__.py -> pkg/core.py run"}; !slices.Equal(got, want) {
+		t.Errorf("edges with exports = %q, want %q", got, want)
+	}
+	if got := edges(t, tree, def); len(got) != 0 {
+		t.Errorf("edges without exports = %q, want none", got)
+	}
+	l := linkTree(t, tree, def+"+exports")
+	if h := l.hidden["pkg/__init__.py"]; !slices.Contains(h, "__all__") {
+		t.Errorf("hidden names of pkg/__init__.py with exports = %q, want __all__ among them", h)
+	}
+	if h := linkTree(t, tree, def).hidden["pkg/__init__.py"]; slices.Contains(h, "__all__") {
+		t.Errorf("hidden names of pkg/__init__.py without exports = %q, want no __all__", h)
+	}
+}
