@@ -56,13 +56,12 @@ type resolver struct {
 func newResolver(s *snapshot, rust bool) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
 	byLang := make(map[string][]int)
-	var kotlin []int // files whose packages Java files can import
 	for i, f := range s.files {
 		switch l := tags.Detect(f.path, nil); {
-		case l == "kotlin":
-			kotlin = append(kotlin, i)
-		case l == "go", l == "python", l == "java", l == "rust" && rust:
+		case l == "go", l == "python", l == "rust" && rust:
 			byLang[l] = append(byLang[l], i)
+		case l == "java", l == "kotlin": // one package model, and they use each other
+			byLang["jvm"] = append(byLang["jvm"], i)
 		case jsLanguages[l]: // they import each other
 			byLang["javascript"] = append(byLang["javascript"], i)
 		case l == "c", l == "cpp": // they include each other
@@ -80,8 +79,8 @@ func newResolver(s *snapshot, rust bool) *resolver {
 			lr = newJSResolver(s, files)
 		case "c":
 			lr = newCResolver(s, files)
-		case "java":
-			lr = newJavaResolver(s, files, kotlin)
+		case "jvm":
+			lr = newJVMResolver(s, files)
 		case "rust":
 			lr = newRustResolver(s, files)
 		}

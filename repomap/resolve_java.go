@@ -26,17 +26,24 @@ import (
 // local or a parameter) with a type of the tree, nothing when that type is
 // outside the tree. An import means the type, member or package it names.
 // What the rules cannot place falls back to names.
+//
+// Kotlin files are of the same model and the same packages, so that Java
+// and Kotlin files of a tree use each other's types both ways; what Kotlin
+// adds (top-level functions and properties, renamed imports, extension
+// functions, objects) is in resolve_kotlin.go.
 
-// javaResolver holds the Java files of a snapshot.
-type javaResolver struct {
-	s     *snapshot
-	pkg   map[int]string          // per file: its package ("a.b", or "/dir" without a declaration)
-	pkgs  map[string]bool         // the packages of the tree
-	types map[javaName][]int      // per type in its package: the files that define it
-	mems  map[int]map[string]bool // per file: the members it defines
-	files map[int]*javaFile       // per file, made on first use
-	bases map[int][]int           // per file: the files of its supertypes in the tree, made on first use
-	out   map[int]bool            // per file: whether some supertype is outside the tree
+// jvmResolver holds the Java and Kotlin files of a snapshot.
+type jvmResolver struct {
+	s      *snapshot
+	kotlin map[int]bool            // the Kotlin files
+	pkg    map[int]string          // per file: its package ("a.b", or "/dir" without a declaration)
+	pkgs   map[string]bool         // the packages of the tree
+	types  map[javaName][]int      // per type in its package: the files that define it
+	tops   map[javaName][]int      // per Kotlin top-level function or property in its package: the files that define it
+	mems   map[int]map[string]bool // per file: the members it defines
+	files  map[int]*javaFile       // per file, made on first use
+	bases  map[int][]int           // per file: the files of its supertypes in the tree, made on first use
+	out    map[int]bool            // per file: whether some supertype is outside the tree
 }
 
 // javaName is a type in a package.
@@ -51,15 +58,17 @@ type javaFile struct {
 	vars    map[string][]int  // per declared name: its type references, in line order
 }
 
-// newJavaResolver returns the resolver of the Java files of s. The
-// packages the Kotlin files kotlin declare are packages of the tree too:
-// what Java files import from them falls back to names.
-func newJavaResolver(s *snapshot, files, kotlin []int) *javaResolver {
-	r := &javaResolver{s: s, pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
-		types: make(map[javaName][]int), mems: make(map[int]map[string]bool),
+// newJVMResolver returns the resolver of the Java and Kotlin files of s.
+func newJVMResolver(s *snapshot, files []int) *jvmResolver {
+	r := &jvmResolver{s: s, kotlin: make(map[int]bool), pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
+		types: make(map[javaName][]int), tops: make(map[javaName][]int), mems: make(map[int]map[string]bool),
 		files: make(map[int]*javaFile), bases: make(map[int][]int), out: make(map[int]bool)}
 	for _, i := range files {
 		set := s.entries[i].tags
+		kt := tags.Detect(s.files[i].path, nil) == "kotlin"
+		if kt {
+			r.kotlin[i] = true
+		}
 		p := declaredPackage(set)
 		if p == "" {
 			p = "/" + goDir(s.files[i].path)
@@ -74,22 +83,23 @@ func newJavaResolver(s *snapshot, files, kotlin []int) *javaResolver {
 			name := set.Strings[t.Name]
 			switch {
 			case javaType(set.Sub(j)):
-				k := javaName{p, name}
-				if !slices.Contains(r.types[k], i) {
-					r.types[k] = append(r.types[k], i)
-				}
+				addFile(r.types, javaName{p, name}, i)
+			case kt && kotlinTop(set, j):
+				addFile(r.tops, javaName{p, name}, i)
 			case set.Sub(j) != "package" && set.Sub(j) != "constructor":
 				mems[name] = true
 			}
 		}
 		r.mems[i] = mems
 	}
-	for _, i := range kotlin {
-		if p := declaredPackage(s.entries[i].tags); p != "" {
-			r.pkgs[p] = true
-		}
-	}
 	return r
+}
+
+// addFile adds file i to the files of n in m, once.
+func addFile(m map[javaName][]int, n javaName, i int) {
+	if !slices.Contains(m[n], i) {
+		m[n] = append(m[n], i)
+	}
 }
 
 // declaredPackage returns the name of the package a file's tags declare
@@ -103,10 +113,11 @@ func declaredPackage(set tags.Set) string {
 	return ""
 }
 
-// javaType reports whether a definition of kind sub is a type.
+// javaType reports whether a definition of kind sub is a type (Kotlin's
+// objects and type aliases too).
 func javaType(sub string) bool {
 	switch sub {
-	case "class", "interface", "enum", "record":
+	case "class", "interface", "enum", "record", "object", "type":
 		return true
 	}
 	return false
@@ -116,22 +127,24 @@ func javaType(sub string) bool {
 func javaScope(p string) string { return "java:" + p }
 
 // javaMembers returns the scope of the members of file i.
-func (r *javaResolver) javaMembers(i int) string { return "java.m:" + r.s.files[i].path }
+func (r *jvmResolver) javaMembers(i int) string { return "java.m:" + r.s.files[i].path }
 
-func (r *javaResolver) defKey(i, j int) ref {
+func (r *jvmResolver) defKey(i, j int) ref {
 	set := r.s.entries[i].tags
 	name := set.Strings[set.Tags[j].Name]
 	switch sub := set.Sub(j); {
 	case sub == "package":
 		return ref{name: name, scope: "java.pkg:" + r.pkg[i]}
-	case javaType(sub), sub == "constructor":
+	case javaType(sub), sub == "constructor" && !r.kotlin[i]:
 		return ref{name: name, scope: javaScope(r.pkg[i])}
+	case r.kotlin[i] && kotlinTop(set, j):
+		return ref{name: name, scope: kotlinScope(r.pkg[i])}
 	}
 	return ref{name: name, scope: r.javaMembers(i)}
 }
 
 // file returns what file i imports and declares.
-func (r *javaResolver) file(i int) *javaFile {
+func (r *jvmResolver) file(i int) *javaFile {
 	if f, ok := r.files[i]; ok {
 		return f
 	}
@@ -142,6 +155,10 @@ func (r *javaResolver) file(i int) *javaFile {
 			continue
 		}
 		name, qual := set.Strings[t.Name], set.Qual(j)
+		if r.kotlin[i] && (set.Sub(j) == "import" || set.Sub(j) == "package") {
+			kotlinImport(f, set.Sub(j), name, qual)
+			continue
+		}
 		static := strings.HasPrefix(qual, "static ")
 		full := strings.TrimPrefix(qual, "static ")
 		switch sub := set.Sub(j); {
@@ -181,7 +198,7 @@ const (
 
 // split splits a dotted name into a package of the tree and what follows
 // it ("a.b.C.D" → "a.b", ["C", "D"]), the longest package that fits.
-func (r *javaResolver) split(full string) (string, []string, bool) {
+func (r *jvmResolver) split(full string) (string, []string, bool) {
 	parts := strings.Split(full, ".")
 	for k := len(parts) - 1; k > 0; k-- {
 		if p := strings.Join(parts[:k], "."); r.pkgs[p] {
@@ -193,7 +210,7 @@ func (r *javaResolver) split(full string) (string, []string, bool) {
 
 // named resolves the dotted name of a type, as an import gives it: the
 // type, nested or not, in its package.
-func (r *javaResolver) named(full string) (javaName, javaPlace) {
+func (r *jvmResolver) named(full string) (javaName, javaPlace) {
 	p, rest, ok := r.split(full)
 	if !ok {
 		return javaName{}, javaOutside
@@ -207,7 +224,7 @@ func (r *javaResolver) named(full string) (javaName, javaPlace) {
 
 // typeOf resolves the type name used in file i: the types it can mean, or
 // where it is when none of the tree.
-func (r *javaResolver) typeOf(i int, name string) ([]javaName, javaPlace) {
+func (r *jvmResolver) typeOf(i int, name string) ([]javaName, javaPlace) {
 	f := r.file(i)
 	if full, ok := f.single[name]; ok {
 		n, at := r.named(full)
@@ -239,7 +256,7 @@ func (r *javaResolver) typeOf(i int, name string) ([]javaName, javaPlace) {
 	if len(out) > 0 {
 		return out, javaInTree
 	}
-	if javaJDK[name] {
+	if javaJDK[name] || r.kotlin[i] && kotlinStd[name] {
 		return nil, javaOutside
 	}
 	return nil, javaUnknown
@@ -254,7 +271,7 @@ func typeKeys(out []ref, ns []javaName) []ref {
 }
 
 // typeFiles returns the files that define the types ns.
-func (r *javaResolver) typeFiles(ns []javaName) []int {
+func (r *jvmResolver) typeFiles(ns []javaName) []int {
 	var out []int
 	for _, n := range ns {
 		for _, f := range r.types[n] {
@@ -268,7 +285,7 @@ func (r *javaResolver) typeFiles(ns []javaName) []int {
 
 // basesOf returns the files of the supertypes of the types of file i that
 // the tree defines, and whether some supertype is outside it.
-func (r *javaResolver) basesOf(i int) ([]int, bool) {
+func (r *jvmResolver) basesOf(i int) ([]int, bool) {
 	if b, ok := r.bases[i]; ok {
 		return b, r.out[i]
 	}
@@ -277,7 +294,7 @@ func (r *javaResolver) basesOf(i int) ([]int, bool) {
 	var in []int
 	outside := false
 	for j, t := range set.Tags {
-		if t.Kind != tags.Reference || set.Qual(j) != "extends" && set.Sub(j) != "implementation" {
+		if t.Kind != tags.Reference || !r.supertype(i, j) {
 			continue
 		}
 		ns, at := r.typeOf(i, set.Strings[t.Name])
@@ -295,11 +312,25 @@ func (r *javaResolver) basesOf(i int) ([]int, bool) {
 	return in, outside
 }
 
+// supertype reports whether reference j of file i names a supertype:
+// after "extends" or "implements" in Java, in Kotlin after the colon of a
+// class (a class called, an interface not).
+func (r *jvmResolver) supertype(i, j int) bool {
+	set := r.s.entries[i].tags
+	if set.Sub(j) == "implementation" {
+		return true
+	}
+	if r.kotlin[i] {
+		return set.Sub(j) == "class"
+	}
+	return set.Qual(j) == "extends"
+}
+
 // memberKeys appends the keys of member name of the files from and of
 // the files of their supertypes: on each line of inheritance, the nearest
 // that defines it. found tells whether any does; outside whether a
 // supertype outside the tree was met.
-func (r *javaResolver) memberKeys(out []ref, from []int, name string) (_ []ref, found, outside bool) {
+func (r *jvmResolver) memberKeys(out []ref, from []int, name string) (_ []ref, found, outside bool) {
 	out, found, outside = inheritedKeys(out, from, name, func(f int) bool { return r.mems[f][name] }, r.javaMembers, r.basesOf)
 	// Every class inherits Object's methods.
 	return out, found, outside || javaObject[name]
@@ -310,7 +341,7 @@ var javaObject = set(`equals hashCode toString getClass clone finalize notify no
 
 // staticKeys appends the keys of member name as the static imports of
 // file i give it.
-func (r *javaResolver) staticKeys(out []ref, i int, name string) ([]ref, bool) {
+func (r *jvmResolver) staticKeys(out []ref, i int, name string) ([]ref, bool) {
 	f := r.file(i)
 	var from []string
 	if c, ok := f.statics[name]; ok {
@@ -331,7 +362,10 @@ func (r *javaResolver) staticKeys(out []ref, i int, name string) ([]ref, bool) {
 	return out, found
 }
 
-func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
+func (r *jvmResolver) refKeys(out []ref, i, j int) []ref {
+	if r.kotlin[i] {
+		return r.kotlinRefKeys(out, i, j)
+	}
 	set := r.s.entries[i].tags
 	t := set.Tags[j]
 	name, sub, qual := set.Strings[t.Name], set.Sub(j), set.Qual(j)
@@ -373,31 +407,47 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 			} else if at == javaOutside {
 				return out
 			}
-		case r.pkgs[full]: // import a.b.*
-			return append(out, ref{name: name, scope: "java.pkg:" + full})
 		default:
-			if n, at := r.named(full); at == javaInTree { // import a.b.C.*
-				return typeKeys(out, []javaName{n})
-			}
-			return out
+			return r.demandKeys(out, name, full)
 		}
 	case "call":
 		return r.callKeys(out, i, j, name, qual)
 	default: // a type: class, implementation, annotation, type
-		ns, at := r.typeOf(i, name)
-		switch at {
-		case javaInTree:
-			return typeKeys(out, ns)
-		case javaOutside:
-			return out
+		if keys, ok := r.typeRefKeys(out, i, name); ok {
+			return keys
 		}
 	}
 	return append(out, fallback)
 }
 
+// demandKeys appends the keys of an import on demand of full, a
+// reference to name: "a.b" of "import a.b.*", the package, or "a.b.C" of
+// "import a.b.C.*", the type; nothing when full is outside the tree.
+func (r *jvmResolver) demandKeys(out []ref, name, full string) []ref {
+	if r.pkgs[full] {
+		return append(out, ref{name: name, scope: "java.pkg:" + full})
+	}
+	if n, at := r.named(full); at == javaInTree {
+		return typeKeys(out, []javaName{n})
+	}
+	return out
+}
+
+// typeRefKeys appends the keys of the types the type name used in file i
+// means, and reports whether the rules place it: in the tree or outside.
+func (r *jvmResolver) typeRefKeys(out []ref, i int, name string) ([]ref, bool) {
+	switch ns, at := r.typeOf(i, name); at {
+	case javaInTree:
+		return typeKeys(out, ns), true
+	case javaOutside:
+		return out, true
+	}
+	return out, false
+}
+
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
-func (r *javaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
+func (r *jvmResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
 	fallback := ref{name: name, scope: fallbackScope, fallback: true}
 	var from []int
 	switch {
@@ -425,13 +475,7 @@ func (r *javaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
 		// An expression, or a constant's value.
 		return append(out, fallback)
 	default: // x.m() on a declared name, C.m() on a type
-		var ns []javaName
-		var at javaPlace
-		if javaValue(qual) {
-			ns, at = r.varType(i, j, qual)
-		} else {
-			ns, at = r.typeOf(i, qual)
-		}
+		ns, at := r.receiverType(i, j, qual)
 		switch at {
 		case javaOutside:
 			return out
@@ -450,13 +494,33 @@ func (r *javaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
 	return append(out, fallback)
 }
 
+// receiverType resolves the type of qual, the receiver of reference j of
+// file i: a declared name's type, or the type it names.
+func (r *jvmResolver) receiverType(i, j int, qual string) ([]javaName, javaPlace) {
+	if javaValue(qual) {
+		return r.varType(i, j, qual)
+	}
+	return r.typeOf(i, qual)
+}
+
 // varType resolves the declared type of the name x as reference j of file
-// i uses it: the nearest declaration of x at or before j's line, else the
-// first after it (a field declared below its use).
-func (r *javaResolver) varType(i, j int, x string) ([]javaName, javaPlace) {
+// i uses it.
+func (r *jvmResolver) varType(i, j int, x string) ([]javaName, javaPlace) {
+	d := r.varDecl(i, j, x)
+	if d < 0 {
+		return nil, javaUnknown
+	}
+	set := r.s.entries[i].tags
+	return r.typeOf(i, set.Strings[set.Tags[d].Name])
+}
+
+// varDecl returns the type reference of the declaration of x in effect
+// for reference j of file i: the nearest at or before j's line, else the
+// first after it (a field declared below its use); -1 for none.
+func (r *jvmResolver) varDecl(i, j int, x string) int {
 	decls := r.file(i).vars[x]
 	if len(decls) == 0 {
-		return nil, javaUnknown
+		return -1
 	}
 	set := r.s.entries[i].tags
 	line := set.Tags[j].Line
@@ -467,7 +531,18 @@ func (r *javaResolver) varType(i, j int, x string) ([]javaName, javaPlace) {
 		}
 		d = k
 	}
-	return r.typeOf(i, set.Strings[set.Tags[d].Name])
+	return d
+}
+
+// useContext: a call on a declared name means the members of the type
+// of the declaration in effect where it is, the tag index of that
+// declaration plus one (0 for other references).
+func (r *jvmResolver) useContext(i, j int) int32 {
+	set := r.s.entries[i].tags
+	if set.Sub(j) != "call" || !javaValue(set.Qual(j)) {
+		return 0
+	}
+	return int32(r.varDecl(i, j, set.Qual(j)) + 1)
 }
 
 // javaJDK lists the types of java.lang, which every file sees, and the

@@ -1,0 +1,277 @@
+package repomap
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// Kotlin: packages, imports, supertypes and the members of types are
+// Java's (resolve_java.go), and Java and Kotlin files of a tree use each
+// other's types. What Kotlin adds: the top-level functions and properties
+// of a package (not members of a type) are in the package's scope, like
+// its types, so the files of a package see each other's. A name means, in
+// this order, what an import names ("import a.b.C", "import a.b.foo", and
+// "import a.b.C as D" under D: a type, a top-level function or property,
+// or a member of an object or a companion object), what the file's own
+// package defines, what a package imported on demand defines ("a.b.*").
+// A plain call m() means a member of the file's types or of their
+// supertypes in the tree, else a top-level function as above; a
+// capitalized one (Order(…)) a constructor, the type. this.m() as m(),
+// super.m() the supertypes'; C.m() on a type or an object the m of C's
+// file and its supertypes (companion objects are members of the file),
+// C.D() a nested type; x.m() the m of x's declared type where the file
+// declares x (a property, a parameter, a constructor parameter, a local,
+// and "val x = T(…)"). A member none of those types defines may be an
+// extension function: a top-level function in scope of that name. A name
+// of the standard library (kotlin.*, java.lang and the common JDK types)
+// that none of the rules places means nothing, and so does a member
+// found nowhere along supertypes of which some are outside the tree;
+// other values' members (a.b().c(), it.m()) and names no rule places fall
+// back.
+
+// kotlinScope returns the scope of the top-level functions and
+// properties of package p.
+func kotlinScope(p string) string { return "kotlin:" + p }
+
+// kotlinTop reports whether definition j of a Kotlin file's tags is a
+// top-level function or property: those are not qualified by the type
+// that holds them, as members are.
+func kotlinTop(set tags.Set, j int) bool {
+	switch set.Sub(j) {
+	case "function", "constant", "variable":
+		return set.Qual(j) == ""
+	}
+	return false
+}
+
+// kotlinImport records in f what an import of a Kotlin file imports: a
+// reference of kind sub to name, qualified as the query qualifies it.
+func kotlinImport(f *javaFile, sub, name, qual string) {
+	switch {
+	case qual == "":
+	case sub == "package": // import a.b.*
+		f.demand = append(f.demand, qual)
+	default: // import a.b.C, import a.b.C as D
+		full, local, renamed := strings.Cut(qual, " as ")
+		if !renamed {
+			local = name
+		}
+		f.single[local] = full
+	}
+}
+
+func (r *jvmResolver) kotlinRefKeys(out []ref, i, j int) []ref {
+	set := r.s.entries[i].tags
+	name, sub, qual := set.Strings[set.Tags[j].Name], set.Sub(j), set.Qual(j)
+	switch sub {
+	case "import":
+		if qual == "" {
+			break
+		}
+		full, _, _ := strings.Cut(qual, " as ")
+		keys, at := r.importKeys(out, full)
+		switch at {
+		case javaInTree:
+			return keys
+		case javaOutside:
+			return out
+		}
+	case "package":
+		if qual != "" { // import a.b.*, import a.b.C.*
+			return r.demandKeys(out, name, qual)
+		}
+	case "call":
+		return r.kotlinCallKeys(out, i, j, name, qual)
+	default: // a type: class, implementation, annotation, type
+		if keys, ok := r.typeRefKeys(out, i, name); ok {
+			return keys
+		}
+	}
+	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+}
+
+// importKeys appends the keys of what the dotted name full, as an import
+// gives it, names: a type (nested or not), a top-level function or
+// property, or a member of a type (an object's, a companion object's).
+func (r *jvmResolver) importKeys(out []ref, full string) ([]ref, javaPlace) {
+	p, rest, ok := r.split(full)
+	if !ok {
+		return out, javaOutside
+	}
+	last := rest[len(rest)-1]
+	n := javaName{p, last}
+	found := false
+	if len(r.types[n]) > 0 {
+		out = append(out, ref{name: last, scope: javaScope(p)})
+		found = true
+	}
+	if len(rest) == 1 && len(r.tops[n]) > 0 {
+		out = append(out, ref{name: last, scope: kotlinScope(p)})
+		found = true
+	}
+	if found {
+		return out, javaInTree
+	}
+	if len(rest) > 1 {
+		// a.b.C.m, a.b.C.Companion.m
+		owner := rest[len(rest)-2]
+		if owner == "Companion" && len(rest) > 2 {
+			owner = rest[len(rest)-3]
+		}
+		if keys, found, _ := r.memberKeys(out, r.types[javaName{p, owner}], last); found {
+			return keys, javaInTree
+		}
+	}
+	return out, javaUnknown
+}
+
+// topKeys appends the keys of the top-level function or property name
+// as file i sees it: imported by name, else of its own package, else of
+// the packages it imports on demand.
+func (r *jvmResolver) topKeys(out []ref, i int, name string) ([]ref, javaPlace) {
+	f := r.file(i)
+	if full, ok := f.single[name]; ok {
+		return r.importKeys(out, full)
+	}
+	if own := (javaName{r.pkg[i], name}); len(r.tops[own]) > 0 {
+		return append(out, ref{name: name, scope: kotlinScope(own.pkg)}), javaInTree
+	}
+	at := javaUnknown
+	for _, d := range f.demand {
+		if len(r.tops[javaName{d, name}]) > 0 {
+			out = append(out, ref{name: name, scope: kotlinScope(d)})
+			at = javaInTree
+		}
+	}
+	return out, at
+}
+
+// kotlinCallKeys appends the keys of a call of name, reference j of
+// Kotlin file i, qualified by qual.
+func (r *jvmResolver) kotlinCallKeys(out []ref, i, j int, name, qual string) []ref {
+	fallback := ref{name: name, scope: fallbackScope, fallback: true}
+	switch {
+	case strings.HasPrefix(qual, "this@"): // a labelled this: an outer class's
+		qual = "this"
+	case strings.HasPrefix(qual, "super<"): // super<Base>
+		qual = "super"
+	}
+	var from []int // the files whose types' members name may be
+	outside := false
+	switch {
+	case qual == "" && capitalized(name):
+		// A constructor, or a function named like one.
+		if keys, ok := r.typeRefKeys(out, i, name); ok {
+			return keys
+		}
+		from = []int{i}
+	case qual == "" || qual == "this":
+		from = []int{i}
+	case qual == "super":
+		bases, o := r.basesOf(i)
+		if len(bases) == 0 && o {
+			return out
+		}
+		from = bases
+	case qual == "." || qual == "?." || !javaValue(qual) && strings.ToUpper(qual) == qual:
+		// Another expression's member, or a constant's.
+		return r.valueKeys(out, i, name)
+	default: // x.m() on a declared name, C.m() on a type or an object
+		ns, at := r.receiverType(i, j, qual)
+		switch at {
+		case javaOutside:
+			outside = true
+		case javaUnknown:
+			return r.valueKeys(out, i, name)
+		}
+		if !javaValue(qual) && capitalized(name) {
+			// Outer.Inner(…): a nested type.
+			var nested []javaName
+			for _, n := range ns {
+				if len(r.types[javaName{n.pkg, name}]) > 0 {
+					nested = append(nested, javaName{n.pkg, name})
+				}
+			}
+			if len(nested) > 0 {
+				return typeKeys(out, nested)
+			}
+		}
+		from = r.typeFiles(ns)
+	}
+	keys, found, o := r.memberKeys(out, from, name)
+	if found {
+		return keys
+	}
+	// An extension function, or for a plain call a top-level one.
+	keys, at := r.topKeys(out, i, name)
+	switch {
+	case at == javaInTree:
+		return keys
+	case at == javaOutside, outside, o, kotlinStd[name]:
+		return out
+	}
+	return append(out, fallback)
+}
+
+// valueKeys appends the keys of member name of a value whose type the
+// rules do not know: an extension function in scope, else nothing for a
+// name imported from outside the tree or of the standard library, else
+// any of the name.
+func (r *jvmResolver) valueKeys(out []ref, i int, name string) []ref {
+	keys, at := r.topKeys(out, i, name)
+	switch {
+	case at == javaInTree:
+		return keys
+	case at == javaOutside, kotlinStd[name]:
+		return out
+	}
+	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+}
+
+// capitalized reports whether name begins with an upper-case letter.
+func capitalized(name string) bool {
+	c, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsUpper(c)
+}
+
+// kotlinStd lists the names of Kotlin's standard library that every file
+// sees (kotlin, kotlin.collections, kotlin.text, kotlin.io, kotlin.ranges,
+// kotlin.sequences, kotlin.comparisons, kotlin.jvm, and java.lang on the
+// JVM, which javaJDK has): types, functions and the extension functions
+// every value has. A use of one that the tree does not place means the
+// library's.
+var kotlinStd = set(`Any Unit Nothing String Int Long Short Byte Double Float Boolean Char Number UInt ULong
+	UShort UByte Array IntArray LongArray ShortArray ByteArray CharArray FloatArray DoubleArray BooleanArray
+	UIntArray ULongArray UByteArray List MutableList ArrayList Map MutableMap HashMap LinkedHashMap Set
+	MutableSet HashSet LinkedHashSet Collection MutableCollection Iterable MutableIterable Iterator
+	MutableIterator ListIterator MutableListIterator Sequence Pair Triple Comparable Comparator CharSequence
+	StringBuilder Appendable Regex MatchResult IntRange LongRange CharRange IntProgression ClosedRange Lazy
+	Result Enum Annotation Function KClass Throwable Exception Error RuntimeException IllegalArgumentException
+	IllegalStateException NullPointerException UnsupportedOperationException IndexOutOfBoundsException
+	NoSuchElementException ConcurrentModificationException ArithmeticException NumberFormatException
+	ClassCastException AssertionError NotImplementedError KotlinNullPointerException Deprecated
+	DeprecationLevel ReplaceWith Suppress PublishedApi OptIn RequiresOptIn SinceKotlin DslMarker
+	JvmStatic JvmField JvmOverloads JvmName JvmSynthetic JvmInline JvmDefault JvmMultifileClass
+	JvmSuppressWildcards JvmWildcard Throws Volatile Synchronized Transient Strictfp
+	println print readLine readln require requireNotNull check checkNotNull error TODO assert
+	listOf listOfNotNull mutableListOf arrayListOf emptyList mapOf mutableMapOf hashMapOf linkedMapOf
+	emptyMap setOf mutableSetOf hashSetOf linkedSetOf emptySet sequenceOf emptySequence generateSequence
+	arrayOf arrayOfNulls emptyArray intArrayOf longArrayOf byteArrayOf charArrayOf shortArrayOf
+	floatArrayOf doubleArrayOf booleanArrayOf lazy lazyOf repeat buildString buildList buildMap buildSet
+	sequence iterator maxOf minOf compareBy compareValues compareValuesBy enumValues enumValueOf
+	synchronized run with runCatching suspend
+	let also apply takeIf takeUnless use to toString equals hashCode
+	map mapNotNull mapIndexed flatMap filter filterNot filterNotNull filterIsInstance forEach
+	forEachIndexed onEach any all none count first firstOrNull last lastOrNull single singleOrNull
+	find indexOf contains containsKey isEmpty isNotEmpty isNullOrEmpty orEmpty isBlank isNotBlank
+	isNullOrBlank fold reduce sum sumOf joinToString associate associateBy associateWith groupBy
+	partition zip sorted sortedBy sortedWith sortedDescending reversed distinct distinctBy take
+	takeWhile drop dropWhile plus minus toList toMutableList toSet toMutableSet toMap toMutableMap
+	toTypedArray asSequence asList withIndex getOrElse getOrNull getOrPut getOrDefault
+	trim trimIndent trimMargin split substring startsWith endsWith replace lowercase uppercase
+	padStart padEnd removePrefix removeSuffix toInt toLong toShort toByte toChar toDouble toFloat
+	toIntOrNull toLongOrNull until downTo step coerceAtLeast coerceAtMost coerceIn
+	copyOf copyOfRange fill size add addAll remove removeAll clear put get set iterator`)
