@@ -122,7 +122,9 @@ func (r *resolver) moreDefKeys(out []string, i, j int) []string {
 // isMoreKey reports whether the key of k is one that definitions publish
 // under beside their own (moreDefKeys): the link stage keeps the set of
 // those references use, and a definition publishes only those.
-func isMoreKey(k ref) bool { return strings.HasPrefix(k.scope, goMethodsPrefix) }
+func isMoreKey(k ref) bool {
+	return strings.HasPrefix(k.scope, goMethodsPrefix) || k.scope == jvmMembersScope
+}
 
 // refKeys appends the keys of reference j of file i to out.
 func (r *resolver) refKeys(out []ref, i, j int) []ref {

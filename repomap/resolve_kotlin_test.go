@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/rank"
 )
 
 // kotlinTree has a package split over a main and a test source set, two
@@ -185,11 +187,15 @@ func TestResolveKotlin(t *testing.T) {
 			t.Errorf("edge %q: in aider's %v, in the resolved %v", e, slices.Contains(aider, e), slices.Contains(got, e))
 		}
 	}
-	// it.total() on a lambda's parameter falls back; order.describe() on
-	// a declared Order does not.
+	// it.total() on a lambda's parameter means any type's member total;
+	// order.describe() on a declared Order means Entity's alone.
+	members := func(name string) string { return rank.Key(name, jvmMembersScope) }
 	for _, f := range linkTree(t, kotlinTree, RankingDefault).files {
-		if f.Path == app && (!slices.Contains(f.Refs, fallbackKey("total")) || slices.Contains(f.Refs, fallbackKey("describe"))) {
-			t.Errorf("%s refs %q, want the fallback key of total and not of describe", f.Path, f.Refs)
+		if f.Path == app && (!slices.Contains(f.Refs, members("total")) || slices.Contains(f.Refs, members("describe"))) {
+			t.Errorf("%s refs %q, want the members key of total and not of describe", f.Path, f.Refs)
+		}
+		if f.Path == app && slices.ContainsFunc(f.Refs, func(k string) bool { return strings.HasSuffix(k, fallbackScope) }) {
+			t.Errorf("%s refs %q: a reference falls back", f.Path, f.Refs)
 		}
 	}
 }
