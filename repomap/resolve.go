@@ -255,15 +255,17 @@ func (w classWalk) methodKeys(out []ref, from []classRef, name string) (_ []ref,
 // node that defines it (has) gives its key, in scope. found tells whether
 // any does; outside whether bases reported a base outside the tree.
 func inheritedKeys[N comparable](out []ref, from []N, name string, has func(N) bool, scope func(N) string, bases func(N) ([]N, bool)) (_ []ref, found, outside bool) {
-	seen := make(map[N]bool)
-	queue := slices.Clone(from)
+	// Few nodes are met: slices on the stack serve for the queue and the
+	// set of those seen.
+	var queueBuf, seenBuf [8]N
+	queue, seen := append(queueBuf[:0], from...), seenBuf[:0]
 	for len(queue) > 0 && len(seen) < maxClasses {
 		c := queue[0]
 		queue = queue[1:]
-		if seen[c] {
+		if slices.Contains(seen, c) {
 			continue
 		}
-		seen[c] = true
+		seen = append(seen, c)
 		if has(c) {
 			out = append(out, ref{name: name, scope: scope(c)})
 			found = true

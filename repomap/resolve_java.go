@@ -41,6 +41,7 @@ type jvmResolver struct {
 	types  map[javaName][]int      // per type in its package: the files that define it
 	tops   map[javaName][]int      // per Kotlin top-level function or property in its package: the files that define it
 	mems   map[int]map[string]bool // per file: the members it defines
+	mscope map[int]string          // per file: the scope of its members
 	files  map[int]*javaFile       // per file, made on first use
 	bases  map[int][]int           // per file: the files of its supertypes in the tree, made on first use
 	out    map[int]bool            // per file: whether some supertype is outside the tree
@@ -61,7 +62,7 @@ type javaFile struct {
 // newJVMResolver returns the resolver of the Java and Kotlin files of s.
 func newJVMResolver(s *snapshot, files []int) *jvmResolver {
 	r := &jvmResolver{s: s, kotlin: make(map[int]bool), pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
-		types: make(map[javaName][]int), tops: make(map[javaName][]int), mems: make(map[int]map[string]bool),
+		types: make(map[javaName][]int), tops: make(map[javaName][]int), mems: make(map[int]map[string]bool), mscope: make(map[int]string),
 		files: make(map[int]*javaFile), bases: make(map[int][]int), out: make(map[int]bool)}
 	for _, i := range files {
 		set := s.entries[i].tags
@@ -91,6 +92,7 @@ func newJVMResolver(s *snapshot, files []int) *jvmResolver {
 			}
 		}
 		r.mems[i] = mems
+		r.mscope[i] = "java.m:" + s.files[i].path
 	}
 	return r
 }
@@ -127,7 +129,7 @@ func javaType(sub string) bool {
 func javaScope(p string) string { return "java:" + p }
 
 // javaMembers returns the scope of the members of file i.
-func (r *jvmResolver) javaMembers(i int) string { return "java.m:" + r.s.files[i].path }
+func (r *jvmResolver) javaMembers(i int) string { return r.mscope[i] }
 
 func (r *jvmResolver) defKey(i, j int) ref {
 	set := r.s.entries[i].tags
@@ -199,10 +201,9 @@ const (
 // split splits a dotted name into a package of the tree and what follows
 // it ("a.b.C.D" → "a.b", ["C", "D"]), the longest package that fits.
 func (r *jvmResolver) split(full string) (string, []string, bool) {
-	parts := strings.Split(full, ".")
-	for k := len(parts) - 1; k > 0; k-- {
-		if p := strings.Join(parts[:k], "."); r.pkgs[p] {
-			return p, parts[k:], true
+	for k := strings.LastIndexByte(full, '.'); k > 0; k = strings.LastIndexByte(full[:k], '.') {
+		if p := full[:k]; r.pkgs[p] {
+			return p, strings.Split(full[k+1:], "."), true
 		}
 	}
 	return "", nil, false
