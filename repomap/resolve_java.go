@@ -199,15 +199,18 @@ const (
 )
 
 // split splits a dotted name into a package of the tree and what follows
-// it ("a.b.C.D" → "a.b", ["C", "D"]), the longest package that fits.
-func (r *jvmResolver) split(full string) (string, []string, bool) {
+// it ("a.b.C.D" → "a.b", "C.D"), the longest package that fits.
+func (r *jvmResolver) split(full string) (string, string, bool) {
 	for k := strings.LastIndexByte(full, '.'); k > 0; k = strings.LastIndexByte(full[:k], '.') {
 		if p := full[:k]; r.pkgs[p] {
-			return p, strings.Split(full[k+1:], "."), true
+			return p, full[k+1:], true
 		}
 	}
-	return "", nil, false
+	return "", "", false
 }
+
+// lastName returns the last name of a dotted name.
+func lastName(dotted string) string { return dotted[strings.LastIndexByte(dotted, '.')+1:] }
 
 // named resolves the dotted name of a type, as an import gives it: the
 // type, nested or not, in its package.
@@ -216,7 +219,7 @@ func (r *jvmResolver) named(full string) (javaName, javaPlace) {
 	if !ok {
 		return javaName{}, javaOutside
 	}
-	n := javaName{p, rest[len(rest)-1]}
+	n := javaName{p, lastName(rest)}
 	if len(r.types[n]) == 0 {
 		return javaName{}, javaUnknown
 	}

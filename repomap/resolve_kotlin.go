@@ -105,25 +105,25 @@ func (r *jvmResolver) importKeys(out []ref, full string) ([]ref, javaPlace) {
 	if !ok {
 		return out, javaOutside
 	}
-	last := rest[len(rest)-1]
+	last := lastName(rest)
 	n := javaName{p, last}
 	found := false
 	if len(r.types[n]) > 0 {
 		out = append(out, ref{name: last, scope: javaScope(p)})
 		found = true
 	}
-	if len(rest) == 1 && len(r.tops[n]) > 0 {
+	if rest == last && len(r.tops[n]) > 0 {
 		out = append(out, ref{name: last, scope: kotlinScope(p)})
 		found = true
 	}
 	if found {
 		return out, javaInTree
 	}
-	if len(rest) > 1 {
+	if rest != last {
 		// a.b.C.m, a.b.C.Companion.m
-		owner := rest[len(rest)-2]
-		if owner == "Companion" && len(rest) > 2 {
-			owner = rest[len(rest)-3]
+		owner := lastName(rest[:len(rest)-len(last)-1])
+		if owner == "Companion" && strings.Count(rest, ".") > 1 {
+			owner = lastName(rest[:len(rest)-len(last)-len(owner)-2])
 		}
 		if keys, found, _ := r.memberKeys(out, r.types[javaName{p, owner}], last); found {
 			return keys, javaInTree
