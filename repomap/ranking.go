@@ -72,7 +72,7 @@ func link(s *snapshot, rk ranking) linked {
 	hidden := make(map[string][]string)
 	var res *resolver
 	if rk.resolve {
-		res = newResolver(s, rk.rust, rk.scala)
+		res = newResolver(s, rk.rust, rk.scala, rk.kotlin)
 	}
 	// Names that references link to by name alone: plain, from the files
 	// of languages without rules; fallback, from those with rules.
@@ -783,6 +783,7 @@ type ranking struct {
 	resolve  bool    // resolve references by each language's rules (resolve.go)
 	rust     bool    // with resolve, Rust's too (resolve_rust.go): off until its maps fill their budget
 	scala    bool    // with resolve, Scala's too (resolve_scala.go): off until it raises recall
+	kotlin   bool    // with resolve, Kotlin's too (resolve_kotlin.go): off, as it lowers the overview's recall
 	fallback float64 // with resolve, the weight of name matches the rules could not place
 	private  float64 // with resolve, in a map for no request, the weight of a package's own names
 	names    float64 // with resolve, the weight of a resolved reference's link by name too; 0 for none
@@ -825,7 +826,8 @@ type query struct {
 // RankingAider, or for experiments "aider" followed by changes joined
 // with "+": "builtins", "reverse" or "reverse=W" (as in
 // "aider+reverse=0.1"); the default ranking takes the languages whose
-// rules are off by default ("default+rust", "default+scala").
+// rules are off by default ("default+rust", "default+scala",
+// "default+kotlin").
 func parseRanking(s string) (ranking, error) {
 	if langs, ok := strings.CutPrefix(s, RankingDefault+"+"); ok {
 		r, _ := parseRanking(RankingDefault)
@@ -835,8 +837,10 @@ func parseRanking(s string) (ranking, error) {
 				r.rust = true
 			case "scala":
 				r.scala = true
+			case "kotlin":
+				r.kotlin = true
 			default:
-				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust or scala, not %q", s, l)
+				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust, scala or kotlin, not %q", s, l)
 			}
 		}
 		return r, nil
@@ -881,6 +885,8 @@ func parseRanking(s string) (ranking, error) {
 			r.rust = true
 		case name == "scala" && !hasVal:
 			r.scala = true
+		case name == "kotlin" && !hasVal:
+			r.kotlin = true
 		case name == "resolve" && !hasVal:
 			r.resolve, r.fallback = true, fallbackWeight
 		case name == "resolve":
