@@ -84,7 +84,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 	var res *resolver
 	var defined, definedNames map[string]bool // the keys and names of the tree's definitions
 	if rk.resolve {
-		res, defined, definedNames = newResolver(snap, false, false), make(map[string]bool), make(map[string]bool)
+		res, defined, definedNames = newResolver(snap, false, false, false), make(map[string]bool), make(map[string]bool)
 		for i := range snap.files {
 			set := snap.entries[i].tags
 			for j, t := range set.Tags {
@@ -166,7 +166,7 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 	var rs *resolver
 	rk, _ := parseRanking(m.opts.Ranking)
 	if rk.resolve {
-		rs = newResolver(snap, false, false)
+		rs = newResolver(snap, false, false, false)
 	}
 	items, ranks := relatedItems(snap, p, mentioned, rs, rk)
 	budget := req.MaxTokens

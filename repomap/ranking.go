@@ -72,7 +72,7 @@ func link(s *snapshot, rk ranking) linked {
 	hidden := make(map[string][]string)
 	var res *resolver
 	if rk.resolve {
-		res = newResolver(s, rk.rust, rk.scala)
+		res = newResolver(s, rk.rust, rk.scala, rk.kotlin)
 	}
 	// Names that references link to by name alone: plain, from the files
 	// of languages without rules; fallback, from those with rules.
@@ -796,6 +796,7 @@ type ranking struct {
 	resolve  bool    // resolve references by each language's rules (resolve.go)
 	rust     bool    // with resolve, Rust's too (resolve_rust.go): off until its maps fill their budget
 	scala    bool    // with resolve, Scala's too (resolve_scala.go): off until it raises recall
+	kotlin   bool    // with resolve, Kotlin's too (resolve_kotlin.go): off, as it lowers the overview's recall
 	fallback float64 // with resolve, the weight of name matches the rules could not place
 	private  float64 // with resolve, in a map for no request, the weight of a package's own names
 	names    float64 // with resolve, the weight of a resolved reference's link by name too; 0 for none
@@ -876,7 +877,8 @@ type query struct {
 // RankingAider, or for experiments "aider" followed by changes joined
 // with "+": "builtins", "reverse" or "reverse=W" (as in
 // "aider+reverse=0.1"); the default ranking takes the languages whose
-// rules are off by default ("default+rust", "default+scala").
+// rules are off by default ("default+rust", "default+scala",
+// "default+kotlin").
 func parseRanking(s string) (ranking, error) {
 	if langs, ok := strings.CutPrefix(s, RankingDefault+"+"); ok {
 		r, _ := parseRanking(RankingDefault)
@@ -886,8 +888,10 @@ func parseRanking(s string) (ranking, error) {
 				r.rust = true
 			case "scala":
 				r.scala = true
+			case "kotlin":
+				r.kotlin = true
 			default:
-				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust or scala, not %q", s, l)
+				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust, scala or kotlin, not %q", s, l)
 			}
 		}
 		return r, nil
@@ -932,6 +936,8 @@ func parseRanking(s string) (ranking, error) {
 			r.rust = true
 		case name == "scala" && !hasVal:
 			r.scala = true
+		case name == "kotlin" && !hasVal:
+			r.kotlin = true
 		case name == "resolve" && !hasVal:
 			r.resolve, r.fallback = true, fallbackWeight
 		case name == "resolve":
@@ -1029,7 +1035,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, fixtures, exports, docs, names=W, private=W, resolve, resolve=W, rust, scala, docs=F, long=W, common=W, self=W, lone=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, named=W, mix=N, mixcode, codetop, rows=N, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, fixtures, exports, docs, names=W, private=W, resolve, resolve=W, rust, scala, kotlin, docs=F, long=W, common=W, self=W, lone=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, named=W, mix=N, mixcode, codetop, rows=N, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	if !textSet {

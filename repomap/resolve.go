@@ -52,16 +52,20 @@ type resolver struct {
 }
 
 // newResolver returns the resolver of the files of s; with rust, Rust's
-// rules too, else Rust links by name, and with scala, Scala's.
-func newResolver(s *snapshot, rust, scala bool) *resolver {
+// rules too, else Rust links by name, with scala, Scala's, and with
+// kotlin, Kotlin's (Java's resolver holds them, resolve_kotlin.go).
+func newResolver(s *snapshot, rust, scala, kotlin bool) *resolver {
 	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
 	byLang := make(map[string][]int)
-	var kotlin []int // files whose packages Java files can import
+	var kt []int     // Kotlin files, whose packages Java files can import
 	var csproj []int // C# project files, whose <Using> items C# files see
 	for i, f := range s.files {
 		switch l := tags.Detect(f.path, nil); {
+		case l == "kotlin" && kotlin: // one package model with Java's, and they use each other
+			kt = append(kt, i)
+			byLang["java"] = append(byLang["java"], i)
 		case l == "kotlin":
-			kotlin = append(kotlin, i)
+			kt = append(kt, i)
 		case l == "xml" && strings.HasSuffix(f.path, ".csproj"):
 			csproj = append(csproj, i)
 		case l == "go", l == "python", l == "java", l == "csharp", l == "rust" && rust, l == "scala" && scala:
@@ -84,7 +88,7 @@ func newResolver(s *snapshot, rust, scala bool) *resolver {
 		case "c":
 			lr = newCResolver(s, files)
 		case "java":
-			lr = newJavaResolver(s, files, kotlin)
+			lr = newJavaResolver(s, files, kt, kotlin)
 		case "rust":
 			lr = newRustResolver(s, files)
 		case "csharp":
@@ -131,7 +135,7 @@ func (r *resolver) moreDefKeys(out []string, i, j int) []string {
 // under beside their own (moreDefKeys): the link stage keeps the set of
 // those references use, and a definition publishes only those.
 func isMoreKey(k ref) bool {
-	return strings.HasPrefix(k.scope, goMethodsPrefix) || strings.HasPrefix(k.scope, csExtPrefix) || k.scope == pyFixtureScope
+	return strings.HasPrefix(k.scope, goMethodsPrefix) || strings.HasPrefix(k.scope, csExtPrefix) || k.scope == jvmMembersScope || k.scope == pyFixtureScope
 }
 
 // refKeys appends the keys of reference j of file i to out.
@@ -263,15 +267,17 @@ func (w classWalk) methodKeys(out []ref, from []classRef, name string) (_ []ref,
 // node that defines it (has) gives its key, in scope. found tells whether
 // any does; outside whether bases reported a base outside the tree.
 func inheritedKeys[N comparable](out []ref, from []N, name string, has func(N) bool, scope func(N) string, bases func(N) ([]N, bool)) (_ []ref, found, outside bool) {
-	seen := make(map[N]bool)
-	queue := slices.Clone(from)
+	// Few nodes are met: slices on the stack serve for the queue and the
+	// set of those seen.
+	var queueBuf, seenBuf [8]N
+	queue, seen := append(queueBuf[:0], from...), seenBuf[:0]
 	for len(queue) > 0 && len(seen) < maxClasses {
 		c := queue[0]
 		queue = queue[1:]
-		if seen[c] {
+		if slices.Contains(seen, c) {
 			continue
 		}
-		seen[c] = true
+		seen = append(seen, c)
 		if has(c) {
 			out = append(out, ref{name: name, scope: scope(c)})
 			found = true

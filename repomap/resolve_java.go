@@ -37,10 +37,19 @@ var javaLang = pkgLang{
 	file:   javaFile,
 }
 
-// newJavaResolver returns the resolver of the Java files of s. The
-// packages the Kotlin files kotlin declare are packages of the tree too:
-// what Java files import from them falls back to names.
-func newJavaResolver(s *snapshot, files, kotlin []int) *javaResolver {
+// newJavaResolver returns the resolver of the Java files of s. With
+// rules (the ranking change kotlin), the Kotlin files kotlin are among
+// files and read by Kotlin's rules (resolve_kotlin.go), in the same
+// packages. Without, the packages they declare are packages of the tree
+// too: what Java files import from them falls back to names.
+func newJavaResolver(s *snapshot, files, kotlin []int, rules bool) *javaResolver {
+	if rules {
+		langs := make(map[int]*pkgLang, len(kotlin))
+		for _, i := range kotlin {
+			langs[i] = &kotlinLang
+		}
+		return &javaResolver{newPkgResolverLangs(s, files, &javaLang, langs, declaredPackage)}
+	}
 	r := newPkgResolver(s, files, &javaLang, declaredPackage)
 	for _, i := range kotlin {
 		if p := declaredPackage(s.entries[i].tags); p != "" {
@@ -50,7 +59,8 @@ func newJavaResolver(s *snapshot, files, kotlin []int) *javaResolver {
 	return &javaResolver{r}
 }
 
-// javaResolver holds the Java files of a snapshot.
+// javaResolver holds the Java files of a snapshot, and with the ranking
+// change kotlin its Kotlin files.
 type javaResolver struct{ *pkgResolver }
 
 // javaType reports whether a definition of kind sub is a type.
@@ -63,7 +73,12 @@ func javaType(sub string) bool {
 }
 
 // javaFile reads what Java file i imports and declares.
-func javaFile(r *pkgResolver, i int) *pkgFile {
+func javaFile(r *pkgResolver, i int) *pkgFile { return jvmFile(r, i, javaImport) }
+
+// jvmFile reads what Java or Kotlin file i imports, as imports reads an
+// import (sub "import") or an import on demand ("package"), and the
+// declared types of its names.
+func jvmFile(r *pkgResolver, i int, imports func(f *pkgFile, sub, name, qual string)) *pkgFile {
 	f := newPkgFile()
 	set := r.s.entries[i].tags
 	for j, t := range set.Tags {
@@ -71,24 +86,34 @@ func javaFile(r *pkgResolver, i int) *pkgFile {
 			continue
 		}
 		name, qual := set.Strings[t.Name], set.Qual(j)
-		static := strings.HasPrefix(qual, "static ")
-		full := strings.TrimPrefix(qual, "static ")
 		switch sub := set.Sub(j); {
-		case sub == "import" && static:
-			if k := strings.LastIndexByte(full, '.'); k > 0 {
-				f.statics[name] = full[:k]
-			}
-		case sub == "import" && qual != "":
-			f.single[name] = full
-		case sub == "package" && static:
-			f.sdemand = append(f.sdemand, full)
-		case sub == "package" && qual != "":
-			f.demand = append(f.demand, full)
+		case sub == "import", sub == "package":
+			imports(f, sub, name, qual)
 		case sub == "type" && javaValue(qual):
 			f.vars[qual] = append(f.vars[qual], j)
 		}
 	}
 	return f
+}
+
+// javaImport records in f what an import of a Java file imports: a
+// reference of kind sub to name, qualified by what it imports ("a.b.C",
+// "static a.b.C.m").
+func javaImport(f *pkgFile, sub, name, qual string) {
+	static := strings.HasPrefix(qual, "static ")
+	full := strings.TrimPrefix(qual, "static ")
+	switch {
+	case sub == "import" && static:
+		if k := strings.LastIndexByte(full, '.'); k > 0 {
+			f.statics[name] = full[:k]
+		}
+	case sub == "import" && qual != "":
+		f.single[name] = full
+	case sub == "package" && static:
+		f.sdemand = append(f.sdemand, full)
+	case sub == "package" && qual != "":
+		f.demand = append(f.demand, full)
+	}
 }
 
 // javaValue reports whether a qualifier names a value: a lower-case name.
@@ -98,6 +123,9 @@ func javaValue(q string) bool {
 }
 
 func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
+	if r.isKotlin(i) {
+		return r.kotlinRefKeys(out, i, j)
+	}
 	set := r.s.entries[i].tags
 	t := set.Tags[j]
 	name, sub, qual := set.Strings[t.Name], set.Sub(j), set.Qual(j)
@@ -139,13 +167,8 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 			} else if at == placeOutside {
 				return out
 			}
-		case r.pkgs[full]: // import a.b.*
-			return append(out, ref{name: name, scope: r.pkgScope(full)})
 		default:
-			if n, at := r.named(full); at == placeInTree { // import a.b.C.*
-				return r.typeKeys(out, []pkgName{n})
-			}
-			return out
+			return r.demandKeys(out, name, full)
 		}
 	case "call":
 		return r.callKeys(out, i, j, name, qual)
@@ -155,6 +178,19 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 		}
 	}
 	return append(out, fallback)
+}
+
+// demandKeys appends the keys of an import on demand of full, a
+// reference to name: "a.b" of "import a.b.*", the package, or "a.b.C" of
+// "import a.b.C.*", the type; nothing when full is outside the tree.
+func (r *javaResolver) demandKeys(out []ref, name, full string) []ref {
+	if r.pkgs[full] {
+		return append(out, ref{name: name, scope: r.pkgScope(full)})
+	}
+	if n, at := r.named(full); at == placeInTree {
+		return r.typeKeys(out, []pkgName{n})
+	}
+	return out
 }
 
 // callKeys appends the keys of a call of name, reference j of file i,

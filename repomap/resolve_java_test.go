@@ -174,8 +174,10 @@ class Use {
 }
 
 // TestResolveJavaKotlin: a Java file that imports a class of a package
-// only Kotlin files declare links to it by name, at the fallback weight;
-// one imported from a package nothing declares, to nothing.
+// only Kotlin files declare links to it by name, at the fallback weight,
+// and with Kotlin's rules (default+kotlin) as to a Java class, and a call
+// on a value of it to the Kotlin class's method; one imported from a
+// package nothing declares, to nothing.
 func TestResolveJavaKotlin(t *testing.T) {
 	tree := fstest.MapFS{
 		"core/Adapter.kt": {Data: []byte("package com.shop.core\n\nclass Adapter {\n    fun read(): Int = 0\n}\n")},
@@ -192,14 +194,19 @@ class AdapterTest {
 }
 `)},
 	}
-	got := edges(t, tree, RankingDefault)
 	want := []string{"test/AdapterTest.java -> core/Adapter.kt Adapter", "test/AdapterTest.java -> core/Adapter.kt read"}
-	if !slices.Equal(got, want) {
-		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	for _, f := range linkTree(t, tree, RankingDefault).files {
-		if f.Path == "test/AdapterTest.java" && !slices.Contains(f.Refs, fallbackKey("Adapter")) {
-			t.Errorf("%s refs %q, want the fallback key of Adapter", f.Path, f.Refs)
+	for _, ranking := range []string{RankingDefault, rankingKotlin} {
+		if got := edges(t, tree, ranking); !slices.Equal(got, want) {
+			t.Errorf("%s: resolved edges:\n%s\nwant:\n%s", ranking, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		rules := ranking == rankingKotlin
+		for _, f := range linkTree(t, tree, ranking).files {
+			if f.Path == "test/AdapterTest.java" && slices.Contains(f.Refs, fallbackKey("Adapter")) == rules {
+				t.Errorf("%s: %s refs %q: the fallback key of Adapter is there: %t, want %t", ranking, f.Path, f.Refs, !rules, rules)
+			}
+			if f.Path == "test/AdapterTest.java" && rules && slices.Contains(f.Refs, fallbackKey("read")) {
+				t.Errorf("%s: %s refs %q: read falls back", ranking, f.Path, f.Refs)
+			}
 		}
 	}
 }

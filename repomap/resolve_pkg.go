@@ -15,7 +15,9 @@ import (
 // several) and, along its supertypes in the tree, of theirs. What a
 // language adds is read into a pkgFile by its own rules: which packages
 // a file sees without an import (its own, and C#'s parents), what it
-// imports, and the declared types of its names.
+// imports, and the declared types of its names. The files of a second
+// language can share a resolver and its packages (Kotlin's Java's), each
+// read by its own language's rules under the first's scopes.
 
 // pkgLang is what the shared rules take from one language.
 type pkgLang struct {
@@ -31,16 +33,22 @@ type pkgLang struct {
 	closed bool
 	// file reads what file i of r imports and declares.
 	file func(r *pkgResolver, i int) *pkgFile
+	// top, if set, reports whether definition j of set is neither a type
+	// nor a member but in its package's scope as types are (Kotlin's
+	// top-level functions and properties).
+	top func(set tags.Set, j int) bool
 }
 
 // pkgResolver holds the files of one language whose scopes are
 // packages.
 type pkgResolver struct {
 	s         *snapshot
-	lang      *pkgLang
+	lang      *pkgLang                // the rules of the files, and the prefix of all scopes
+	langs     map[int]*pkgLang        // per file of another language: its rules
 	pkg       map[int]string          // per file: its package ("a.b", or "/dir" without a declaration)
 	pkgs      map[string]bool         // the packages of the tree
 	types     map[pkgName][]int       // per type in its package: the files that define it
+	tops      map[pkgName][]int       // per top-level definition in its package (pkgLang.top): the files that define it
 	typeNames map[string]bool         // the names of the types of the tree
 	mems      map[int]map[string]bool // per file: the members it defines
 	files     map[int]*pkgFile        // per file, made on first use
@@ -68,11 +76,17 @@ func newPkgFile() *pkgFile {
 // newPkgResolver returns the resolver of files, whose packages pkgOf
 // gives ("" for none: the file's directory is its package).
 func newPkgResolver(s *snapshot, files []int, lang *pkgLang, pkgOf func(tags.Set) string) *pkgResolver {
-	r := &pkgResolver{s: s, lang: lang, pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
-		types: make(map[pkgName][]int), typeNames: make(map[string]bool), mems: make(map[int]map[string]bool),
+	return newPkgResolverLangs(s, files, lang, nil, pkgOf)
+}
+
+// newPkgResolverLangs is newPkgResolver for files of which those in
+// langs are read by the rules given there rather than by lang's.
+func newPkgResolverLangs(s *snapshot, files []int, lang *pkgLang, langs map[int]*pkgLang, pkgOf func(tags.Set) string) *pkgResolver {
+	r := &pkgResolver{s: s, lang: lang, langs: langs, pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
+		types: make(map[pkgName][]int), tops: make(map[pkgName][]int), typeNames: make(map[string]bool), mems: make(map[int]map[string]bool),
 		files: make(map[int]*pkgFile), bases: make(map[int][]int), out: make(map[int]bool)}
 	for _, i := range files {
-		set := s.entries[i].tags
+		set, fl := s.entries[i].tags, r.langOf(i)
 		p := pkgOf(set)
 		if p == "" {
 			p = "/" + goDir(s.files[i].path)
@@ -86,12 +100,11 @@ func newPkgResolver(s *snapshot, files []int, lang *pkgLang, pkgOf func(tags.Set
 			}
 			name := set.Strings[t.Name]
 			switch {
-			case lang.isType(set.Sub(j)):
-				k := pkgName{p, name}
+			case fl.isType(set.Sub(j)):
 				r.typeNames[name] = true
-				if !slices.Contains(r.types[k], i) {
-					r.types[k] = append(r.types[k], i)
-				}
+				addFile(r.types, pkgName{p, name}, i)
+			case fl.top != nil && fl.top(set, j):
+				addFile(r.tops, pkgName{p, name}, i)
 			case set.Sub(j) != "package" && set.Sub(j) != "constructor":
 				mems[name] = true
 			}
@@ -101,8 +114,27 @@ func newPkgResolver(s *snapshot, files []int, lang *pkgLang, pkgOf func(tags.Set
 	return r
 }
 
+// addFile adds file i to the files of n in m, once.
+func addFile(m map[pkgName][]int, n pkgName, i int) {
+	if !slices.Contains(m[n], i) {
+		m[n] = append(m[n], i)
+	}
+}
+
+// langOf returns the rules of file i.
+func (r *pkgResolver) langOf(i int) *pkgLang {
+	if l, ok := r.langs[i]; ok {
+		return l
+	}
+	return r.lang
+}
+
 // typeScope returns the scope of the types of package p.
 func (r *pkgResolver) typeScope(p string) string { return r.lang.prefix + ":" + p }
+
+// topScope returns the scope of the top-level definitions (pkgLang.top)
+// of package p.
+func (r *pkgResolver) topScope(p string) string { return r.lang.prefix + ".top:" + p }
 
 // pkgScope returns the scope under which package p's declarations
 // publish its name, for the imports of all of it.
@@ -114,11 +146,14 @@ func (r *pkgResolver) members(i int) string { return r.lang.prefix + ".m:" + r.s
 func (r *pkgResolver) defKey(i, j int) ref {
 	set := r.s.entries[i].tags
 	name := set.Strings[set.Tags[j].Name]
+	lang := r.langOf(i)
 	switch sub := set.Sub(j); {
 	case sub == "package":
 		return ref{name: name, scope: r.pkgScope(r.pkg[i])}
-	case r.lang.isType(sub), sub == "constructor":
+	case lang.isType(sub), sub == "constructor":
 		return ref{name: name, scope: r.typeScope(r.pkg[i])}
+	case lang.top != nil && lang.top(set, j):
+		return ref{name: name, scope: r.topScope(r.pkg[i])}
 	}
 	return ref{name: name, scope: r.members(i)}
 }
@@ -128,7 +163,7 @@ func (r *pkgResolver) file(i int) *pkgFile {
 	if f, ok := r.files[i]; ok {
 		return f
 	}
-	f := r.lang.file(r, i)
+	f := r.langOf(i).file(r, i)
 	if len(f.own) == 0 {
 		f.own = []string{r.pkg[i]}
 	}
@@ -212,7 +247,7 @@ func (r *pkgResolver) typeOf(i int, name string) ([]pkgName, pkgPlace) {
 	if len(out) > 0 {
 		return out, placeInTree
 	}
-	if r.lang.std[name] || r.lang.closed && !r.typeNames[name] {
+	if lang := r.langOf(i); lang.std[name] || lang.closed && !r.typeNames[name] {
 		return nil, placeOutside
 	}
 	return nil, placeUnknown
@@ -268,7 +303,7 @@ func (r *pkgResolver) selfFiles(i int) []int {
 	out := []int{i}
 	set := r.s.entries[i].tags
 	for j, t := range set.Tags {
-		if t.Kind == tags.Definition && r.lang.isType(set.Sub(j)) {
+		if t.Kind == tags.Definition && r.langOf(i).isType(set.Sub(j)) {
 			for _, f := range r.types[pkgName{r.pkg[i], set.Strings[t.Name]}] {
 				if !slices.Contains(out, f) {
 					out = append(out, f)
@@ -286,11 +321,11 @@ func (r *pkgResolver) basesOf(i int) ([]int, bool) {
 		return b, r.out[i]
 	}
 	r.bases[i] = nil // a cycle of supertypes ends here
-	set := r.s.entries[i].tags
+	set, lang := r.s.entries[i].tags, r.langOf(i)
 	var in []int
 	outside := false
 	for j, t := range set.Tags {
-		if t.Kind != tags.Reference || !r.lang.isBase(set.Sub(j), set.Qual(j)) {
+		if t.Kind != tags.Reference || !lang.isBase(set.Sub(j), set.Qual(j)) {
 			continue
 		}
 		ns, at := r.typeOf(i, set.Strings[t.Name])
@@ -379,12 +414,23 @@ func (r *pkgResolver) typeMemberKeys(out []ref, from []int, name string) (_ []re
 }
 
 // varType resolves the declared type of the name x as reference j of file
-// i uses it: the nearest declaration of x at or before j's line, else the
-// first after it (a field declared below its use).
+// i uses it.
 func (r *pkgResolver) varType(i, j int, x string) ([]pkgName, pkgPlace) {
+	d := r.varDecl(i, j, x)
+	if d < 0 {
+		return nil, placeUnknown
+	}
+	set := r.s.entries[i].tags
+	return r.typeOf(i, set.Strings[set.Tags[d].Name])
+}
+
+// varDecl returns the type reference of the declaration of x in effect
+// for reference j of file i: the nearest at or before j's line, else the
+// first after it (a field declared below its use); -1 for none.
+func (r *pkgResolver) varDecl(i, j int, x string) int {
 	decls := r.file(i).vars[x]
 	if len(decls) == 0 {
-		return nil, placeUnknown
+		return -1
 	}
 	set := r.s.entries[i].tags
 	line := set.Tags[j].Line
@@ -395,7 +441,7 @@ func (r *pkgResolver) varType(i, j int, x string) ([]pkgName, pkgPlace) {
 		}
 		d = k
 	}
-	return r.typeOf(i, set.Strings[set.Tags[d].Name])
+	return d
 }
 
 // declaredPackage returns the name of the package a file's tags declare
