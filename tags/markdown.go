@@ -65,7 +65,7 @@ func markdownTags(path string, src []byte) []Tag {
 		case text[0] == '#':
 			if name, ok := atxHeading(text); ok {
 				if name != "" {
-					out = append(out, Tag{Path: path, Name: strings.ToValidUTF8(name, "\uFFFD"), Kind: Definition, Sub: "heading", Line: i})
+					out = append(out, heading(path, name, i))
 				}
 				para = -1
 				continue
@@ -73,7 +73,7 @@ func markdownTags(path string, src []byte) []Tag {
 			para = i
 		case para >= 0 && underline(text):
 			name := strings.Join(strings.Fields(string(lines[para])), " ")
-			out = append(out, Tag{Path: path, Name: strings.ToValidUTF8(name, "\uFFFD"), Kind: Definition, Sub: "heading", Line: para})
+			out = append(out, heading(path, name, para))
 			para = -1
 		case underline(text):
 			para = -1 // a rule, or a line of "=" that underlines nothing
@@ -86,6 +86,12 @@ func markdownTags(path string, src []byte) []Tag {
 		}
 	}
 	return out
+}
+
+// heading returns the definition of a heading named name on line of the
+// document at path; the name is made valid UTF-8.
+func heading(path, name string, line int) Tag {
+	return Tag{Path: path, Name: strings.ToValidUTF8(name, "\uFFFD"), Kind: Definition, Sub: "heading", Line: line}
 }
 
 // trimIndent returns line without its leading spaces and tabs, and how
