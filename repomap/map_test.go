@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -498,7 +499,7 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 // changes, so that a measurement can vary one of them (as in
 // "…+mix=3"); a new default must keep the spelling true.
 func TestDefaultRankingSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8+fixtures+exports"
+	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8+fixtures+exports+front=0.2"
 	def, err := parseRanking(RankingDefault)
 	if err != nil {
 		t.Fatal(err)
@@ -647,5 +648,72 @@ func TestLoneOverviewOnly(t *testing.T) {
 		if CheckRanking(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}
+	}
+}
+
+// TestFrontDoor checks which files are the front doors of their
+// packages.
+func TestFrontDoor(t *testing.T) {
+	for p, want := range map[string]bool{
+		"httpx/__init__.py":                true,
+		"src/pytest/__init__.py":           true,
+		"lib/pkg/__init__.py":              true,
+		"src/_pytest/__init__.py":          false, // a private package
+		"httpx/_transports/__init__.py":    false, // a subpackage
+		"tests/unit/__init__.py":           false,
+		"src/lib.rs":                       true,
+		"serde_json/src/lib.rs":            true,
+		"src/de.rs":                        false,
+		"src/bin/lib.rs":                   false,
+		"index.js":                         true,
+		"source/index.ts":                  true,
+		"packages/babel-core/src/index.ts": true,
+		"lib/index.mjs":                    true,
+		"lib/helpers/index.js":             false,
+		"index.d.ts":                       false,
+		"index.html":                       false,
+		"src/main.go":                      false,
+	} {
+		if got := frontDoor(p); got != want {
+			t.Errorf("frontDoor(%q) = %t, want %t", p, got, want)
+		}
+	}
+}
+
+// TestFrontTeleport checks ranking change front=F: in a map for no
+// request, a package's front door hands its share of the teleport on to
+// what it re-exports, so that the exported class rises against a helper
+// the package's own modules use more; a map for a request does not
+// change.
+func TestFrontTeleport(t *testing.T) {
+	tree := fstest.MapFS{
+		"pkg/__init__.py": {Data: []byte("from pkg.core import Client\n\n__all__ = [\"Client\"]\n")},
+		"pkg/core.py":     {Data: []byte("class Client:\n    def send(self):\n        pass\n")},
+		"pkg/util.py":     {Data: []byte("def helper():\n    pass\n")},
+	}
+	for _, f := range []string{"a", "b", "c", "d"} {
+		tree["pkg/"+f+".py"] = &fstest.MapFile{Data: []byte("from pkg.util import helper\n\n\ndef " + f + "():\n    helper()\n")}
+	}
+	const rk = "aider+reverse+roles+resolve+exports"
+	scores := func(ranking string, req Request) map[string]float64 {
+		t.Helper()
+		out := make(map[string]float64)
+		for _, it := range build(t, tree, &Options{Ranking: ranking}, req).ranked.items {
+			if it.Name != "" {
+				out[it.Name] = it.Score
+			}
+		}
+		return out
+	}
+	before, after := scores(rk, Request{}), scores(rk+"+front=0.5", Request{})
+	if before["Client"] == 0 || before["helper"] == 0 {
+		t.Fatalf("scores %v: the test needs Client and helper ranked", before)
+	}
+	if b, a := before["Client"]/before["helper"], after["Client"]/after["helper"]; !(a > 1.5*b) {
+		t.Errorf("Client/helper score ratio %.3f without front, %.3f with: want it to grow", b, a)
+	}
+	focus := Request{Focus: []string{"pkg/a.py"}}
+	if b, a := scores(rk, focus), scores(rk+"+front=0.5", focus); !maps.Equal(b, a) {
+		t.Errorf("with a focus, front changed the scores: %v, then %v", b, a)
 	}
 }
