@@ -315,7 +315,8 @@ func (e *evaluator) addedNames(ctx context.Context, ch change) ([]string, int, e
 
 // declaredUse reports whether references of kind sub are declarations
 // that a name is used rather than uses in the code: the parameters that
-// may name pytest fixtures (every parameter of a test, self too) and the
-// names of an __all__. They would want definitions the line does not
-// use, and the question is the one measured before they were tags.
-func declaredUse(sub string) bool { return sub == "fixture" || sub == "export" }
+// may name pytest fixtures (every parameter of a test, self too), the
+// names of an __all__ and Python's type annotations. The first two would
+// want definitions the line does not use, and the question is the one
+// measured before they were tags.
+func declaredUse(sub string) bool { return sub == "fixture" || sub == "export" || sub == "hint" }

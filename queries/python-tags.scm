@@ -153,6 +153,54 @@
   function: (attribute
     attribute: (identifier) @name.reference.member))
 
+; A type annotation (of a parameter, a return or a variable) uses the
+; types it names: each is a "hint" reference, the base of a
+; generic type ("Optional" of "Optional[T]") too, and the members of a union ("A | B",
+; three deep). A string annotation is a forward reference: one naming a
+; single type is a use of it.
+(type
+  (identifier) @name.reference.hint)
+
+(type
+  (attribute
+    object: [
+      (identifier)
+      (attribute)
+    ] @qual
+    attribute: (identifier) @name.reference.hint))
+
+(type
+  (string
+    (string_content) @name.reference.hint)
+  (#match? @name.reference.hint "^[A-Za-z_][A-Za-z0-9_]*$"))
+
+(generic_type
+  (identifier) @name.reference.hint)
+
+(type
+  (binary_operator
+    [
+      (identifier) @name.reference.hint
+      (attribute
+        object: [
+          (identifier)
+          (attribute)
+        ] @qual
+        attribute: (identifier) @name.reference.hint)
+      (binary_operator
+        [
+          (identifier) @name.reference.hint
+          (attribute
+            object: [
+              (identifier)
+              (attribute)
+            ] @qual
+            attribute: (identifier) @name.reference.hint)
+          (binary_operator
+            (identifier) @name.reference.hint)
+        ])
+    ]))
+
 ; The parameters of a test function name the fixtures it takes: each is
 ; a "fixture" reference.
 (function_definition

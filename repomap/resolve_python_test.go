@@ -170,3 +170,27 @@ func TestPythonExports(t *testing.T) {
 		t.Errorf("hidden names of pkg/__init__.py without exports = %q, want no __all__", h)
 	}
 }
+
+// TestPythonHints checks ranking change hints: the names of a type
+// annotation are uses of what they mean in the file (a class of a
+// module imported from the tree; not typing's Optional, which is
+// outside it), and so is a forward reference in a string; without the
+// change, they link nothing (an import of a module alone links nothing).
+func TestPythonHints(t *testing.T) {
+	tree := fstest.MapFS{
+		"app/__init__.py": {},
+		"app/models.py":   {Data: []byte("class Request:\n    pass\n\n\nclass Response:\n    pass\n")},
+		"app/client.py": {Data: []byte("from typing import Optional\n\nimport app.models as m\n\n\n" +
+			"def send(request: Optional[m.Request]) -> \"Response\":\n    pass\n\n\nclass Response:\n    pass\n")},
+		"app/server.py": {Data: []byte("from app.models import Response\n\n\ndef reply() -> \"Response\":\n    pass\n")},
+	}
+	const def = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8"
+	want := []string{"app/client.py -> app/models.py Request", "app/server.py -> app/models.py Response"}
+	if got := edges(t, tree, def+"+hints"); !slices.Equal(got, want) {
+		t.Errorf("edges with hints = %q, want %q", got, want)
+	}
+	want = []string{"app/server.py -> app/models.py Response"} // the import
+	if got := edges(t, tree, def); !slices.Equal(got, want) {
+		t.Errorf("edges without hints = %q, want %q", got, want)
+	}
+}
