@@ -5,8 +5,8 @@ import (
 	"regexp"
 )
 
-// kotlinHeaderBreak finds a class header whose primary constructor,
-// with its modifiers, starts on the next line:
+// kotlinHeaderBreak matches a class header whose primary constructor,
+// with its modifiers, starts on the next line, up to "constructor":
 //
 //	public class FileSpec
 //	private constructor(builder: Builder) : Taggable {
@@ -19,7 +19,7 @@ import (
 // the line break with the blanks around it; only visibility and platform
 // modifiers, which are all a primary constructor takes besides
 // annotations, are looked for.
-var kotlinHeaderBreak = regexp.MustCompile(`\bclass[ \t]+\w+(?:[ \t]*<[^\n{}()=;]*>)?([ \t]*\r?\n[ \t]*)(?:(?:public|protected|internal|private|actual|expect)[ \t]+)+constructor\b`)
+var kotlinHeaderBreak = regexp.MustCompile(`\bclass[ \t]+\w+(?:[ \t]*<[^\n{}()=;]*>)?([ \t]*\r?\n[ \t]*)(?:(?:public|protected|internal|private|actual|expect)[ \t]+)+$`)
 
 // kotlinMend joins such a header's modifiers to the line of the class
 // name and moves the line break in front of "constructor", which the
@@ -30,21 +30,45 @@ var kotlinHeaderBreak = regexp.MustCompile(`\bclass[ \t]+\w+(?:[ \t]*<[^\n{}()=;
 //
 // Only the modifiers change rows; "constructor" and all after it keep
 // theirs. A match inside a string or a comment changes only its blanks.
+// The header is looked for only on the two lines that end at a word
+// "constructor", which few lines have.
 func kotlinMend(src []byte) []byte {
-	if !bytes.Contains(src, []byte("constructor")) {
-		return src
-	}
-	ms := kotlinHeaderBreak.FindAllSubmatchIndex(src, -1)
-	if ms == nil {
-		return src
-	}
-	out := bytes.Clone(src)
-	for _, m := range ms {
-		for i := m[2]; i < m[3]; i++ {
-			out[i] = ' '
+	const word = "constructor"
+	var out []byte
+	for at := 0; ; {
+		i := bytes.Index(src[at:], []byte(word))
+		if i < 0 {
+			break
 		}
-		// The blank that ends the modifiers, just before "constructor".
-		out[m[1]-len("constructor")-1] = '\n'
+		i += at
+		at = i + len(word)
+		if at < len(src) && isWordByte(src[at]) {
+			continue
+		}
+		br := bytes.LastIndexByte(src[:i], '\n')
+		if br < 0 {
+			continue
+		}
+		from := bytes.LastIndexByte(src[:br], '\n') + 1 // the line before
+		m := kotlinHeaderBreak.FindSubmatchIndex(src[from:i])
+		if m == nil {
+			continue
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		for j := from + m[2]; j < from+m[3]; j++ {
+			out[j] = ' '
+		}
+		out[i-1] = '\n' // the blank that ends the modifiers
+	}
+	if out == nil {
+		return src
 	}
 	return out
+}
+
+// isWordByte reports whether c may be part of an ASCII word, as \w has it.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

@@ -30,13 +30,17 @@ func TestKotlinMend(t *testing.T) {
 			"class A private\nconstructor()\nclass B protected\nconstructor()",
 		},
 		// Nothing to mend: on one line, no modifier, an annotation, a
-		// secondary constructor, a comment's "*".
+		// secondary constructor, a comment's "*", another word, a blank
+		// line between, no line before.
 		{"class A private constructor(b: Int)", ""},
 		{"class A\nconstructor(b: Int)", ""},
 		{"class A\n@Inject constructor(b: Int)", ""},
 		{"class A {\n  private constructor(b: Int)\n}", ""},
 		{"/* the class A\n * private constructor */", ""},
 		{"val klass = A::class\nprivate fun constructor()", ""},
+		{"class A\nprivate constructors()", ""},
+		{"class A\n\nprivate constructor()", ""},
+		{"private constructor()", ""},
 	}
 	for _, tt := range tests {
 		want := tt.want
