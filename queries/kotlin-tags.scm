@@ -25,6 +25,14 @@
 (class_declaration
   name: (identifier) @name.definition.class)
 
+; A class the grammar cannot parse is left in an error, which holds its
+; keyword and its name: "class ByteString" still defines it. (What
+; follows the fault may be lost.)
+(ERROR
+  "class"
+  .
+  (identifier) @name.definition.class)
+
 (object_declaration
   name: (identifier) @name.definition.object)
 

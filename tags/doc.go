@@ -30,6 +30,12 @@
 // scopes around it. [Parser.Outline] returns the outline alone, which
 // needs the grammar and no query.
 //
+// Where a grammar fails on what its language allows, the source it
+// parses may be mended first: a Kotlin class header whose primary
+// constructor starts on the next line has its line break moved in front
+// of "constructor". A mend changes blanks only, so byte offsets and the
+// rows of names are the file's, and names are read from the file.
+//
 // # Languages
 //
 // [Detect] names the language of a file by its base name, its extension,

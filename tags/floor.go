@@ -21,14 +21,15 @@ func (p *Parser) Floor(ctx context.Context, path string, src []byte) (int, error
 	if p.parser == nil {
 		return 0, errClosed
 	}
-	if lookup(name).grammar == nil {
+	l := lookup(name)
+	if l.grammar == nil {
 		return 0, fmt.Errorf("%w: %s", ErrNoGrammar, path)
 	}
 	c, err := p.compile(name)
 	if err != nil {
 		return 0, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
-	tree, deadline, err := p.parseTimed(ctx, c.lang, src)
+	tree, deadline, err := p.parseTimed(ctx, c.lang, l.source(src))
 	if err != nil {
 		return 0, fmt.Errorf("tags: parse %s: %w", path, err)
 	}

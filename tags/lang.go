@@ -66,6 +66,23 @@ type language struct {
 	// rename, when set, turns the text of a captured node into the tag's
 	// name; "" drops the tag.
 	rename func(sub, text string) string
+
+	// mend, when set, rewrites a file's source before the grammar parses
+	// it, to step around a construct that the language allows and the
+	// grammar cannot parse (see kotlinMend). It changes only whitespace
+	// and keeps the length and the number of newlines, so the tree's byte
+	// offsets are the file's and its rows are too but for the words it
+	// moves; the query reads the names from the file's own bytes. It
+	// returns src itself when there is nothing to mend.
+	mend func(src []byte) []byte
+}
+
+// source returns what the grammar of l parses for the file src.
+func (l *language) source(src []byte) []byte {
+	if l.mend == nil {
+		return src
+	}
+	return l.mend(src)
 }
 
 // queryFiles names the files of queries.FS whose concatenation is the
@@ -94,7 +111,7 @@ var grammarLanguages = []*language{
 	{name: "javascript", exts: []string{".js", ".jsx", ".mjs", ".cjs"}, shebang: []string{"node", "nodejs", "deno", "bun"}, grammar: tsjs.Language},
 	{name: "json", exts: []string{".json", ".jsonc"}, grammar: tsjson.Language},
 	{name: "julia", exts: []string{".jl"}, shebang: []string{"julia"}, grammar: tsjulia.Language},
-	{name: "kotlin", exts: []string{".kt", ".kts"}, grammar: tskotlin.Language},
+	{name: "kotlin", exts: []string{".kt", ".kts"}, grammar: tskotlin.Language, mend: kotlinMend},
 	{name: "lua", exts: []string{".lua"}, shebang: []string{"lua", "luajit"}, grammar: tslua.Language},
 	{name: "make", exts: []string{".mk", ".mak"}, files: []string{"Makefile", "makefile", "GNUmakefile"}, shebang: []string{"make"}, grammar: tsmake.Language},
 	{name: "ocaml", exts: []string{".ml"}, shebang: []string{"ocaml"}, grammar: tsocaml.LanguageOCaml},

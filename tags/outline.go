@@ -48,14 +48,15 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*Outline
 	if name == "" {
 		return nil, fmt.Errorf("%w: %s", ErrUnsupportedLanguage, path)
 	}
-	if l := lookup(name); l.grammar == nil {
+	l := lookup(name)
+	if l.grammar == nil {
 		return p.lexOutline(ctx, l, path, src)
 	}
 	lang, err := grammar(name)
 	if err != nil {
 		return nil, err
 	}
-	tree, _, err := p.parseTimed(ctx, lang, src)
+	tree, _, err := p.parseTimed(ctx, lang, l.source(src))
 	if err != nil {
 		return nil, fmt.Errorf("tags: outline %s: %w", path, err)
 	}

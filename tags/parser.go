@@ -281,7 +281,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 	if err != nil {
 		return File{}, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
-	tree, deadline, err := p.parseTimed(ctx, c.lang, src)
+	tree, deadline, err := p.parseTimed(ctx, c.lang, l.source(src))
 	if err != nil {
 		return File{}, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
