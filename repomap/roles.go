@@ -120,7 +120,7 @@ func pathRole(p string) Role {
 	case configFiles[base] || base == "requirements.txt" || strings.HasPrefix(base, "requirements-") && ext == ".txt",
 		configExts[ext] || strings.HasSuffix(base, ".config.js") || strings.HasSuffix(base, ".config.ts") || strings.HasSuffix(base, ".config.mjs") || strings.HasPrefix(base, ".eslintrc") || strings.HasPrefix(base, ".prettierrc") || strings.HasPrefix(base, ".babelrc"):
 		return RoleConfig
-	case testName(path.Base(p), ext) || has(testDirs):
+	case testName(path.Base(p), ext) || has(testDirs) || testSourceSet(p):
 		return RoleTest
 	case has(exampleDirs):
 		return RoleExample
@@ -128,6 +128,23 @@ func pathRole(p string) Role {
 		return RoleDocs
 	}
 	return RoleSource
+}
+
+// testSourceSet reports whether a directory of the path p is a Gradle
+// source set of tests by its name: a camel-case one ending in Test or
+// Tests, as jvmTest, commonTest or androidUnitTest.
+func testSourceSet(p string) bool {
+	dir, _ := path.Split(p)
+	for d := range strings.SplitSeq(dir, "/") {
+		stem, ok := strings.CutSuffix(d, "Test")
+		if !ok {
+			stem, ok = strings.CutSuffix(d, "Tests")
+		}
+		if ok && stem != "" && 'a' <= stem[0] && stem[0] <= 'z' && 'a' <= stem[len(stem)-1] && stem[len(stem)-1] <= 'z' {
+			return true
+		}
+	}
+	return false
 }
 
 // testName reports whether a file's base name, with its extension ext
@@ -147,8 +164,11 @@ func testName(base, ext string) bool {
 	case ".rb":
 		return strings.HasSuffix(stem, "_spec") || strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_")
 	case ".java", ".kt", ".scala", ".cs", ".php", ".swift", ".dart", ".groovy":
-		// Case matters: FooTest, FooTests, FooSpec, FooIT, foo_test, not Contest.
-		return strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "Spec") ||
+		// Case matters: FooTest, FooTests, FooIT, foo_test, not Contest.
+		// Not FooSpec: kotlinpoet's FileSpec, TypeSpec and FunSpec are its
+		// API, and the specs of ScalaTest, Spock and Kotest live in test
+		// source sets, which their directories tell (testSourceSet).
+		return strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") ||
 			strings.HasSuffix(stem, "IT") || strings.HasSuffix(stem, "_test")
 	case ".exs", ".ex":
 		return strings.HasSuffix(stem, "_test")
@@ -260,3 +280,4 @@ func parseRoles(name, text string) (roleRules, error) {
 	}
 	return rs, nil
 }
+

@@ -29,6 +29,13 @@ func TestPathRole(t *testing.T) {
 		{"src/test/java/org/x/FooTest.java", RoleTest},
 		{"src/main/java/org/x/Contest.java", RoleSource},
 		{"src/main/java/org/x/FooTest.java", RoleTest},
+		{"kotlinpoet/src/jvmMain/kotlin/com/squareup/kotlinpoet/FileSpec.kt", RoleSource},
+		{"kotlinpoet/src/jvmTest/kotlin/com/squareup/kotlinpoet/TestFiles.kt", RoleTest},
+		{"lib/src/commonTest/kotlin/Helpers.kt", RoleTest},
+		{"app/src/androidUnitTest/java/AppHelper.java", RoleTest},
+		{"src/test/scala/x/ParserSpec.scala", RoleTest},
+		{"src/main/scala/x/LoadTest/Runner.scala", RoleSource},
+		{"src/main/scala/x/latest/Runner.scala", RoleSource},
 		{"examples/basic/main.go", RoleExample},
 		{"_examples/demo.py", RoleExample},
 		{"tags/testdata/lang/go/a.go", RoleFixture},
@@ -201,3 +208,4 @@ func TestMinified(t *testing.T) {
 		}
 	}
 }
+
