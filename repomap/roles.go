@@ -118,7 +118,7 @@ func pathRole(p string) Role {
 	case docExts[ext] && !configFiles[base] && base != "requirements.txt" && !strings.HasPrefix(base, "requirements-"):
 		return RoleDocs
 	case configFiles[base] || base == "requirements.txt" || strings.HasPrefix(base, "requirements-") && ext == ".txt",
-		configExts[ext] || strings.HasSuffix(base, ".config.js") || strings.HasSuffix(base, ".config.ts") || strings.HasSuffix(base, ".config.mjs") || strings.HasPrefix(base, ".eslintrc") || strings.HasPrefix(base, ".prettierrc") || strings.HasPrefix(base, ".babelrc"):
+		configExts[ext] || scriptConfig(stem, ext) || strings.HasPrefix(base, ".eslintrc") || strings.HasPrefix(base, ".prettierrc") || strings.HasPrefix(base, ".babelrc"):
 		return RoleConfig
 	case testName(path.Base(p), ext) || has(testDirs) || testSourceSet(p):
 		return RoleTest
@@ -128,6 +128,17 @@ func pathRole(p string) Role {
 		return RoleDocs
 	}
 	return RoleSource
+}
+
+// scriptConfig reports whether a file with the stem and extension ext
+// (lower case) is a build tool's configuration written as a script:
+// vite.config.ts, karma.conf.cjs, eslint.config.mjs.
+func scriptConfig(stem, ext string) bool {
+	switch ext {
+	case ".js", ".cjs", ".mjs", ".ts", ".cts", ".mts":
+		return strings.HasSuffix(stem, ".config") || strings.HasSuffix(stem, ".conf")
+	}
+	return false
 }
 
 // testSourceSet reports whether a directory of the path p is a Gradle
@@ -280,4 +291,3 @@ func parseRoles(name, text string) (roleRules, error) {
 	}
 	return rs, nil
 }
-

@@ -30,6 +30,10 @@ func TestPathRole(t *testing.T) {
 		{"src/main/java/org/x/Contest.java", RoleSource},
 		{"src/main/java/org/x/FooTest.java", RoleTest},
 		{"kotlinpoet/src/jvmMain/kotlin/com/squareup/kotlinpoet/FileSpec.kt", RoleSource},
+		{"karma.conf.cjs", RoleConfig},
+		{"vite.config.mts", RoleConfig},
+		{"webpack.config.js", RoleConfig},
+		{"src/config.ts", RoleSource},
 		{"kotlinpoet/src/jvmTest/kotlin/com/squareup/kotlinpoet/TestFiles.kt", RoleTest},
 		{"lib/src/commonTest/kotlin/Helpers.kt", RoleTest},
 		{"app/src/androidUnitTest/java/AppHelper.java", RoleTest},
@@ -208,4 +212,3 @@ func TestMinified(t *testing.T) {
 		}
 	}
 }
-
