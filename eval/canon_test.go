@@ -211,31 +211,46 @@ func TestReadCanons(t *testing.T) {
 	}
 }
 
-// TestCanonData checks the canons of testdata/canons: ten names each,
-// each with the place in the documentation that shows it, and six
-// repositories or more in four languages or more.
+// TestCanonData checks the canons of testdata/canons and of
+// testdata/canons-heldout: ten names each, each with the place in the
+// documentation that shows it, enough repositories and languages in
+// each directory (the held-out repositories are Go and Python alone),
+// and no repository in both.
 func TestCanonData(t *testing.T) {
-	cs, err := ReadCanons(filepath.Join("testdata", "canons"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	langs := make(map[string]bool)
-	for _, c := range cs {
-		if len(c.Names) != 10 {
-			t.Errorf("canon of %s has %d names, want 10", c.Repo, len(c.Names))
+	dirOf := make(map[string]string)
+	for _, tc := range []struct {
+		dir          string
+		repos, langs int
+	}{
+		{"canons", 6, 4},
+		{"canons-heldout", 4, 2},
+	} {
+		cs, err := ReadCanons(filepath.Join("testdata", tc.dir))
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, n := range c.Names {
-			if n.Source == "" {
-				t.Errorf("canon of %s: %s has no source", c.Repo, n.Name)
+		langs := make(map[string]bool)
+		for _, c := range cs {
+			if len(c.Names) != 10 {
+				t.Errorf("%s: canon of %s has %d names, want 10", tc.dir, c.Repo, len(c.Names))
 			}
+			for _, n := range c.Names {
+				if n.Source == "" {
+					t.Errorf("%s: canon of %s: %s has no source", tc.dir, c.Repo, n.Name)
+				}
+			}
+			if c.Language == "" {
+				t.Errorf("%s: canon of %s has no language", tc.dir, c.Repo)
+			}
+			langs[c.Language] = true
+			if d, ok := dirOf[c.Repo]; ok {
+				t.Errorf("%s is in testdata/%s and testdata/%s", c.Repo, d, tc.dir)
+			}
+			dirOf[c.Repo] = tc.dir
 		}
-		if c.Language == "" {
-			t.Errorf("canon of %s has no language", c.Repo)
+		if len(cs) < tc.repos || len(langs) < tc.langs {
+			t.Errorf("testdata/%s has %d canons in %d languages, want %d or more in %d or more", tc.dir, len(cs), len(langs), tc.repos, tc.langs)
 		}
-		langs[c.Language] = true
-	}
-	if len(cs) < 6 || len(langs) < 4 {
-		t.Errorf("testdata/canons has %d canons in %d languages, want 6 or more in 4 or more", len(cs), len(langs))
 	}
 }
 
