@@ -499,7 +499,7 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 // changes, so that a measurement can vary one of them (as in
 // "…+mix=3"); a new default must keep the spelling true.
 func TestDefaultRankingSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8+fixtures+exports+front=0.2"
+	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8+fixtures+exports+front=0.2+spread=1"
 	def, err := parseRanking(RankingDefault)
 	if err != nil {
 		t.Fatal(err)
@@ -715,5 +715,31 @@ func TestFrontTeleport(t *testing.T) {
 	focus := Request{Focus: []string{"pkg/a.py"}}
 	if b, a := scores(rk, focus), scores(rk+"+front=0.5", focus); !maps.Equal(b, a) {
 		t.Errorf("with a focus, front changed the scores: %v, then %v", b, a)
+	}
+}
+
+// TestSpreadNames checks ranking change spread=N: past a name's first N
+// definitions in the list, each next one of the name goes down as if
+// its score halved for each one before it past N, tiers staying in
+// order, and the file-only entries after the definitions stay put.
+func TestSpreadNames(t *testing.T) {
+	items := []fit.Item{
+		{Path: "a.go", Name: "Render", Score: 10},
+		{Path: "b.go", Name: "Render", Score: 9},
+		{Path: "c.go", Name: "Render", Score: 8},
+		{Path: "d.go", Name: "New", Score: 5},
+		{Path: "e.go", Name: "Parse", Score: 3},
+		{Path: "docs/x.md", Name: "Render", Score: 9},
+		{Path: "f.go", Score: 1},
+	}
+	spreadNames(items, map[string]int{"docs/x.md": 2}, 1)
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Path)
+	}
+	// Render's scores count as 10, 4.5 and 2; the page is in tier 2.
+	want := []string{"a.go", "d.go", "b.go", "e.go", "c.go", "docs/x.md", "f.go"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %q, want %q", got, want)
 	}
 }
