@@ -168,8 +168,6 @@ const fallbackScope = "~"
 // also link by name, with the ranking change names=W.
 const namesScope = "~names"
 
-// fallbackKey is the key a reference to name falls back to.
-func fallbackKey(name string) string { return rank.Key(name, fallbackScope) }
 
 // keyWeight returns the weight of the edges of each key for the ranking
 // rk: the fallback weight for name matches the rules could not place, and
@@ -183,7 +181,7 @@ func keyWeight(rk ranking, overview bool) func(string) float64 {
 	return func(key string) float64 {
 		name, scope, _ := strings.Cut(key, "\x00")
 		switch {
-		case scope == fallbackScope:
+		case scope == fallbackScope || strings.HasPrefix(scope, fallbackScope+familyScope):
 			return rk.fallback
 		case scope == namesScope:
 			return rk.names

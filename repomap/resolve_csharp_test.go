@@ -197,7 +197,7 @@ func TestResolveCSharp(t *testing.T) {
 		}
 	}
 	for _, f := range linkTree(t, csharpTree, RankingDefault).files {
-		if f.Path == app && !slices.Contains(f.Refs, fallbackKey("Thing")) {
+		if f.Path == app && !slices.Contains(f.Refs, fallbackKey("Thing", "dotnet")) {
 			t.Errorf("%s refs %q, want the fallback key of Thing", f.Path, f.Refs)
 		}
 	}

@@ -121,7 +121,7 @@ func TestResolveJava(t *testing.T) {
 	}
 
 	for _, f := range linkTree(t, javaTree, RankingDefault).files {
-		if f.Path == app && !slices.Contains(f.Refs, fallbackKey("thing")) {
+		if f.Path == app && !slices.Contains(f.Refs, fallbackKey("thing", "jvm")) {
 			t.Errorf("%s refs %q, want the fallback key of thing", f.Path, f.Refs)
 		}
 	}
@@ -167,7 +167,7 @@ class Use {
 	// g.make() on an imported class outside the tree links to nothing
 	// (Gadget is imported by name from a package the tree does not have).
 	for _, f := range linkTree(t, tree, RankingDefault).files {
-		if f.Path == "b/Use.java" && slices.Contains(f.Refs, fallbackKey("make")) {
+		if f.Path == "b/Use.java" && slices.Contains(f.Refs, fallbackKey("make", "jvm")) {
 			t.Errorf("%s refs %q: g.make() on an outside type falls back", f.Path, f.Refs)
 		}
 	}
@@ -201,10 +201,10 @@ class AdapterTest {
 		}
 		rules := ranking == rankingKotlin
 		for _, f := range linkTree(t, tree, ranking).files {
-			if f.Path == "test/AdapterTest.java" && slices.Contains(f.Refs, fallbackKey("Adapter")) == rules {
+			if f.Path == "test/AdapterTest.java" && slices.Contains(f.Refs, fallbackKey("Adapter", "jvm")) == rules {
 				t.Errorf("%s: %s refs %q: the fallback key of Adapter is there: %t, want %t", ranking, f.Path, f.Refs, !rules, rules)
 			}
-			if f.Path == "test/AdapterTest.java" && rules && slices.Contains(f.Refs, fallbackKey("read")) {
+			if f.Path == "test/AdapterTest.java" && rules && slices.Contains(f.Refs, fallbackKey("read", "jvm")) {
 				t.Errorf("%s: %s refs %q: read falls back", ranking, f.Path, f.Refs)
 			}
 		}

@@ -175,10 +175,10 @@ func TestResolveRust(t *testing.T) {
 		if f.Path != "tests/api.rs" {
 			continue
 		}
-		if !slices.Contains(f.Refs, fallbackKey("total")) {
+		if !slices.Contains(f.Refs, fallbackKey("total", "")) {
 			t.Errorf("%s refs %q, want the fallback key of total", f.Path, f.Refs)
 		}
-		if !slices.Contains(f.Refs, fallbackKey("new_thing")) {
+		if !slices.Contains(f.Refs, fallbackKey("new_thing", "")) {
 			t.Errorf("%s refs %q, want the fallback key of new_thing", f.Path, f.Refs)
 		}
 		for _, k := range f.Refs {

@@ -157,13 +157,22 @@ func TestResolveFallback(t *testing.T) {
 		"cmd/other.go": {Data: []byte("package main\n\nimport \"example.org/bubble/v2\"\n\nfunc other() { tea.Run() }\n")},
 	}
 	got := edges(t, tree, RankingDefault)
-	for _, e := range []string{"a/a.go -> b/b.go Shared", "doc.lua -> b/b.go Shared", "cmd/main.go -> root.go Run", "cmd/other.go -> root.go Run"} {
+	for _, e := range []string{"a/a.go -> b/b.go Shared", "cmd/main.go -> root.go Run", "cmd/other.go -> root.go Run"} {
 		if !slices.Contains(got, e) {
 			t.Errorf("edges lack %q:\n%s", e, strings.Join(got, "\n"))
 		}
 	}
+	// A Lua file links to Go's names only when names link across
+	// families of languages.
+	const lua = "doc.lua -> b/b.go Shared"
+	if slices.Contains(got, lua) {
+		t.Errorf("edges have %q across families", lua)
+	}
+	if got := edges(t, tree, "aider+reverse+roles+rel+overview=1+resolve"); !slices.Contains(got, lua) {
+		t.Errorf("without family, edges lack %q:\n%s", lua, strings.Join(got, "\n"))
+	}
 	for _, f := range linkTree(t, tree, RankingDefault).files {
-		if f.Path == "a/a.go" && !slices.Contains(f.Refs, fallbackKey("Shared")) {
+		if f.Path == "a/a.go" && !slices.Contains(f.Refs, fallbackKey("Shared", "go")) {
 			t.Errorf("a/a.go refs %q, want the fallback key of Shared", f.Refs)
 		}
 	}
@@ -311,3 +320,39 @@ func precisionRecall(got, want []string) (float64, float64) {
 	}
 	return float64(n) / float64(len(got)), float64(n) / float64(len(want))
 }
+
+// TestLinkFamily checks ranking change family: a reference that links
+// by name (from a language without rules, or one the rules fall back
+// on) links only to definitions in languages of its family: a Python
+// script's obj.helper() not to Go's helper, a Lisp file's helper not to
+// it either, while a Vue component still uses a script's names.
+func TestLinkFamily(t *testing.T) {
+	tree := fstest.MapFS{
+		"go.mod":        {Data: []byte("module example.com/m\n")},
+		"util/util.go":  {Data: []byte("package util\n\nfunc helper() int { return 1 }\n\nfunc Use() int { return helper() }\n")},
+		"tool/run.py":   {Data: []byte("def main(obj):\n    return obj.helper()\n")},
+		"lisp/run.lisp": {Data: []byte("(defun main () (helper))\n")},
+		"web/App.vue":   {Data: []byte("<script>\nexport default { data() { return { list: people } } }\n</script>\n")},
+		"web/people.js": {Data: []byte("export const people = [];\n")},
+	}
+	const def = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8"
+	has := func(edges []string, e string) bool { return slices.Contains(edges, e) }
+	off, on := edges(t, tree, def), edges(t, tree, def+"+family")
+	for _, e := range []string{"tool/run.py -> util/util.go helper", "lisp/run.lisp -> util/util.go helper"} {
+		if !has(off, e) {
+			t.Errorf("without family, no edge %q; the test needs it (edges %q)", e, off)
+		}
+		if has(on, e) {
+			t.Errorf("with family, edge %q across families", e)
+		}
+	}
+	for _, e := range []string{"web/App.vue -> web/people.js people"} {
+		if !has(on, e) {
+			t.Errorf("with family, no edge %q within the web family (edges %q)", e, on)
+		}
+	}
+}
+
+// fallbackKey is the key a reference to name falls back to, from a file
+// of the family of languages fam ("" when names link across families).
+func fallbackKey(name, fam string) string { return nameKey(name, fallbackScope, fam) }
