@@ -168,7 +168,6 @@ const fallbackScope = "~"
 // also link by name, with the ranking change names=W.
 const namesScope = "~names"
 
-
 // keyWeight returns the weight of the edges of each key for the ranking
 // rk: the fallback weight for name matches the rules could not place, and
 // with overviewPrivate below 1, for a map for no request, that weight for
