@@ -190,34 +190,32 @@ func (r *Ranking) Result() *Result {
 	return res
 }
 
-// Count returns the number of definition entries of the file at p.
-func (r *Ranking) Count(p string) int {
-	if f, ok := slices.BinarySearch(r.s.paths, p); ok {
-		return int(r.count[f])
-	}
-	return 0
-}
-
-// Has reports whether the definition of name in the file at p is a
-// definition entry.
-func (r *Ranking) Has(p, name string) bool {
+// Count returns the number of definition entries of the file at p, and
+// how many of them are those of names (each name counts once).
+func (r *Ranking) Count(p string, names []string) (all, of int) {
 	f, ok := slices.BinarySearch(r.s.paths, p)
 	if !ok {
-		return false
+		return 0, 0
 	}
 	// A file's slots are in key order, which is the order of their
-	// identifiers too; of the keys of one identifier only the first is
-	// an entry (mergeKeys).
+	// identifiers too; of the keys of one identifier only the first can
+	// be an entry (mergeKeys).
 	slots := r.s.fileDefSlot[r.s.fileDefStart[f]:r.s.fileDefStart[f+1]]
-	i, _ := slices.BinarySearchFunc(slots, name, func(slot int32, name string) int {
-		return strings.Compare(Ident(r.s.names[r.s.slotIdent[slot]]), name)
-	})
-	for ; i < len(slots) && Ident(r.s.names[r.s.slotIdent[slots[i]]]) == name; i++ {
-		if r.listed[slots[i]] {
-			return true
+	for i, name := range names {
+		if slices.Contains(names[:i], name) {
+			continue
+		}
+		j, _ := slices.BinarySearchFunc(slots, name, func(slot int32, name string) int {
+			return strings.Compare(Ident(r.s.names[r.s.slotIdent[slot]]), name)
+		})
+		for ; j < len(slots) && Ident(r.s.names[r.s.slotIdent[slots[j]]]) == name; j++ {
+			if r.listed[slots[j]] {
+				of++
+				break
+			}
 		}
 	}
-	return false
+	return int(r.count[f]), of
 }
 
 // Of returns the definition entries of the file at p, in list order.

@@ -61,14 +61,9 @@ func newItemList(rk *rank.Ranking, hidden map[string][]string, lifted []string, 
 	l.nDefs = rk.Len()
 	var extra []fit.Item
 	for p, names := range hidden {
-		n := 0
-		for i, name := range names {
-			if !slices.Contains(names[:i], name) && rk.Has(p, name) {
-				n++
-			}
-		}
+		all, n := rk.Count(p, names)
 		l.nDefs -= n
-		if n > 0 && n == rk.Count(p) {
+		if n > 0 && n == all {
 			extra = append(extra, fit.Item{Path: p, Score: rk.Files[p]})
 		}
 	}

@@ -67,8 +67,9 @@ func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
 		b = append(b, f.path...)
 		b = binary.AppendVarint(b, e.size)
 		b = binary.AppendVarint(b, e.mod)
-		b = binary.AppendUvarint(b, uint64(len(e.tags.Tags)))
-		b = binary.AppendUvarint(b, uint64(len(e.tags.Strings)))
+		nstr, ntags := e.tagCounts()
+		b = binary.AppendUvarint(b, uint64(ntags))
+		b = binary.AppendUvarint(b, uint64(nstr))
 		b = append(b, e.skip...)
 		b = append(b, 0)
 		if len(b) > 1<<15 {
@@ -124,25 +125,62 @@ func (x *index) linkCache() *root {
 }
 
 // loadLinked returns the link stage's result kept in the disk cache for
-// the digest key, if there is one.
+// the digest key, if there is one: the one read while the tree was
+// walked, or read now.
 func (x *index) loadLinked(ctx context.Context, key [sha256.Size]byte) (linked, bool) {
 	r := x.linkCache()
 	if r == nil {
 		return linked{}, false
 	}
+	var k keptLink
+	read := false
+	if p := x.pre; p != nil && p.link != nil {
+		k, read, p.link = <-p.link, true, nil
+		if !p.waiting {
+			x.pre = nil
+		}
+	}
+	if !read || isDone(k.loadErr) && ctx.Err() == nil {
+		k = readLinked(ctx, r, &key)
+	}
+	switch {
+	case k.loadErr != nil:
+		x.warnCache(r, k.loadErr)
+		return linked{}, false
+	case k.err == nil && k.key != key, errors.Is(k.err, errOtherFiles):
+		return linked{}, false
+	case k.err != nil:
+		x.opts.Logger.Debug("repomap: link cache not used", "root", r.Dir, "err", k.err)
+		return linked{}, false
+	}
+	return k.l, true
+}
+
+// keptLink is the link stage's result as a disk cache kept it, with the
+// digest it was kept for, or why it cannot be had.
+type keptLink struct {
+	l       linked
+	key     [sha256.Size]byte
+	loadErr error // reading it
+	err     error // decoding it
+}
+
+// readLinked reads the link stage's result from r's disk cache: the one
+// for the digest want, or with want nil whichever it holds.
+func readLinked(ctx context.Context, r *root, want *[sha256.Size]byte) keptLink {
 	data, err := r.cache.LoadBlob(ctx, linkBlob)
 	if err != nil {
-		x.warnCache(r, err)
-		return linked{}, false
+		return keptLink{loadErr: err}
 	}
-	l, err := decodeLinked(data, key)
-	if err != nil {
-		if !errors.Is(err, errOtherFiles) {
-			x.opts.Logger.Debug("repomap: link cache not used", "root", r.Dir, "err", err)
-		}
-		return linked{}, false
+	var k keptLink
+	if len(data) >= len(linkMagic)+len(k.key) {
+		k.key = [sha256.Size]byte(data[len(linkMagic):])
 	}
-	return l, true
+	if want != nil {
+		k.key = *want
+	}
+	k.l, k.err = decodeLinked(data, k.key)
+	return k
 }
 
 // storeLinked writes the index's link stage's result to the disk cache,

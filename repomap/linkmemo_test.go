@@ -2,8 +2,10 @@ package repomap
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -116,5 +118,77 @@ func TestLinkCacheDamaged(t *testing.T) {
 				t.Errorf("links %q (want made), map:\n%s\nwant:\n%s", r.Stats.Linked, r.Text, want)
 			}
 		})
+	}
+}
+
+// TestTagsDecodedLazily checks that a map that finds the links it kept
+// decodes the tags of the files it shows alone, for the map a Map
+// without a cache makes, and that the lookups after it, which read the
+// tags of every file, find what a new Map finds.
+func TestTagsDecodedLazily(t *testing.T) {
+	tree := map[string]string{"z/small.go": "package z\n\nfunc Zeta() int { return 1 }\n"}
+	for p, src := range smallTree {
+		tree[p] = src
+	}
+	for i := range 6 {
+		tree[fmt.Sprintf("e/e%d.go", i)] = fmt.Sprintf("package e\n\nfunc E%d() int { return 0 }\n", i)
+	}
+	root := writeTree(t, tree)
+	dir := t.TempDir()
+	ctx := context.Background()
+	req := Request{MaxTokens: 30}
+	buildAt(t, root, Options{CacheDir: dir})
+	fresh, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := fresh.Build(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	got, err := m.Build(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Stats.Linked != "cached" || got.Text != want.Text {
+		t.Fatalf("warm map: links %q (want cached), map:\n%s\nwant:\n%s", got.Stats.Linked, got.Text, want.Text)
+	}
+	shown := make(map[string]bool)
+	for _, f := range got.Files {
+		if len(f.Defs) > 0 {
+			shown[f.Path] = true
+		}
+	}
+	encoded := 0
+	for p, e := range m.idx.files {
+		n, k := e.enc.Len()
+		if shown[p] && (n > 0 || k > 0) {
+			t.Errorf("%s is shown, but its tags were not decoded", p)
+		}
+		if n > 0 || k > 0 {
+			encoded++
+		}
+	}
+	if len(shown) == 0 || encoded == 0 {
+		t.Errorf("%d files shown, %d left encoded; want some of both", len(shown), encoded)
+	}
+	for _, name := range []string{"Beta", "E3", "gamma"} {
+		a, err1 := m.References(ctx, name)
+		b, err2 := fresh.References(ctx, name)
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("References(%s) after a lazy map = %v, %v; a new Map's: %v, %v", name, a, err1, b, err2)
+		}
+		c, err1 := m.Definitions(ctx, name)
+		d, err2 := fresh.Definitions(ctx, name)
+		if err1 != nil || err2 != nil || len(c) == 0 || !reflect.DeepEqual(c, d) {
+			t.Errorf("Definitions(%s) after a lazy map = %v, %v; a new Map's: %v, %v", name, c, err1, d, err2)
+		}
 	}
 }

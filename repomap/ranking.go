@@ -69,6 +69,7 @@ type linked struct {
 // its name, as package rank links the names it is given. (Every setting
 // of rk it reads is in linkDigest.)
 func link(s *snapshot, rk ranking) linked {
+	s.decodeAll()
 	files := make([]rank.File, len(s.files))
 	var size graphSize
 	hidden := make(map[string][]string)
@@ -248,6 +249,7 @@ func (x *rowIndex) rows(p, name string) []fit.Row {
 	defs, ok := x.files[p]
 	if !ok {
 		if e := x.snap.entry(p); e != nil {
+			e.decode()
 			for _, r := range shownDefs(e.tags) {
 				defs = append(defs, shownDef{rankName(r.Kind, r.Name), r})
 			}
@@ -411,6 +413,7 @@ func scaleFile(in *rank.Input, p string, f float64) {
 // when one of its references does. Without, they are by name. References
 // of a kind rk does not link by (ranking.links) count for nothing.
 func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolver, rk ranking) ([]fit.Item, map[string]float64) {
+	s.decodeAll()
 	// What p defines and references, by the names they go by in the
 	// ranking.
 	self := s.entry(p).tags
