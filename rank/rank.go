@@ -110,6 +110,20 @@ type Input struct {
 	// results. A node that Start lacks starts at 1/N, and one whose entry
 	// is not positive and finite too; the start is then scaled to sum 1.
 	Start map[string]float64
+	// Converged, when not nil, is where an earlier ranking of the same
+	// Index for the same query ended its power iteration: its Result's
+	// Files and Iterations. Rank then does not iterate, for the same
+	// result: the ranks are those it would compute again. The caller
+	// vouches that the query is the same (the fields above but Scale and
+	// Tier, which do not change the ranks); ranks of other nodes than
+	// the graph's are not used, and Rank iterates.
+	Converged *Converged
+}
+
+// Converged is the end of a power iteration: see Input.Converged.
+type Converged struct {
+	Files      map[string]float64
+	Iterations int
 }
 
 // Weights replaces some of the weights and multipliers of the graph; a
@@ -214,14 +228,20 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 			nd := s.defStart[k+1] - s.defStart[k]
 			out[f] += w[r] * float64(nd)
 			isNode[f] = true
-			for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
-				isNode[s.defFile[slot]] = true
-			}
 		}
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 			if s.selfEdge[slot] {
 				out[f] += s.weights.Unreferenced
 				isNode[f] = true
+			}
+		}
+	}
+	// The definers of a referenced identifier are nodes: each once, not
+	// once per reference.
+	for k := range ni {
+		if s.referenced[k] {
+			for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
+				isNode[s.defFile[slot]] = true
 			}
 		}
 	}
@@ -305,10 +325,13 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		return v
 	}
 
-	x := s.startVector(nodeFile)
+	x, iters, done := s.converged(nodeFile)
+	if !done {
+		x = s.startVector(nodeFile)
+	}
 	next := make([]float64, n)
 	limit := float64(n) * defaultTol
-	for range defaultMaxIter {
+	for !done && iters < defaultMaxIter {
 		iters++
 		var dsum float64
 		for i, f := range nodeFile {
@@ -382,6 +405,24 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		}
 	}
 	return x, nodeFile, score, scored, iters
+}
+
+// converged returns the ranks of the nodes and the iterations of
+// Input.Converged, when it has the ranks of those nodes and no other.
+func (s *state) converged(nodeFile []int32) ([]float64, int, bool) {
+	c := s.done
+	if c == nil || len(c.Files) != len(nodeFile) || c.Iterations < 1 {
+		return nil, 0, false
+	}
+	x := make([]float64, len(nodeFile))
+	for i, f := range nodeFile {
+		v, ok := c.Files[s.paths[f]]
+		if !ok {
+			return nil, 0, false
+		}
+		x[i] = v
+	}
+	return x, c.Iterations, true
 }
 
 // startVector returns the iterate PageRank starts from: the uniform
@@ -469,6 +510,7 @@ type state struct {
 	mentionedIdents map[string]bool
 	personal        map[string]float64 // Input.Personal
 	start           map[string]float64 // Input.Start
+	done            *Converged         // Input.Converged
 	weights         Weights            // Input.Weights, with Aider's for zeros
 	reverse         float64
 }
@@ -800,6 +842,7 @@ func (x *Index) query(in Input) *state {
 		reverse:         in.Reverse,
 		personal:        in.Personal,
 		start:           in.Start,
+		done:            in.Converged,
 		weights:         in.Weights.or(),
 		mentionedFiles:  make(map[string]bool, len(in.MentionedFiles)),
 		mentionedIdents: make(map[string]bool, len(in.MentionedIdents)),

@@ -3,6 +3,7 @@ package rank
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -143,5 +144,36 @@ func TestRankingLazy(t *testing.T) {
 		if got := r.Leaders(skip); !slices.Equal(got, want) {
 			t.Errorf("seed %d: Leaders = %v, want %v", seed, got, want)
 		}
+	}
+}
+
+// TestConverged checks that a ranking given where an earlier one of the
+// same query ended its iteration gives the same result without
+// iterating, and that ranks of other nodes are not used.
+func TestConverged(t *testing.T) {
+	in := tiedInput(3)
+	in.Reverse = 0.5
+	x := NewIndex(in.Files)
+	want := x.Rank(in)
+	in.Converged = &Converged{Files: want.Files, Iterations: want.Iterations}
+	got := x.Rank(in)
+	if !slices.Equal(got.Entries, want.Entries) || got.Iterations != want.Iterations || !maps.Equal(got.Files, want.Files) {
+		t.Errorf("Rank with Converged differs from Rank without")
+	}
+	// Ranks off by a little: used as they are, so the scores move.
+	off := maps.Clone(want.Files)
+	for p := range off {
+		off[p] *= 1.001
+	}
+	in.Converged = &Converged{Files: off, Iterations: 1}
+	if got := x.Rank(in); maps.Equal(got.Files, want.Files) || !maps.Equal(got.Files, off) {
+		t.Errorf("Rank did not use the ranks of Converged")
+	}
+	// Ranks of other nodes: the iteration runs.
+	delete(off, in.Files[0].Path)
+	off["elsewhere.go"] = 0.5
+	in.Converged = &Converged{Files: off, Iterations: 1}
+	if got := x.Rank(in); !slices.Equal(got.Entries, want.Entries) || !maps.Equal(got.Files, want.Files) {
+		t.Errorf("Rank used the ranks of other nodes")
 	}
 }

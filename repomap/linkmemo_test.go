@@ -192,3 +192,68 @@ func TestTagsDecodedLazily(t *testing.T) {
 		}
 	}
 }
+
+// TestOverviewRanksKept checks that the ranks of a map for no request are
+// kept with the links, in memory and on disk, and that the maps that
+// start from them are those a new Map makes: for no request, and for
+// requests, which do not use them.
+func TestOverviewRanksKept(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	ctx := context.Background()
+	fresh := func(req Request) *Result {
+		t.Helper()
+		m, err := New(root, &Options{NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		r, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	plain := Request{MaxTokens: 1000}
+	asked := Request{MaxTokens: 1000, Focus: []string{"a.go"}}
+	want := fresh(plain)
+	buildAt(t, root, Options{CacheDir: dir}) // makes the links and the ranks
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.LoadBlob(ctx, ranksBlob)
+	if err != nil || len(data) == 0 {
+		t.Fatalf("no overview ranks kept: %d bytes, %v", len(data), err)
+	}
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i, req := range []Request{plain, asked, plain} {
+		r, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := fresh(req)
+		if r.Text != w.Text || r.Stats.Iterations != w.Stats.Iterations || !reflect.DeepEqual(r.Files, w.Files) {
+			t.Errorf("map %d (links %s) differs from a new Map's:\n%s\nwant:\n%s", i, r.Stats.Linked, r.Text, w.Text)
+		}
+		if m.idx.link == nil || m.idx.link.overview == nil || !m.idx.link.overviewStored {
+			t.Errorf("map %d: the overview ranks are not kept", i)
+		}
+	}
+	if w := fresh(plain); w.Text != want.Text {
+		t.Fatal("two new Maps differ")
+	}
+	// Ranks kept for another ranking, or damaged, are not used.
+	if got := decodeRanks(data, ranksKey(m.idx.link.key, "aider")); got != nil {
+		t.Errorf("ranks kept for the default ranking decode for aider's")
+	}
+	for i := range len(data) - 1 {
+		if got := decodeRanks(data[:i], ranksKey(m.idx.link.key, m.idx.opts.Ranking)); got != nil {
+			t.Errorf("decodeRanks of %d of %d bytes = %v, want nil", i, len(data), got)
+		}
+	}
+}

@@ -288,7 +288,17 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 	l := s.linked(ctx, rk)
 	in, top := rankInput(s, l, rk, q)
 	size := l.size
+	// A map for no request ranks the same graph the same way as the last
+	// one did: it starts where that one's iteration ended.
+	var memo *linkMemo
+	if len(q.focus) == 0 && len(q.mentions) == 0 && q.text == "" && s.idx != nil {
+		memo = s.idx.link
+		in.Converged = memo.overview
+	}
 	res := l.index.Ranking(in)
+	if memo != nil && memo.overview == nil {
+		memo.overview, memo.overviewStored = &rank.Converged{Files: res.Files, Iterations: res.Iterations}, false
+	}
 	size.nodes = len(res.Files)
 	size.links = res.Links
 	var mixed []string
