@@ -197,22 +197,9 @@ func (r *Ranking) Count(p string, names []string) (all, of int) {
 	if !ok {
 		return 0, 0
 	}
-	// A file's slots are in key order, which is the order of their
-	// identifiers too; of the keys of one identifier only the first can
-	// be an entry (mergeKeys).
-	slots := r.s.fileDefSlot[r.s.fileDefStart[f]:r.s.fileDefStart[f+1]]
 	for i, name := range names {
-		if slices.Contains(names[:i], name) {
-			continue
-		}
-		j, _ := slices.BinarySearchFunc(slots, name, func(slot int32, name string) int {
-			return strings.Compare(Ident(r.s.names[r.s.slotIdent[slot]]), name)
-		})
-		for ; j < len(slots) && Ident(r.s.names[r.s.slotIdent[slots[j]]]) == name; j++ {
-			if r.listed[slots[j]] {
-				of++
-				break
-			}
+		if _, ok := r.slotOf(int32(f), name); ok && !slices.Contains(names[:i], name) {
+			of++
 		}
 	}
 	return int(r.count[f]), of
@@ -239,31 +226,35 @@ func (r *Ranking) Compare(a, b Entry) int {
 	return compareKeys(r.keyOf(a), r.keyOf(b))
 }
 
-// Leaders returns the paths of the files whose definition entries keep
-// some that skip does not drop, in the order of the first such entry of
-// each: the order in which the files first appear in the list of the
-// definition entries that skip keeps.
-func (r *Ranking) Leaders(skip func(path, name string) bool) []string {
+// Leaders returns the paths of the files that have definition entries
+// besides those of the names skip lists for them (by path), in the order
+// of the first such entry of each: the order in which the files first
+// appear in the list once those entries are left out.
+func (r *Ranking) Leaders(skip map[string][]string) []string {
 	var best []defKey
-	var keys []defKey
+	var skipped []int32 // slots of the file's skipped entries
 	for f := range int32(len(r.s.paths)) {
 		if r.count[f] == 0 {
 			continue
 		}
-		keys = r.keysOf(f, keys[:0])
-		for len(keys) > 0 {
-			b := 0
-			for i, k := range keys {
-				if k.before(keys[b]) {
-					b = i
-				}
+		skipped = skipped[:0]
+		for _, name := range skip[r.s.paths[f]] {
+			if slot, ok := r.slotOf(f, name); ok {
+				skipped = append(skipped, slot)
 			}
-			k := keys[b]
-			if skip == nil || !skip(r.s.paths[f], Ident(r.s.names[r.s.slotIdent[k.slot]])) {
-				best = append(best, k)
-				break
+		}
+		var b defKey
+		found := false
+		for _, slot := range r.s.fileDefSlot[r.s.fileDefStart[f]:r.s.fileDefStart[f+1]] {
+			if !r.listed[slot] || slices.Contains(skipped, slot) {
+				continue
 			}
-			keys = slices.Delete(keys, b, b+1)
+			if k := (defKey{r.score[slot], r.tier[f], f, slot}); !found || k.before(b) {
+				b, found = k, true
+			}
+		}
+		if found {
+			best = append(best, b)
 		}
 	}
 	slices.SortFunc(best, compareKeys)
@@ -272,6 +263,23 @@ func (r *Ranking) Leaders(skip func(path, name string) bool) []string {
 		out[i] = r.s.paths[k.file]
 	}
 	return out
+}
+
+// slotOf returns the slot of the definition entry of name in file f, if
+// it has one. A file's slots are in key order, which is the order of
+// their identifiers too; of the keys of one identifier only the first
+// can be an entry (mergeKeys).
+func (r *Ranking) slotOf(f int32, name string) (int32, bool) {
+	slots := r.s.fileDefSlot[r.s.fileDefStart[f]:r.s.fileDefStart[f+1]]
+	j, _ := slices.BinarySearchFunc(slots, name, func(slot int32, name string) int {
+		return strings.Compare(Ident(r.s.names[r.s.slotIdent[slot]]), name)
+	})
+	for ; j < len(slots) && Ident(r.s.names[r.s.slotIdent[slots[j]]]) == name; j++ {
+		if r.listed[slots[j]] {
+			return slots[j], true
+		}
+	}
+	return 0, false
 }
 
 // keysOf appends the keys of the definition entries of file f to keys.

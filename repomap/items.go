@@ -187,7 +187,7 @@ func (r *ranked) files() []string {
 	}
 	if l := r.list; l != nil {
 		if l.defsOut < l.nDefs {
-			for _, p := range l.rk.Leaders(func(p, name string) bool { return slices.Contains(l.hidden[p], name) }) {
+			for _, p := range l.rk.Leaders(l.hidden) {
 				add(p)
 			}
 		}
