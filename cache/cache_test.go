@@ -423,6 +423,14 @@ func FuzzCacheDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The tags Load checked decode in full, to the same counts.
+		if n, m := e.Encoded.Len(); n > 0 || m > 0 {
+			r := reader{b: e.Encoded.b, ok: true}
+			set, ns, nt, err := readTags(&r, true)
+			if err != nil || r.i != len(r.b) || ns != n || nt != m || len(set.Strings) != n || set.Len() != m {
+				t.Fatalf("checked tags decode to %d strings, %d tags (%v, %d of %d bytes), want %d, %d", ns, nt, err, r.i, len(r.b), n, m)
+			}
+		}
 		// What decodes, encodes back to an entry that decodes the same.
 		again, err := decode(encode(nil, e))
 		if err != nil {

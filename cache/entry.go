@@ -194,7 +194,15 @@ func readTags(r *reader, keep bool) (set tags.Set, nstr, ntags int, err error) {
 		return set, 0, 0, errMalformed
 	}
 	ntags = int(n)
-	if keep && ntags > 0 {
+	if !keep {
+		end, ok := checkTags(r.b, r.i, uint64(nstr), ntags)
+		if !ok {
+			return set, 0, 0, errMalformed
+		}
+		r.i = end
+		return set, nstr, ntags, nil
+	}
+	if ntags > 0 {
 		set.Tags = make([]tags.Packed, ntags)
 	}
 	line := int64(0)
@@ -217,11 +225,59 @@ func readTags(r *reader, keep bool) (set tags.Set, nstr, ntags int, err error) {
 		if line < 0 || line > math.MaxInt32 {
 			return set, 0, 0, errMalformed
 		}
-		if keep {
-			set.Tags[i] = tags.Packed{Name: uint32(name), Sub: uint32(sub), Line: int32(line), Kind: tags.Kind(kind), Qual: uint32(qual)}
-		}
+		set.Tags[i] = tags.Packed{Name: uint32(name), Sub: uint32(sub), Line: int32(line), Kind: tags.Kind(kind), Qual: uint32(qual)}
 	}
 	return set, nstr, ntags, nil
+}
+
+// checkTags checks the n tags of a set of nstr strings that start at
+// b[i:], as readTags reads them, and returns where they end. It is
+// readTags's loop without the tags, its numbers read in place: Load
+// checks every entry of a cache with it.
+func checkTags(b []byte, i int, nstr uint64, n int) (int, bool) {
+	next := func() (uint64, bool) {
+		if i+1 < len(b) && b[i+1] < 0x80 { // one byte or two, most of the time
+			if b[i] < 0x80 {
+				i++
+				return uint64(b[i-1]), true
+			}
+			i += 2
+			return uint64(b[i-2]&0x7f) | uint64(b[i-1])<<7, true
+		}
+		v, k := binary.Uvarint(b[min(i, len(b)):])
+		if k <= 0 { // too short, or too long a number
+			i = len(b)
+			return 0, false
+		}
+		i += k
+		return v, true
+	}
+	line := int64(0)
+	for range n {
+		kind, ok1 := next()
+		name, ok2 := next()
+		sub, ok3 := next()
+		if !ok1 || !ok2 || !ok3 || name >= nstr || sub >= nstr {
+			return 0, false
+		}
+		if kind&kindQual != 0 {
+			kind &^= kindQual
+			if qual, ok := next(); !ok || qual == 0 || qual > nstr {
+				return 0, false
+			}
+		}
+		u, ok := next()
+		delta := int64(u >> 1)
+		if u&1 != 0 {
+			delta = ^delta
+		}
+		line += delta
+		if !ok || kind != uint64(tags.Definition) && kind != uint64(tags.Reference) ||
+			delta > math.MaxInt32 || delta < -math.MaxInt32 || line < 0 || line > math.MaxInt32 {
+			return 0, false
+		}
+	}
+	return i, true
 }
 
 // reader reads numbers from b, from i on; ok turns false, for good, at
