@@ -54,8 +54,9 @@ type loaded struct {
 
 // startPreload starts reading, while the tree is walked, the disk caches
 // of the roots not read yet, and with link the link stage's kept result
-// when the index has none.
-func (x *index) startPreload(ctx context.Context, link bool) {
+// when the index has none. With decode, the tags read are decoded too:
+// the map will read every file's (a request's words, a lookup).
+func (x *index) startPreload(ctx context.Context, link, decode bool) {
 	if x.pre != nil {
 		return
 	}
@@ -72,6 +73,9 @@ func (x *index) startPreload(ctx context.Context, link bool) {
 				if r.cache != nil && !r.loaded {
 					out[i].entries, out[i].err = r.cache.Load(ctx)
 					out[i].read = true
+					if decode {
+						decodeEntries(out[i].entries, x.opts.Parallelism)
+					}
 				}
 			}
 			p.caches <- out
@@ -167,18 +171,40 @@ func (s *snapshot) decodeAll() {
 			todo = append(todo, e)
 		}
 	}
-	if len(todo) == 0 {
-		return
-	}
 	workers := 1
 	if s.idx != nil {
-		workers = max(1, min(s.idx.opts.Parallelism, len(todo)/256))
+		workers = s.idx.opts.Parallelism
 	}
+	inParallel(len(todo), workers, func(i int) { todo[i].decode() })
+}
+
+// decodeEntries decodes the tags of entries, on at most workers
+// goroutines.
+func decodeEntries(entries map[string]cache.Entry, workers int) {
+	keys := make([]string, 0, len(entries))
+	for k := range entries {
+		keys = append(keys, k)
+	}
+	sets := make([]tags.Set, len(keys))
+	inParallel(len(keys), workers, func(i int) { sets[i] = entries[keys[i]].Encoded.Decode() })
+	for i, k := range keys {
+		e := entries[k]
+		if n, m := e.Encoded.Len(); n > 0 || m > 0 {
+			e.Tags, e.Encoded = sets[i], cache.Encoded{}
+			entries[k] = e
+		}
+	}
+}
+
+// inParallel calls f(i) for each i below n, on at most workers
+// goroutines, and a goroutine to each 256 at least.
+func inParallel(n, workers int, f func(i int)) {
+	workers = max(1, min(workers, n/256))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			for i := w; i < len(todo); i += workers {
-				todo[i].decode()
+			for i := w; i < n; i += workers {
+				f(i)
 			}
 		})
 	}
