@@ -39,9 +39,13 @@ var (
 
 // Entry is what the cache holds for one file.
 type Entry struct {
-	Size    int64         // the file's size when it was parsed
-	ModTime int64         // its modification time, Unix nanoseconds
-	Tags    tags.Set      // its tags
+	Size    int64 // the file's size when it was parsed
+	ModTime int64 // its modification time, Unix nanoseconds
+	// Tags is the file's tags, as Store writes them. Load leaves them
+	// in Encoded instead, for the caller to decode when it needs them;
+	// Store writes Encoded as it was read when Tags is empty.
+	Tags    tags.Set
+	Encoded Encoded
 	Outline *tags.Outline // its outline, or nil when none was made
 	// Generated is whether the head of the file's text says it was
 	// generated ("Code generated … DO NOT EDIT.").
@@ -114,7 +118,8 @@ func New(dir, root string, opts *Options) (*Cache, error) {
 // Path returns the database file's path.
 func (c *Cache) Path() string { return c.path }
 
-// Load returns every valid entry of the cache, by path. A missing
+// Load returns every valid entry of the cache, by path, with its tags
+// checked but left encoded (Entry.Encoded). A missing
 // database is empty; a corrupt one is moved aside and is empty; one that
 // another process holds for longer than the timeout gives ErrLocked.
 func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {

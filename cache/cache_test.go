@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/repomap-dev/repomap/tags"
@@ -108,7 +109,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(put, got, tagsInternals); diff != "" {
+	if diff := cmp.Diff(put, got, tagsInternals, decoded); diff != "" {
 		t.Errorf("Load after Store mismatch (-want +got):\n%s", diff)
 	}
 	// Prune: keep only a.go.
@@ -118,6 +119,49 @@ func TestRoundTrip(t *testing.T) {
 	got, _ = c.Load(ctx)
 	if len(got) != 1 || got["a.go"].Size != put["a.go"].Size {
 		t.Errorf("after pruning, Load = %v entries, want only a.go", len(got))
+	}
+}
+
+// TestEncoded checks that Load leaves each entry's tags encoded, that
+// they decode to the tags stored, and that an entry as Load returned it,
+// its tags still encoded, is stored again as it was, with what changed
+// beside its tags.
+func TestEncoded(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	put := map[string]Entry{"a.go": sampleEntry("a.go", 30), "b.go": sampleEntry("b.go", 0)}
+	if err := c.Store(ctx, put, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, e := range got {
+		if e.Tags.Len() != 0 || len(e.Tags.Strings) != 0 {
+			t.Errorf("Load: %s has decoded tags; want them encoded", p)
+		}
+		want := put[p].Tags
+		if n, m := e.Encoded.Len(); n != len(want.Strings) || m != want.Len() {
+			t.Errorf("Load: %s Encoded.Len() = %d, %d, want %d, %d", p, n, m, len(want.Strings), want.Len())
+		}
+		if diff := cmp.Diff(want, e.Encoded.Decode(), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("Decode of %s (-want +got):\n%s", p, diff)
+		}
+	}
+	again := got["a.go"]
+	again.Outline, again.Generated = sampleOutline(t), true
+	if err := c.Store(ctx, map[string]Entry{"a.go": again}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := put["a.go"]
+	want.Outline, want.Generated = again.Outline, true
+	got, err = c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got["a.go"], tagsInternals, decoded); diff != "" {
+		t.Errorf("an entry stored with its tags encoded (-want +got):\n%s", diff)
 	}
 }
 
@@ -344,8 +388,8 @@ func TestDecodeMalformed(t *testing.T) {
 		if _, err := decode(good[:i]); err == nil && i < len(good) {
 			// A prefix may decode only if it ends exactly after the tags.
 			e, _ := decode(good[:i])
-			if e.Tags.Len() != 20 {
-				t.Errorf("decode(prefix %d of %d) succeeded with %d tags", i, len(good), e.Tags.Len())
+			if _, n := e.Encoded.Len(); n != 20 {
+				t.Errorf("decode(prefix %d of %d) succeeded with %d tags", i, len(good), n)
 			}
 		}
 	}
@@ -358,6 +402,16 @@ var tagsInternals = cmp.Exporter(func(t reflect.Type) bool {
 	return t.PkgPath() == reflect.TypeFor[tags.Outline]().PkgPath()
 })
 
+// decoded compares entries by their decoded tags: Load leaves them
+// encoded, Store takes them either way.
+var decoded = cmp.Options{cmp.Transformer("decoded", func(e Entry) Entry {
+	if len(e.Encoded.b) > 0 {
+		e.Tags = e.Encoded.Decode()
+	}
+	e.Encoded = Encoded{}
+	return e
+}), cmp.AllowUnexported(Encoded{})}
+
 func FuzzCacheDecode(f *testing.F) {
 	f.Add(encode(nil, sampleEntry("a.go", 5)))
 	f.Add(encode(nil, Entry{}))
@@ -369,12 +423,20 @@ func FuzzCacheDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The tags Load checked decode in full, to the same counts.
+		if n, m := e.Encoded.Len(); n > 0 || m > 0 {
+			r := reader{b: e.Encoded.b, ok: true}
+			set, ns, nt, err := readTags(&r, true)
+			if err != nil || r.i != len(r.b) || ns != n || nt != m || len(set.Strings) != n || set.Len() != m {
+				t.Fatalf("checked tags decode to %d strings, %d tags (%v, %d of %d bytes), want %d, %d", ns, nt, err, r.i, len(r.b), n, m)
+			}
+		}
 		// What decodes, encodes back to an entry that decodes the same.
 		again, err := decode(encode(nil, e))
 		if err != nil {
 			t.Fatalf("re-decoding failed: %v", err)
 		}
-		if diff := cmp.Diff(e, again, tagsInternals); diff != "" {
+		if diff := cmp.Diff(e, again, tagsInternals, decoded); diff != "" {
 			t.Fatalf("round trip mismatch (-first +second):\n%s", diff)
 		}
 	})
@@ -439,7 +501,7 @@ func TestLoadMany(t *testing.T) {
 	for _, p := range bad {
 		delete(put, p)
 	}
-	if diff := cmp.Diff(put, got, tagsInternals); diff != "" {
+	if diff := cmp.Diff(put, got, tagsInternals, decoded); diff != "" {
 		t.Errorf("Load of %d entries, 3 bad (-want +got):\n%s", len(put)+3, diff)
 	}
 	cancelled, cancel := context.WithCancel(ctx)

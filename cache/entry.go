@@ -22,26 +22,10 @@ var errMalformed = errors.New("cache: malformed entry")
 func encode(b []byte, e Entry) []byte {
 	b = binary.AppendUvarint(b, uint64(max(e.Size, 0)))
 	b = binary.AppendVarint(b, e.ModTime)
-	b = binary.AppendUvarint(b, uint64(len(e.Tags.Strings)))
-	for _, s := range e.Tags.Strings {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	b = binary.AppendUvarint(b, uint64(len(e.Tags.Tags)))
-	prev := int64(0)
-	for _, t := range e.Tags.Tags {
-		kind := uint64(t.Kind)
-		if t.Qual > 0 {
-			kind |= kindQual
-		}
-		b = binary.AppendUvarint(b, kind)
-		b = binary.AppendUvarint(b, uint64(t.Name))
-		b = binary.AppendUvarint(b, uint64(t.Sub))
-		if t.Qual > 0 {
-			b = binary.AppendUvarint(b, uint64(t.Qual))
-		}
-		b = binary.AppendVarint(b, int64(t.Line)-prev)
-		prev = int64(t.Line)
+	if len(e.Tags.Strings) == 0 && len(e.Tags.Tags) == 0 && len(e.Encoded.b) > 0 {
+		b = append(b, e.Encoded.b...) // as it was read
+	} else {
+		b = encodeTags(b, e.Tags)
 	}
 	var flags byte
 	if e.Outline != nil {
@@ -66,8 +50,54 @@ func encode(b []byte, e Entry) []byte {
 	return b
 }
 
-// decode returns an entry from its binary form. Malformed input gives an
-// error, never a panic.
+// encodeTags appends the binary form of set, its strings then its tags,
+// to b.
+func encodeTags(b []byte, set tags.Set) []byte {
+	b = binary.AppendUvarint(b, uint64(len(set.Strings)))
+	for _, s := range set.Strings {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(set.Tags)))
+	prev := int64(0)
+	for _, t := range set.Tags {
+		kind := uint64(t.Kind)
+		if t.Qual > 0 {
+			kind |= kindQual
+		}
+		b = binary.AppendUvarint(b, kind)
+		b = binary.AppendUvarint(b, uint64(t.Name))
+		b = binary.AppendUvarint(b, uint64(t.Sub))
+		if t.Qual > 0 {
+			b = binary.AppendUvarint(b, uint64(t.Qual))
+		}
+		b = binary.AppendVarint(b, int64(t.Line)-prev)
+		prev = int64(t.Line)
+	}
+	return b
+}
+
+// Encoded is a file's tags in their binary form, as Load reads them:
+// checked, but not decoded until Decode. A warm map needs the tags of
+// the few files it shows, and decoding those of every file took a warm
+// map of the Go standard library a fifth of its CPU time.
+type Encoded struct {
+	b              []byte
+	strings, ntags int
+}
+
+// Len returns the number of strings and of tags of the set.
+func (t Encoded) Len() (strings, tags int) { return t.strings, t.ntags }
+
+// Decode returns the set. It is the empty set for the zero Encoded.
+func (t Encoded) Decode() tags.Set {
+	r := reader{b: t.b, ok: true}
+	set, _, _, _ := readTags(&r, true) // checked when it was read
+	return set
+}
+
+// decode returns an entry from its binary form, with its tags left in
+// Entry.Encoded, checked. Malformed input gives an error, never a panic.
 func decode(b []byte) (Entry, error) {
 	var e Entry
 	r := reader{b: b, ok: true}
@@ -78,67 +108,16 @@ func decode(b []byte) (Entry, error) {
 	}
 	e.Size, e.ModTime = int64(size), mtime
 
-	nstr := r.uvarint()
-	if !r.ok || nstr > uint64(len(r.b)-r.i) || nstr > math.MaxUint32 { // each string takes a byte at least
-		return e, errMalformed
+	// What follows the size and time is copied once, out of the
+	// database's memory: the tags' part, and the words after it.
+	b = bytes.Clone(b[r.i:])
+	r = reader{b: b, ok: true}
+	_, nstr, ntags, err := readTags(&r, false)
+	if err != nil {
+		return e, err
 	}
-	if nstr > 0 {
-		// The strings share one block: a pass for their lengths, then
-		// one copy of their bytes.
-		e.Tags.Strings = make([]string, nstr)
-		ends := make([]int, nstr)
-		start, total := r.i, 0
-		for i := range ends {
-			l := r.uvarint()
-			if !r.ok || l > uint64(len(r.b)-r.i) {
-				return e, errMalformed
-			}
-			r.i += int(l)
-			total += int(l)
-			ends[i] = total
-		}
-		var block strings.Builder
-		block.Grow(total)
-		r.i = start
-		for range ends {
-			l := int(r.uvarint())
-			block.Write(r.b[r.i : r.i+l])
-			r.i += l
-		}
-		all, from := block.String(), 0
-		for i, end := range ends {
-			e.Tags.Strings[i] = all[from:end]
-			from = end
-		}
-	}
-	ntags := r.uvarint()
-	if !r.ok || ntags > uint64(len(r.b)-r.i)/4 { // each tag takes four bytes at least
-		return e, errMalformed
-	}
-	if ntags > 0 {
-		e.Tags.Tags = make([]tags.Packed, ntags)
-	}
-	line := int64(0)
-	for i := range e.Tags.Tags {
-		kind := r.uvarint()
-		name := r.uvarint()
-		sub := r.uvarint()
-		qual := uint64(0)
-		if kind&kindQual != 0 {
-			kind &^= kindQual
-			qual = r.uvarint()
-			r.ok = r.ok && qual > 0 && qual <= nstr
-		}
-		delta := r.varint()
-		if !r.ok || (kind != uint64(tags.Definition) && kind != uint64(tags.Reference)) ||
-			name >= nstr || sub >= nstr || delta > math.MaxInt32 || delta < -math.MaxInt32 {
-			return e, errMalformed
-		}
-		line += delta
-		if line < 0 || line > math.MaxInt32 {
-			return e, errMalformed
-		}
-		e.Tags.Tags[i] = tags.Packed{Name: uint32(name), Sub: uint32(sub), Line: int32(line), Kind: tags.Kind(kind), Qual: uint32(qual)}
+	if nstr > 0 || ntags > 0 {
+		e.Encoded = Encoded{b: b[:r.i:r.i], strings: nstr, ntags: ntags}
 	}
 	b = r.b[r.i:]
 	if len(b) > 0 {
@@ -154,7 +133,7 @@ func decode(b []byte) (Entry, error) {
 				return e, errMalformed
 			}
 			b = b[n:]
-			e.Words = bytes.Clone(b[:l])
+			e.Words = b[:l:l]
 			b = b[l:]
 		}
 		if (flags&flagOutline == 0) != (len(b) == 0) {
@@ -168,6 +147,137 @@ func decode(b []byte) (Entry, error) {
 		}
 	}
 	return e, nil
+}
+
+// readTags reads a set's strings and tags from r, checking each, and
+// returns how many of each it has. With keep it returns the set too;
+// without, it only checks it, which costs a fraction of decoding it.
+func readTags(r *reader, keep bool) (set tags.Set, nstr, ntags int, err error) {
+	n := r.uvarint()
+	if !r.ok || n > uint64(len(r.b)-r.i) || n > math.MaxUint32 { // each string takes a byte at least
+		return set, 0, 0, errMalformed
+	}
+	nstr = int(n)
+	start, total := r.i, 0
+	for range nstr {
+		l := r.uvarint()
+		if !r.ok || l > uint64(len(r.b)-r.i) {
+			return set, 0, 0, errMalformed
+		}
+		r.i += int(l)
+		total += int(l)
+	}
+	if keep && nstr > 0 {
+		// The strings share one block: one copy of their bytes.
+		end := r.i
+		r.i = start
+		var block strings.Builder
+		block.Grow(total)
+		for range nstr {
+			l := int(r.uvarint())
+			block.Write(r.b[r.i : r.i+l])
+			r.i += l
+		}
+		r.i = start
+		all, from := block.String(), 0
+		set.Strings = make([]string, nstr)
+		for i := range set.Strings {
+			l := int(r.uvarint())
+			r.i += l
+			set.Strings[i] = all[from : from+l]
+			from += l
+		}
+		r.i = end
+	}
+	n = r.uvarint()
+	if !r.ok || n > uint64(len(r.b)-r.i)/4 { // each tag takes four bytes at least
+		return set, 0, 0, errMalformed
+	}
+	ntags = int(n)
+	if !keep {
+		end, ok := checkTags(r.b, r.i, uint64(nstr), ntags)
+		if !ok {
+			return set, 0, 0, errMalformed
+		}
+		r.i = end
+		return set, nstr, ntags, nil
+	}
+	if ntags > 0 {
+		set.Tags = make([]tags.Packed, ntags)
+	}
+	line := int64(0)
+	for i := range ntags {
+		kind := r.uvarint()
+		name := r.uvarint()
+		sub := r.uvarint()
+		qual := uint64(0)
+		if kind&kindQual != 0 {
+			kind &^= kindQual
+			qual = r.uvarint()
+			r.ok = r.ok && qual > 0 && qual <= uint64(nstr)
+		}
+		delta := r.varint()
+		if !r.ok || (kind != uint64(tags.Definition) && kind != uint64(tags.Reference)) ||
+			name >= uint64(nstr) || sub >= uint64(nstr) || delta > math.MaxInt32 || delta < -math.MaxInt32 {
+			return set, 0, 0, errMalformed
+		}
+		line += delta
+		if line < 0 || line > math.MaxInt32 {
+			return set, 0, 0, errMalformed
+		}
+		set.Tags[i] = tags.Packed{Name: uint32(name), Sub: uint32(sub), Line: int32(line), Kind: tags.Kind(kind), Qual: uint32(qual)}
+	}
+	return set, nstr, ntags, nil
+}
+
+// checkTags checks the n tags of a set of nstr strings that start at
+// b[i:], as readTags reads them, and returns where they end. It is
+// readTags's loop without the tags, its numbers read in place: Load
+// checks every entry of a cache with it.
+func checkTags(b []byte, i int, nstr uint64, n int) (int, bool) {
+	next := func() (uint64, bool) {
+		if i+1 < len(b) && b[i+1] < 0x80 { // one byte or two, most of the time
+			if b[i] < 0x80 {
+				i++
+				return uint64(b[i-1]), true
+			}
+			i += 2
+			return uint64(b[i-2]&0x7f) | uint64(b[i-1])<<7, true
+		}
+		v, k := binary.Uvarint(b[min(i, len(b)):])
+		if k <= 0 { // too short, or too long a number
+			i = len(b)
+			return 0, false
+		}
+		i += k
+		return v, true
+	}
+	line := int64(0)
+	for range n {
+		kind, ok1 := next()
+		name, ok2 := next()
+		sub, ok3 := next()
+		if !ok1 || !ok2 || !ok3 || name >= nstr || sub >= nstr {
+			return 0, false
+		}
+		if kind&kindQual != 0 {
+			kind &^= kindQual
+			if qual, ok := next(); !ok || qual == 0 || qual > nstr {
+				return 0, false
+			}
+		}
+		u, ok := next()
+		delta := int64(u >> 1)
+		if u&1 != 0 {
+			delta = ^delta
+		}
+		line += delta
+		if !ok || kind != uint64(tags.Definition) && kind != uint64(tags.Reference) ||
+			delta > math.MaxInt32 || delta < -math.MaxInt32 || line < 0 || line > math.MaxInt32 {
+			return 0, false
+		}
+	}
+	return i, true
 }
 
 // reader reads numbers from b, from i on; ok turns false, for good, at

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // ErrMalformed is returned, wrapped, by Index.UnmarshalBinary for data
@@ -94,7 +93,7 @@ func appendSorted(b []byte, ss []string) []byte {
 // Index that Rank would trip on. x keeps nothing of data.
 func (x *Index) UnmarshalBinary(data []byte) error {
 	d := decoder{b: data, limit: 64*len(data) + 4096}
-	if !strings.HasPrefix(string(data), indexMagic) {
+	if len(data) < len(indexMagic) || string(data[:len(indexMagic)]) != indexMagic {
 		return fmt.Errorf("%w: not an index of this version", ErrMalformed)
 	}
 	d.b = d.b[len(indexMagic):]
@@ -103,6 +102,11 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 	y.names = d.sorted()
 	nf, ni := len(y.paths), len(y.names)
 	y.defStart = make([]int32, ni+1)
+	// A first pass over the definers and one over the references count
+	// them, so that their slices are made once.
+	if n := d.total(ni, 1); n > 0 {
+		y.defFile, y.slotIdent = make([]int32, 0, n), make([]int32, 0, n)
+	}
 	for k := range ni {
 		n := d.count()
 		if d.err != nil {
@@ -121,6 +125,9 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 		y.defStart[k+1] = int32(len(y.defFile))
 	}
 	y.fileRefStart = make([]int32, nf+1)
+	if n := d.total(nf, 2); n > 0 {
+		y.refIdent, y.refCount = make([]int32, 0, n), make([]int32, 0, n)
+	}
 	for f := range nf {
 		n := d.count()
 		if d.err != nil {
@@ -210,6 +217,52 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
+// total returns the sum of the next n counts, each followed by that
+// many items of per numbers, without reading them; 0 when they are not
+// all there, for the reads that follow to find what is wrong.
+func (d *decoder) total(n, per int) int {
+	b, sum := d.b, 0
+	for range n {
+		c, k := binary.Uvarint(b)
+		if k <= 0 || c > uint64(len(b)) {
+			return 0
+		}
+		b = b[k:]
+		for range int(c) * per {
+			_, k := binary.Uvarint(b)
+			if k <= 0 {
+				return 0
+			}
+			b = b[k:]
+		}
+		sum += int(c)
+	}
+	return sum
+}
+
+// length returns how many bytes the next n strings that appendSorted
+// wrote make, as far as they read, without reading them: a first pass,
+// so that their bytes are copied once.
+func (d *decoder) length(n int) int {
+	b, prev, sum := d.b, 0, 0
+	for range n {
+		shared, k1 := binary.Uvarint(b)
+		if k1 <= 0 {
+			break
+		}
+		size, k2 := binary.Uvarint(b[k1:])
+		if k2 <= 0 || shared > uint64(prev) || size > uint64(len(b)-k1-k2) {
+			break
+		}
+		b = b[k1+k2+int(size):]
+		prev = int(shared + size)
+		if sum += prev; sum > d.limit {
+			return d.limit
+		}
+	}
+	return sum
+}
+
 // count reads a count of items, each at least one byte long.
 func (d *decoder) count() int {
 	n := d.uvarint()
@@ -244,7 +297,7 @@ func (d *decoder) bytes(n int) []byte {
 // all slices of one string.
 func (d *decoder) sorted() []string {
 	n := d.count()
-	var buf []byte
+	buf := make([]byte, 0, d.length(n))
 	ends := make([]int, 0, n)
 	prev := 0 // buf[prevStart:] is the previous string
 	prevStart := 0

@@ -101,6 +101,12 @@
 // NewFileGraph enumerates them, with the weights and the teleport Rank
 // uses, for showing the graph.
 //
+// [Index.Ranking] returns the ranked list to be read as far as needed:
+// its definition entries are put in order only as far as they are asked
+// for, in the order Result.Entries has them. [Input.Converged] hands Rank
+// the end of an earlier iteration of the same query, which it then does
+// not run again.
+//
 // # Example
 //
 // Take three files and no focus:

@@ -1,7 +1,6 @@
 package rank
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -111,6 +110,20 @@ type Input struct {
 	// results. A node that Start lacks starts at 1/N, and one whose entry
 	// is not positive and finite too; the start is then scaled to sum 1.
 	Start map[string]float64
+	// Converged, when not nil, is where an earlier ranking of the same
+	// Index for the same query ended its power iteration: its Result's
+	// Files and Iterations. Rank then does not iterate, for the same
+	// result: the ranks are those it would compute again. The caller
+	// vouches that the query is the same (the fields above but Scale and
+	// Tier, which do not change the ranks); ranks of other nodes than
+	// the graph's are not used, and Rank iterates.
+	Converged *Converged
+}
+
+// Converged is the end of a power iteration: see Input.Converged.
+type Converged struct {
+	Files      map[string]float64
+	Iterations int
 }
 
 // Weights replaces some of the weights and multipliers of the graph; a
@@ -187,118 +200,7 @@ func Rank(in Input) *Result { return NewIndex(in.Files).Rank(in) }
 // Rank ranks the files of x for in, as the package function Rank ranks
 // them for an Input of the same files: in.Files is not read. An Index
 // can rank its files for any number of queries, concurrently too.
-func (x *Index) Rank(in Input) *Result {
-	s := x.query(in)
-	nf := len(s.paths)
-	pr, nodeFile, score, scored, iters := s.rank()
-	s.mergeKeys(score, scored)
-
-	res := &Result{Files: make(map[string]float64, len(nodeFile)), Links: s.countPairs(), Iterations: iters}
-	for i, f := range nodeFile {
-		res.Files[s.paths[f]] = pr[i]
-	}
-
-	// Definition entries.
-	listed := make([]bool, nf)
-	res.Entries = make([]Entry, 0, len(s.defFile)+nf)
-	// Sort by score, then path, then name: slots are numbered by name,
-	// then file (path order), so the ties compare numbers, not strings.
-	// The keys sit side by side, which makes the sort of a few hundred
-	// thousand definitions several times faster than through indexes.
-	type key struct {
-		score      float64 // never NaN
-		tier       int32
-		file, slot int32
-	}
-	keys := make([]key, 0, len(scored))
-	var scale []float64 // by file, with Input.Scale
-	if len(in.Scale) > 0 {
-		scale = make([]float64, len(s.paths))
-		for f, p := range s.paths {
-			scale[f] = 1
-			if v, ok := in.Scale[p]; ok && v > 0 && !math.IsInf(v, 0) {
-				scale[f] = v
-			}
-		}
-	}
-	tier := make([]int32, nf) // by file, with Input.Tier
-	for f, p := range s.paths {
-		if t, ok := in.Tier[p]; ok && t > 0 {
-			tier[f] = int32(min(t, math.MaxInt32))
-		}
-	}
-	for slot, ok := range scored {
-		f := s.defFile[slot]
-		if !ok || s.focus[f] {
-			continue
-		}
-		listed[f] = true
-		sc := score[slot]
-		if scale != nil {
-			sc *= scale[f]
-		}
-		keys = append(keys, key{sc, tier[f], f, int32(slot)})
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		switch {
-		case a.tier != b.tier:
-			return cmp.Compare(a.tier, b.tier)
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		case a.file != b.file:
-			return int(a.file - b.file)
-		}
-		return int(a.slot - b.slot)
-	})
-	for _, k := range keys {
-		res.Entries = append(res.Entries, Entry{Path: s.paths[k.file], Name: Ident(s.names[s.slotIdent[k.slot]]), Score: k.score})
-	}
-
-	// File-only entries for the remaining graph nodes, by rank, then for
-	// every other file, by path; then tier by tier.
-	var tail []int32 // their files
-	nodeOf := make([]int32, nf)
-	for f := range nodeOf {
-		nodeOf[f] = -1
-	}
-	for i, f := range nodeFile {
-		nodeOf[f] = int32(i)
-	}
-	nodes := make([]int32, len(nodeFile))
-	for i := range nodes {
-		nodes[i] = int32(i)
-	}
-	slices.SortFunc(nodes, func(a, b int32) int {
-		if c := cmp.Compare(pr[b], pr[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b) // node order is path order
-	})
-	for _, i := range nodes {
-		f := nodeFile[i]
-		if listed[f] || s.focus[f] {
-			continue
-		}
-		listed[f] = true
-		tail = append(tail, f)
-	}
-	for f := range s.paths {
-		if !listed[f] && !s.focus[f] {
-			tail = append(tail, int32(f))
-		}
-	}
-	slices.SortStableFunc(tail, func(a, b int32) int { return cmp.Compare(tier[a], tier[b]) })
-	for _, f := range tail {
-		e := Entry{Path: s.paths[f]}
-		if n := nodeOf[f]; n >= 0 {
-			e.Score = pr[n]
-		}
-		res.Entries = append(res.Entries, e)
-	}
-	return res
-}
+func (x *Index) Rank(in Input) *Result { return x.Ranking(in).Result() }
 
 // rank runs personalized PageRank over the file graph without building
 // it. An identifier referenced by R files and defined in D files stands
@@ -326,14 +228,20 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 			nd := s.defStart[k+1] - s.defStart[k]
 			out[f] += w[r] * float64(nd)
 			isNode[f] = true
-			for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
-				isNode[s.defFile[slot]] = true
-			}
 		}
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 			if s.selfEdge[slot] {
 				out[f] += s.weights.Unreferenced
 				isNode[f] = true
+			}
+		}
+	}
+	// The definers of a referenced identifier are nodes: each once, not
+	// once per reference.
+	for k := range ni {
+		if s.referenced[k] {
+			for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
+				isNode[s.defFile[slot]] = true
 			}
 		}
 	}
@@ -417,10 +325,13 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		return v
 	}
 
-	x := s.startVector(nodeFile)
+	x, iters, done := s.converged(nodeFile)
+	if !done {
+		x = s.startVector(nodeFile)
+	}
 	next := make([]float64, n)
 	limit := float64(n) * defaultTol
-	for range defaultMaxIter {
+	for !done && iters < defaultMaxIter {
 		iters++
 		var dsum float64
 		for i, f := range nodeFile {
@@ -494,6 +405,24 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		}
 	}
 	return x, nodeFile, score, scored, iters
+}
+
+// converged returns the ranks of the nodes and the iterations of
+// Input.Converged, when it has the ranks of those nodes and no other.
+func (s *state) converged(nodeFile []int32) ([]float64, int, bool) {
+	c := s.done
+	if c == nil || len(c.Files) != len(nodeFile) || c.Iterations < 1 {
+		return nil, 0, false
+	}
+	x := make([]float64, len(nodeFile))
+	for i, f := range nodeFile {
+		v, ok := c.Files[s.paths[f]]
+		if !ok {
+			return nil, 0, false
+		}
+		x[i] = v
+	}
+	return x, c.Iterations, true
 }
 
 // startVector returns the iterate PageRank starts from: the uniform
@@ -581,6 +510,7 @@ type state struct {
 	mentionedIdents map[string]bool
 	personal        map[string]float64 // Input.Personal
 	start           map[string]float64 // Input.Start
+	done            *Converged         // Input.Converged
 	weights         Weights            // Input.Weights, with Aider's for zeros
 	reverse         float64
 }
@@ -912,6 +842,7 @@ func (x *Index) query(in Input) *state {
 		reverse:         in.Reverse,
 		personal:        in.Personal,
 		start:           in.Start,
+		done:            in.Converged,
 		weights:         in.Weights.or(),
 		mentionedFiles:  make(map[string]bool, len(in.MentionedFiles)),
 		mentionedIdents: make(map[string]bool, len(in.MentionedIdents)),

@@ -94,3 +94,40 @@ func BenchmarkPageRank(b *testing.B) {
 		PageRank(g, nil, nil)
 	}
 }
+
+// BenchmarkRanking ranks the graph of BenchmarkRank with an Index made
+// once, as a warm map does: the whole list sorted (all), only the first
+// 500 definition entries and the files' order (prefix), and the same
+// from the ranks of an earlier iteration (converged).
+func BenchmarkRanking(b *testing.B) {
+	in := synthetic(5000, 50000, 1000000, 1)
+	x := NewIndex(in.Files)
+	res := x.Rank(in)
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			x.Ranking(in).Result()
+		}
+	})
+	prefix := func(in Input) {
+		r := x.Ranking(in)
+		for i := range min(500, r.Len()) {
+			r.At(i)
+		}
+		r.Leaders(nil)
+	}
+	b.Run("prefix", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			prefix(in)
+		}
+	})
+	b.Run("converged", func(b *testing.B) {
+		in := in
+		in.Converged = &Converged{Files: res.Files, Iterations: res.Iterations}
+		b.ReportAllocs()
+		for b.Loop() {
+			prefix(in)
+		}
+	})
+}

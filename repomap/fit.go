@@ -140,7 +140,7 @@ func text(blocks []block) string {
 func (bs *blocks) fit(ctx context.Context, r *ranked, budget int) (string, int, int, error) {
 	cost := func(k int) (int, error) { return bs.tokens(bs.ofItems(ctx, r.prefix(k))), nil }
 	// A first guess of 25 tokens an item.
-	k, err := fit.Prefix(ctx, len(r.items), budget, budget/25, cost)
+	k, err := fit.Prefix(ctx, r.n, budget, budget/25, cost)
 	if err != nil {
 		return "", 0, 0, fmt.Errorf("repomap: %w", err)
 	}

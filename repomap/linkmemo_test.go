@@ -2,8 +2,10 @@ package repomap
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -116,5 +118,171 @@ func TestLinkCacheDamaged(t *testing.T) {
 				t.Errorf("links %q (want made), map:\n%s\nwant:\n%s", r.Stats.Linked, r.Text, want)
 			}
 		})
+	}
+}
+
+// TestTagsDecodedLazily checks that a map that finds the links it kept
+// decodes the tags of the files it shows alone, for the map a Map
+// without a cache makes, and that the lookups after it, which read the
+// tags of every file, find what a new Map finds.
+func TestTagsDecodedLazily(t *testing.T) {
+	tree := map[string]string{"z/small.go": "package z\n\nfunc Zeta() int { return 1 }\n"}
+	for p, src := range smallTree {
+		tree[p] = src
+	}
+	for i := range 6 {
+		tree[fmt.Sprintf("e/e%d.go", i)] = fmt.Sprintf("package e\n\nfunc E%d() int { return 0 }\n", i)
+	}
+	root := writeTree(t, tree)
+	dir := t.TempDir()
+	ctx := context.Background()
+	req := Request{MaxTokens: 30}
+	buildAt(t, root, Options{CacheDir: dir})
+	fresh, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := fresh.Build(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	got, err := m.Build(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Stats.Linked != "cached" || got.Text != want.Text {
+		t.Fatalf("warm map: links %q (want cached), map:\n%s\nwant:\n%s", got.Stats.Linked, got.Text, want.Text)
+	}
+	shown := make(map[string]bool)
+	for _, f := range got.Files {
+		if len(f.Defs) > 0 {
+			shown[f.Path] = true
+		}
+	}
+	encoded := 0
+	for p, e := range m.idx.files {
+		n, k := e.enc.Len()
+		if shown[p] && (n > 0 || k > 0) {
+			t.Errorf("%s is shown, but its tags were not decoded", p)
+		}
+		if n > 0 || k > 0 {
+			encoded++
+		}
+	}
+	if len(shown) == 0 || encoded == 0 {
+		t.Errorf("%d files shown, %d left encoded; want some of both", len(shown), encoded)
+	}
+	for _, name := range []string{"Beta", "E3", "gamma"} {
+		a, err1 := m.References(ctx, name)
+		b, err2 := fresh.References(ctx, name)
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("References(%s) after a lazy map = %v, %v; a new Map's: %v, %v", name, a, err1, b, err2)
+		}
+		c, err1 := m.Definitions(ctx, name)
+		d, err2 := fresh.Definitions(ctx, name)
+		if err1 != nil || err2 != nil || len(c) == 0 || !reflect.DeepEqual(c, d) {
+			t.Errorf("Definitions(%s) after a lazy map = %v, %v; a new Map's: %v, %v", name, c, err1, d, err2)
+		}
+	}
+}
+
+// TestOverviewRanksKept checks that the ranks of a map for no request are
+// kept with the links, in memory and on disk, and that the maps that
+// start from them are those a new Map makes: for no request, and for
+// requests, which do not use them.
+func TestOverviewRanksKept(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	ctx := context.Background()
+	fresh := func(req Request) *Result {
+		t.Helper()
+		m, err := New(root, &Options{NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		r, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	plain := Request{MaxTokens: 1000}
+	asked := Request{MaxTokens: 1000, Focus: []string{"a.go"}}
+	want := fresh(plain)
+	buildAt(t, root, Options{CacheDir: dir}) // makes the links and the ranks
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.LoadBlob(ctx, ranksBlob)
+	if err != nil || len(data) == 0 {
+		t.Fatalf("no overview ranks kept: %d bytes, %v", len(data), err)
+	}
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i, req := range []Request{plain, asked, plain} {
+		r, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := fresh(req)
+		if r.Text != w.Text || r.Stats.Iterations != w.Stats.Iterations || !reflect.DeepEqual(r.Files, w.Files) {
+			t.Errorf("map %d (links %s) differs from a new Map's:\n%s\nwant:\n%s", i, r.Stats.Linked, r.Text, w.Text)
+		}
+		if m.idx.link == nil || m.idx.link.overview == nil || !m.idx.link.overviewStored {
+			t.Errorf("map %d: the overview ranks are not kept", i)
+		}
+	}
+	if w := fresh(plain); w.Text != want.Text {
+		t.Fatal("two new Maps differ")
+	}
+	// Ranks kept for another ranking, or damaged, are not used.
+	if got := decodeRanks(data, ranksKey(m.idx.link.key, "aider")); got != nil {
+		t.Errorf("ranks kept for the default ranking decode for aider's")
+	}
+	for i := range len(data) - 1 {
+		if got := decodeRanks(data[:i], ranksKey(m.idx.link.key, m.idx.opts.Ranking)); got != nil {
+			t.Errorf("decodeRanks of %d of %d bytes = %v, want nil", i, len(data), got)
+		}
+	}
+}
+
+// TestOverviewRanksQuery checks that the overview ranks a cache keeps
+// are used only for the query they are of: with other roles, a
+// package's __init__.py is no front door, the teleport differs, and the
+// map is the one a Map without a cache makes.
+func TestOverviewRanksQuery(t *testing.T) {
+	files := map[string]string{
+		"pkg/__init__.py": "from pkg.core import Client\n\n__all__ = [\"Client\"]\n",
+		"pkg/core.py":     "class Client:\n    pass\n",
+		"pkg/util.py":     "def helper():\n    pass\n",
+	}
+	for _, f := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+		files["pkg/"+f+".py"] = "from pkg.util import helper\n\n\ndef " + f + "():\n    helper()\n"
+	}
+	root := writeTree(t, files)
+	dir := t.TempDir()
+	asTest := []RoleRule{{Glob: "pkg/__init__.py", Role: RoleTest}}
+	door := buildAt(t, root, Options{CacheDir: dir}) // keeps the ranks with the front door
+	if none := buildAt(t, root, Options{NoCache: true, Roles: asTest}); reflect.DeepEqual(door.Files, none.Files) {
+		t.Fatal("the front door does not change the ranks; the test needs it to")
+	}
+	for _, roles := range [][]RoleRule{asTest, nil} {
+		got := buildAt(t, root, Options{CacheDir: dir, Roles: roles})
+		want := buildAt(t, root, Options{NoCache: true, Roles: roles})
+		if got.Text != want.Text || got.Stats.Iterations != want.Stats.Iterations || !reflect.DeepEqual(got.Files, want.Files) {
+			t.Errorf("roles %v: the map from the cache differs from a new Map's:\n%s\nwant:\n%s", roles, got.Text, want.Text)
+		}
 	}
 }

@@ -177,7 +177,7 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 		return nil, err
 	}
 	bs := m.blocksOf(snap)
-	r := &ranked{items: items, ranks: ranks, filled: len(items)}
+	r := &ranked{items: items, n: len(items), ranks: ranks, filled: len(items)}
 	text, tokens, shown, err := bs.fit(ctx, r, budget)
 	if err != nil {
 		return nil, err

@@ -236,6 +236,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
 
 	var st Stats
+	m.idx.startPreload(ctx, true, req.Text != "")
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err // encDone is buffered: the loader does not wait
@@ -329,6 +330,7 @@ func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
+	m.idx.startPreload(ctx, false, true)
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err
@@ -337,6 +339,7 @@ func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	snap.decodeAll() // the lookups read every file's tags
 	m.blocks.keep(snap)
 	return snap, nil
 }

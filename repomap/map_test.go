@@ -100,7 +100,7 @@ func TestFitBudget(t *testing.T) {
 		}
 		prevShown, prevDefs = r.shown, defs
 		// The prefix is the longest that fits: one more item does not.
-		if r.shown < len(r.ranked.items) {
+		if r.shown < r.ranked.n {
 			more := text(r.blocks.ofItems(context.Background(), r.ranked.prefix(r.shown+1)))
 			if n := countTokens(enc, more); n <= budget {
 				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
@@ -109,8 +109,8 @@ func TestFitBudget(t *testing.T) {
 	}
 	// With a budget larger than the whole map, every item is shown.
 	r := build(t, tree, &Options{MaxTokens: 1 << 30}, Request{})
-	if r.shown != len(r.ranked.items) {
-		t.Errorf("unlimited budget shows %d of %d items", r.shown, len(r.ranked.items))
+	if r.shown != r.ranked.n {
+		t.Errorf("unlimited budget shows %d of %d items", r.shown, r.ranked.n)
 	}
 }
 
@@ -139,9 +139,9 @@ func TestFocusAndMentions(t *testing.T) {
 		"e/eps.go":   {Data: []byte("package e\n\nfunc Epsilon() int { return 5 }\n")},
 	}
 	index := func(r *result, name string) int {
-		return slices.IndexFunc(r.ranked.items, func(it fit.Item) bool { return it.Name == name })
+		return slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Name == name })
 	}
-	score := func(r *result, name string) float64 { return r.ranked.items[index(r, name)].Score }
+	score := func(r *result, name string) float64 { return r.ranked.all()[index(r, name)].Score }
 	// Aider's ranking: no reverse edges, so the sums below are plain.
 	aider := &Options{Ranking: RankingAider}
 	base := build(t, tree, aider, Request{})
@@ -151,10 +151,10 @@ func TestFocusAndMentions(t *testing.T) {
 
 	// A focus file is left out, and what it uses comes first.
 	focus := build(t, tree, aider, Request{Focus: []string{"d/delta.go"}})
-	if it := focus.ranked.items[0]; it.Path != "e/eps.go" || it.Name != "Epsilon" {
+	if it := focus.ranked.all()[0]; it.Path != "e/eps.go" || it.Name != "Epsilon" {
 		t.Errorf("with focus d/delta.go the first item is %s:%s, want e/eps.go:Epsilon", it.Path, it.Name)
 	}
-	if slices.ContainsFunc(focus.ranked.items, func(it fit.Item) bool { return it.Path == "d/delta.go" }) || strings.Contains(focus.text, "delta.go") {
+	if slices.ContainsFunc(focus.ranked.all(), func(it fit.Item) bool { return it.Path == "d/delta.go" }) || strings.Contains(focus.text, "delta.go") {
 		t.Errorf("the focus file is in the ranked list or the map:\n%s", focus.text)
 	}
 
@@ -392,7 +392,7 @@ func TestHeadingsDoNotCaptureCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if it := r.ranked.items[0]; it.Path != "shapes/shapes.go" {
+	if it := r.ranked.all()[0]; it.Path != "shapes/shapes.go" {
 		t.Errorf("first item %s:%s, want shapes/shapes.go (a heading named shapes must not draw the package's users)", it.Path, it.Name)
 	}
 	if !strings.Contains(r.text, "│# shapes") {
@@ -422,7 +422,7 @@ func TestDemoteDocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, it := range r.ranked.items {
+		for _, it := range r.ranked.all() {
 			if it.Name != "" {
 				got = append(got, it.Path+":"+it.Name)
 			}
@@ -595,7 +595,7 @@ func TestCodeTop(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, it := range r.ranked.items {
+		for _, it := range r.ranked.all() {
 			if !slices.Contains(got, it.Path) {
 				got = append(got, it.Path)
 			}

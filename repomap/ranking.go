@@ -26,7 +26,9 @@ import (
 
 // ranked is the rank stage's result.
 type ranked struct {
-	items  []fit.Item         // definitions best first, then files by name alone
+	items  []fit.Item         // the items made so far, best first (see itemList)
+	n      int                // the items in all
+	list   *itemList          // makes the items after items; nil once all are made
 	ranks  map[string]float64 // the PageRank of each file of the graph
 	size   graphSize
 	iters  int    // power iterations of the PageRank
@@ -67,6 +69,7 @@ type linked struct {
 // its name, as package rank links the names it is given. (Every setting
 // of rk it reads is in linkDigest.)
 func link(s *snapshot, rk ranking) linked {
+	s.decodeAll()
 	files := make([]rank.File, len(s.files))
 	var size graphSize
 	hidden := make(map[string][]string)
@@ -254,6 +257,7 @@ func (x *rowIndex) rows(p, name string) []fit.Row {
 	defs, ok := x.files[p]
 	if !ok {
 		if e := x.snap.entry(p); e != nil {
+			e.decode()
 			for _, r := range shownDefs(e.tags) {
 				defs = append(defs, shownDef{rankName(r.Kind, r.Name), r})
 			}
@@ -274,9 +278,10 @@ func (x *rowIndex) rows(p, name string) []fit.Row {
 	return out
 }
 
-// prefix returns the first k items of r, with their rows: the rows of an
-// item are found the first time a prefix holds it.
+// prefix returns the first k items of r, with their rows: the items
+// are made, and the rows of each found, the first time a prefix holds it.
 func (r *ranked) prefix(k int) []fit.Item {
+	r.make(k)
 	for ; r.filled < k; r.filled++ {
 		if it := &r.items[r.filled]; it.Name != "" && it.Rows == nil && r.index != nil {
 			it.Rows = r.index.rows(it.Path, it.Name)
@@ -291,52 +296,37 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 	l := s.linked(ctx, rk)
 	in, top := rankInput(s, l, rk, q)
 	size := l.size
-	res := l.index.Rank(in)
+	// A map for no request ranks the same graph the same way as the last
+	// one did: it starts where that one's iteration ended.
+	var memo *linkMemo
+	if len(q.focus) == 0 && len(q.mentions) == 0 && q.text == "" && s.idx != nil {
+		memo = s.idx.link
+		oq := overviewQuery(s.idx.opts.Ranking, in)
+		if memo.overview != nil && memo.overviewQuery != oq {
+			memo.overview, memo.overviewStored = nil, false
+		}
+		if memo.overview == nil && memo.overviewBlob != nil {
+			memo.overview = decodeRanks(memo.overviewBlob, ranksKey(memo.key, oq))
+			memo.overviewStored, memo.overviewBlob = memo.overview != nil, nil
+		}
+		memo.overviewQuery = oq
+		in.Converged = memo.overview
+	}
+	res := l.index.Ranking(in)
+	if memo != nil && memo.overview == nil {
+		memo.overview, memo.overviewStored = &rank.Converged{Files: res.Files, Iterations: res.Iterations}, false
+	}
 	size.nodes = len(res.Files)
 	size.links = res.Links
-	items := make([]fit.Item, 0, len(res.Entries))
-	listed := make(map[string]bool, len(s.files))
-	var dropped []string
-	for _, e := range res.Entries {
-		it := fit.Item{Path: e.Path, Name: e.Name, Score: e.Score}
-		if e.Name != "" && slices.Contains(l.hidden[e.Path], e.Name) {
-			dropped = append(dropped, e.Path)
-			continue // a definition that is never shown
-		}
-		listed[e.Path] = true
-		items = append(items, it)
-	}
-	if rk.spread > 0 {
-		spreadNames(items, in.Tier, rk.spread)
-	}
+	var mixed []string
 	if rk.relEvery > 0 {
-		mixed := top
+		mixed = top
 		if rk.mixCode || rk.codeTop && !aboutDocs(q.text) {
 			mixed = codeFiles(s, top, in.MentionedFiles)
 		}
-		interleave(items, mixed, rk.relEvery)
 	}
-	// A file whose only definitions are never shown still belongs in the
-	// list, by its rank, among the files by name alone.
-	var extra []fit.Item
-	for _, p := range dropped {
-		if !listed[p] {
-			listed[p] = true
-			extra = append(extra, fit.Item{Path: p, Score: res.Files[p]})
-		}
-	}
-	if len(extra) > 0 {
-		first := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
-		if first < 0 {
-			first = len(items)
-		}
-		tail := append(slices.Clone(items[first:]), extra...)
-		slices.SortStableFunc(tail, func(a, b fit.Item) int {
-			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
-		})
-		items = append(items[:first], tail...)
-	}
-	return ranked{items: items, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from, index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: rk.itemRows}}
+	list := newItemList(res, l.hidden, mixed, rk.relEvery, rk.spread, in.Tier)
+	return ranked{n: list.len(), list: list, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from, index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: rk.itemRows}}
 }
 
 // rankInput returns the input of the ranking of s for q, with rk and the
@@ -453,6 +443,7 @@ func scaleFile(in *rank.Input, p string, f float64) {
 // when one of its references does. Without, they are by name. References
 // of a kind rk does not link by (ranking.links) count for nothing.
 func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolver, rk ranking) ([]fit.Item, map[string]float64) {
+	s.decodeAll()
 	// What p defines and references, by the names they go by in the
 	// ranking.
 	self := s.entry(p).tags
@@ -594,55 +585,6 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolve
 	}
 	slices.SortStableFunc(items, func(a, b fit.Item) int { return cmp.Compare(b.Score, a.Score) })
 	return items, ranks
-}
-
-// interleave moves up, in the definitions of items, the best definition
-// of each of files (the most relevant first) to at least the every-th
-// place after the one of the file before, so that the map shows the
-// files most relevant to the request's words beside those the graph
-// ranks first. A moved item takes the score of the one it goes before.
-func interleave(items []fit.Item, files []string, every int) {
-	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
-	if end < 0 {
-		end = len(items)
-	}
-	defs := items[:end]
-	best := make(map[string]int, len(files)) // a file's first definition
-	for i, it := range defs {
-		if _, ok := best[it.Path]; !ok {
-			best[it.Path] = i
-		}
-	}
-	moved := make([]bool, len(defs))
-	var lifted []int // the items to move, by relevance
-	for _, p := range files {
-		if i, ok := best[p]; ok {
-			lifted = append(lifted, i)
-		}
-	}
-	out := make([]fit.Item, 0, len(defs))
-	next, a := 0, 0 // the next item of lifted, and of defs
-	for len(out) < len(defs) {
-		if next < len(lifted) && (len(out) >= next*every || a == len(defs)) {
-			i := lifted[next]
-			next++
-			if moved[i] || i < a {
-				continue // already out, in its own place
-			}
-			moved[i] = true
-			it := defs[i]
-			if a < len(defs) {
-				it.Score = max(it.Score, defs[a].Score)
-			}
-			out = append(out, it)
-			continue
-		}
-		if !moved[a] {
-			out = append(out, defs[a])
-		}
-		a++
-	}
-	copy(defs, out)
 }
 
 // codeFiles returns the files of ps, in order, that are code (of role
@@ -1251,8 +1193,8 @@ func frontDoor(p string) bool {
 const spreadKeep = 1
 
 // spreadHead is how much of the ranked list spreadNames reorders: more
-// than any map shows.
-const spreadHead = 4096
+// than any map shows. (A variable for the tests.)
+var spreadHead = 4096
 
 // spreadNames moves down, in the head of the ranked list items (its
 // definitions, with the tiers of their files), each definition of a

@@ -71,6 +71,7 @@ func relevance(s *snapshot, text string, textWeight float64) map[string]float64 
 	if len(q) == 0 {
 		return nil
 	}
+	s.decodeAll()
 	hashes := make([]uint32, 0, len(q))
 	for w := range q {
 		hashes = append(hashes, words.Hash(w))

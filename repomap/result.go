@@ -62,13 +62,7 @@ func (m *Map) Build(ctx context.Context, req Request) (*Result, error) {
 // publish returns the Result of r, whose blocks bs makes.
 func publish(ctx context.Context, bs *blocks, r *result, encName string) *Result {
 	pub := &Result{Text: r.text, Tokens: r.tokens, Budget: r.budget, Encoding: encName, Stats: r.stats}
-	seen := make(map[string]bool)
-	for _, it := range r.ranked.items {
-		if !seen[it.Path] {
-			seen[it.Path] = true
-			pub.Ranked = append(pub.Ranked, it.Path)
-		}
-	}
+	pub.Ranked = r.ranked.files()
 	shown := r.ranked.prefix(r.shown)
 	defs := make(map[string][]Def)
 	for _, it := range shown {
