@@ -55,11 +55,16 @@ type linkMemo struct {
 // some files of their own (in.Personal: the front doors, which the roles
 // of files choose).
 func overviewQuery(ranking string, in rank.Input) string {
-	b := []byte(ranking)
-	for _, p := range slices.Sorted(maps.Keys(in.Personal)) {
-		b = fmt.Appendf(b, "\x00%s=%g", p, in.Personal[p])
+	if len(in.Personal) == 0 {
+		return ranking
 	}
-	return string(b)
+	h := sha256.New()
+	var b []byte
+	for _, p := range slices.Sorted(maps.Keys(in.Personal)) {
+		b = fmt.Appendf(b[:0], "%s\x00%g\x00", p, in.Personal[p])
+		h.Write(b)
+	}
+	return ranking + "\x00" + string(h.Sum(nil))
 }
 
 // ranksBlob is the name of a linkMemo's overview ranks in a disk cache.
