@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/repomap-dev/repomap/rank"
@@ -51,20 +52,11 @@ type linkMemo struct {
 }
 
 // overviewQuery returns what the ranks of a map for no request depend on
-// beside the graph: the ranking named ranking, and the teleport in gives
-// some files of their own (in.Personal: the front doors, which the roles
-// of files choose).
-func overviewQuery(ranking string, in rank.Input) string {
-	if len(in.Personal) == 0 {
-		return ranking
-	}
-	h := sha256.New()
-	var b []byte
-	for _, p := range slices.Sorted(maps.Keys(in.Personal)) {
-		b = fmt.Appendf(b[:0], "%s\x00%g\x00", p, in.Personal[p])
-		h.Write(b)
-	}
-	return ranking + "\x00" + string(h.Sum(nil))
+// beside the graph: the ranking named ranking, and the files whose
+// teleport share is their own, the front doors (frontTeleport), which
+// the roles of files choose.
+func overviewQuery(ranking string, doors []string) string {
+	return strings.Join(append([]string{ranking}, doors...), "\x00")
 }
 
 // ranksBlob is the name of a linkMemo's overview ranks in a disk cache.

@@ -301,7 +301,11 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 	var memo *linkMemo
 	if len(q.focus) == 0 && len(q.mentions) == 0 && q.text == "" && s.idx != nil {
 		memo = s.idx.link
-		oq := overviewQuery(s.idx.opts.Ranking, in)
+		var doors []string
+		if rk.front > 0 {
+			doors = frontDoors(s)
+		}
+		oq := overviewQuery(s.idx.opts.Ranking, doors)
 		if memo.overview != nil && memo.overviewQuery != oq {
 			memo.overview, memo.overviewStored = nil, false
 		}
@@ -1131,12 +1135,7 @@ func demoteDocs(in *rank.Input, s *snapshot, factor float64) {
 // frontTeleport gives the front doors of s (frontDoor) the share f of
 // the teleport of in, and every other file an equal part of the rest.
 func frontTeleport(in *rank.Input, s *snapshot, f float64) {
-	var doors []string
-	for i, fl := range s.files {
-		if s.roles[i] == RoleSource && frontDoor(fl.path) {
-			doors = append(doors, fl.path)
-		}
-	}
+	doors := frontDoors(s)
 	n := len(s.files)
 	if len(doors) == 0 || len(doors) == n {
 		return
@@ -1155,6 +1154,18 @@ func frontTeleport(in *rank.Input, s *snapshot, f float64) {
 	for _, p := range doors {
 		in.Personal[p] += e
 	}
+}
+
+// frontDoors returns the paths of the files of s that are front doors,
+// in map order: source files frontDoor names.
+func frontDoors(s *snapshot) []string {
+	var doors []string
+	for i, fl := range s.files {
+		if s.roles[i] == RoleSource && frontDoor(fl.path) {
+			doors = append(doors, fl.path)
+		}
+	}
+	return doors
 }
 
 // frontDoor reports whether the file at p is, by its language's
