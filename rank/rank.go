@@ -391,16 +391,23 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		// What flows back to a file is shared by its definitions.
 		for _, f := range nodeFile {
 			slots := s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]]
-			if len(slots) == 0 {
+			n := len(slots)
+			if s.dropped {
+				// A key that weighs nothing is not there.
+				n -= countFunc(slots, func(slot int32) bool { return s.mul[s.slotIdent[slot]] == 0 })
+			}
+			if n == 0 {
 				continue
 			}
-			v := gather(f) / float64(len(slots))
+			v := gather(f) / float64(n)
 			if v == 0 {
 				continue
 			}
 			for _, slot := range slots {
-				score[slot] += v
-				scored[slot] = true
+				if !s.dropped || s.mul[s.slotIdent[slot]] != 0 {
+					score[slot] += v
+					scored[slot] = true
+				}
 			}
 		}
 	}
@@ -505,6 +512,16 @@ type state struct {
 	*Index
 	focus []bool    // per file: is it a Focus file?
 	mul   []float64 // per identifier: edge weight multiplier
+
+	// The references of the query: the Index's, but for those whose
+	// identifier weighs nothing in it (see dropUnweighed), and what
+	// follows from them.
+	fileRefStart []int32
+	refIdent     []int32
+	refCount     []int32
+	referenced   []bool
+	selfEdge     []bool
+	dropped      bool // some identifiers weigh nothing
 
 	mentionedFiles  map[string]bool
 	mentionedIdents map[string]bool
@@ -793,15 +810,7 @@ func NewIndex(files []File) *Index {
 	}
 	s.refIdent, s.refCount = refIdent, refCount
 	if totalRefs == 0 {
-		// No references anywhere: every definer references each of its
-		// own identifiers once.
-		for f := range nf {
-			for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
-				s.refIdent = append(s.refIdent, s.slotIdent[slot])
-				s.refCount = append(s.refCount, 1)
-			}
-			s.fileRefStart[f+1] = int32(len(s.refIdent))
-		}
+		s.fileRefStart, s.refIdent, s.refCount = s.ownRefs(nil)
 	}
 	s.indexReferenced()
 	// A definition nothing references has a self-edge: one per file and
@@ -813,22 +822,60 @@ func NewIndex(files []File) *Index {
 			s.cont[p] = Ident(s.names[s.slotIdent[s.fileDefSlot[p]]]) == Ident(s.names[s.slotIdent[s.fileDefSlot[p-1]]])
 		}
 	}
-	s.selfEdge = make([]bool, len(s.defFile))
-	for p := 0; p < len(s.fileDefSlot); {
-		used := false
-		q := p
-		for ; q == p || q < len(s.fileDefSlot) && s.cont[q]; q++ {
-			used = used || s.referenced[s.slotIdent[s.fileDefSlot[q]]]
-		}
-		s.selfEdge[s.fileDefSlot[p]] = !used
-		p = q
-	}
+	s.selfEdge = s.selfEdges(s.referenced)
 
 	s.style = make([]uint8, ni)
 	for k, key := range s.names {
 		s.style[k] = styleOf(Ident(key))
 	}
 	return s
+}
+
+// ownRefs returns the references of a graph without any: every definer
+// references each of its own identifiers once (those of weigh, when it is
+// not nil).
+func (x *Index) ownRefs(weigh []float64) (fileRefStart, refIdent, refCount []int32) {
+	fileRefStart = make([]int32, len(x.paths)+1)
+	for f := range len(x.paths) {
+		for _, slot := range x.fileDefSlot[x.fileDefStart[f]:x.fileDefStart[f+1]] {
+			if weigh != nil && weigh[x.slotIdent[slot]] == 0 {
+				continue
+			}
+			refIdent = append(refIdent, x.slotIdent[slot])
+			refCount = append(refCount, 1)
+		}
+		fileRefStart[f+1] = int32(len(refIdent))
+	}
+	return fileRefStart, refIdent, refCount
+}
+
+// countFunc returns how many elements of xs satisfy f.
+func countFunc[T any](xs []T, f func(T) bool) int {
+	n := 0
+	for _, x := range xs {
+		if f(x) {
+			n++
+		}
+	}
+	return n
+}
+
+// selfEdges returns, per slot, whether the definition has a self-edge
+// when the identifiers referenced are those of referenced: one per file
+// and identifier, whatever keys it is published under, and none when
+// one of them is referenced.
+func (x *Index) selfEdges(referenced []bool) []bool {
+	self := make([]bool, len(x.defFile))
+	for p := 0; p < len(x.fileDefSlot); {
+		used := false
+		q := p
+		for ; q == p || q < len(x.fileDefSlot) && x.cont[q]; q++ {
+			used = used || referenced[x.slotIdent[x.fileDefSlot[q]]]
+		}
+		self[x.fileDefSlot[p]] = !used
+		p = q
+	}
+	return self
 }
 
 // prepare interns and indexes in.
@@ -869,7 +916,46 @@ func (x *Index) query(in Input) *state {
 			s.mul[k] *= max(in.KeyWeight(key), 0)
 		}
 	}
+	s.fileRefStart, s.refIdent, s.refCount = x.fileRefStart, x.refIdent, x.refCount
+	s.referenced, s.selfEdge = x.referenced, x.selfEdge
+	s.dropUnweighed()
 	return s
+}
+
+// dropUnweighed leaves out of s the references to identifiers whose
+// edges weigh nothing in its query (Input.KeyWeight 0): they are no
+// edges, so a file is no node by them, and a definition only they
+// reference has the self-edge of one nothing references, as if they were
+// not there; without any other reference, the graph is one without
+// references (ownRefs).
+func (s *state) dropUnweighed() {
+	if !slices.Contains(s.mul, 0) {
+		return
+	}
+	s.dropped = true
+	if !slices.ContainsFunc(s.refIdent, func(k int32) bool { return s.mul[k] == 0 }) {
+		return
+	}
+	start := make([]int32, len(s.fileRefStart))
+	var idents, counts []int32
+	for f := range len(s.fileRefStart) - 1 {
+		for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
+			if k := s.refIdent[r]; s.mul[k] != 0 {
+				idents, counts = append(idents, k), append(counts, s.refCount[r])
+			}
+		}
+		start[f+1] = int32(len(idents))
+	}
+	s.fileRefStart, s.refIdent, s.refCount = start, idents, counts
+	if len(idents) == 0 {
+		s.fileRefStart, s.refIdent, s.refCount = s.ownRefs(s.mul)
+		idents = s.refIdent
+	}
+	s.referenced = make([]bool, len(s.names))
+	for _, k := range idents {
+		s.referenced[k] = true
+	}
+	s.selfEdge = s.selfEdges(s.referenced)
 }
 
 // Key returns the key of an identifier in a scope: what a definition is

@@ -1047,3 +1047,68 @@ func TestLone(t *testing.T) {
 	}
 	checkScaled(t, "Lone 0.1", plain, scaled, "lone.go", 0.1)
 }
+
+// TestUnweighedKeys: references to keys that weigh nothing in a query
+// (KeyWeight 0) rank as if they were not there, to the bit: their file
+// is no node by them, and the definitions only they reference keep the
+// self-edge of a definition nothing references. On a synthetic graph, a
+// file of references to "doc" keys that weigh 0 gives the same result,
+// and the same file graph, as the graph without it and without the doc
+// keys, with a focus and without, with reverse edges and without, and
+// when no other reference is left.
+func TestUnweighedKeys(t *testing.T) {
+	for seed := range uint64(4) {
+		base := synthetic(60, 150, 1500, seed)
+		with := base
+		with.Files = slices.Clone(base.Files)
+		doc := File{Path: "zz/README.md"}
+		for i, f := range base.Files {
+			if i%3 == 0 && len(f.Defs) > 0 {
+				// Each definer publishes its first name under a doc key too.
+				with.Files[i].Defs = append(slices.Clone(f.Defs), Key(f.Defs[0], "doc"))
+				doc.Refs = append(doc.Refs, Key(f.Defs[0], "doc"))
+			}
+		}
+		with.Files = append(with.Files, doc)
+		without := base
+		without.Files = append(slices.Clone(base.Files), File{Path: doc.Path})
+		weigh := func(k string) float64 {
+			if strings.HasSuffix(k, "\x00doc") {
+				return 0
+			}
+			return 1
+		}
+		with.KeyWeight, without.KeyWeight = weigh, weigh
+		if seed%2 == 1 {
+			with.Focus = []string{base.Files[5].Path}
+			without.Focus = with.Focus
+		}
+		if seed >= 2 {
+			with.Reverse, without.Reverse = 0.5, 0.5
+		}
+		got, want := Rank(with), Rank(without)
+		if diff := gocmp.Diff(want, got); diff != "" {
+			t.Errorf("seed %d: the ranking with references that weigh nothing differs from the one without them (-without +with):\n%s", seed, diff)
+		}
+		if g, w := slices.Collect(NewFileGraph(with).Links()), slices.Collect(NewFileGraph(without).Links()); !slices.Equal(g, w) {
+			t.Errorf("seed %d: the file graph has %d links with references that weigh nothing, %d without them", seed, len(g), len(w))
+		}
+		if seed == 3 {
+			// Without other references, the graph is one without any.
+			for _, in := range []*Input{&with, &without} {
+				in.Files = slices.Clone(in.Files)
+				for i := range in.Files[:len(in.Files)-1] {
+					in.Files[i].Refs = nil
+				}
+			}
+			if diff := gocmp.Diff(Rank(without), Rank(with)); diff != "" {
+				t.Errorf("no references but those that weigh nothing: the ranking differs from the one without them (-without +with):\n%s", diff)
+			}
+		}
+		// With weight, the references count.
+		with.KeyWeight = nil
+		if diff := gocmp.Diff(want.Files, Rank(with).Files); diff == "" {
+			t.Errorf("seed %d: references to doc keys change nothing even when they weigh", seed)
+		}
+	}
+}
