@@ -327,7 +327,7 @@ const (
 
 // tagFormat is bumped whenever tag extraction changes in a way that the
 // query files and grammar versions do not show.
-const tagFormat = "tags/9"
+const tagFormat = "tags/10"
 
 // Fingerprint returns the SHA-256 of everything a file's tags depend on
 // besides its content: the tag format, every query file and the versions

@@ -147,7 +147,7 @@ func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
 	var b []byte
 	b = append(b, "repomap link\x00"...)
 	b = append(b, buildStamp()...)
-	b = fmt.Appendf(b, "\x00%t %t %t %t %t %t %t %t %t %t\x00", rk.resolve, rk.names > 0, rk.builtins, rk.rust, rk.scala, rk.kotlin, rk.fixtures, rk.exports, rk.hints, rk.family)
+	b = fmt.Appendf(b, "\x00%t %t %t %t %t %t %t %t %t %t %t %t\x00", rk.resolve, rk.names > 0, rk.builtins, rk.rust, rk.scala, rk.kotlin, rk.fixtures, rk.exports, rk.hints, rk.family, rk.readme > 0, rk.docCode)
 	for i, f := range s.files {
 		e := s.entries[i]
 		b = binary.AppendUvarint(b, uint64(f.root))

@@ -499,7 +499,7 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 // changes, so that a measurement can vary one of them (as in
 // "…+mix=3"); a new default must keep the spelling true.
 func TestDefaultRankingSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family"
+	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode"
 	def, err := parseRanking(RankingDefault)
 	if err != nil {
 		t.Fatal(err)
@@ -741,5 +741,61 @@ func TestSpreadNames(t *testing.T) {
 	want := []string{"a.go", "d.go", "b.go", "e.go", "c.go", "docs/x.md", "f.go"}
 	if !slices.Equal(got, want) {
 		t.Errorf("order %q, want %q", got, want)
+	}
+}
+
+// TestReadmeCode checks ranking change readme=F: in a map for no request,
+// the names the code of the root's README uses (a Python block, and
+// inline code) rise, in a Python tree, in every family of code (a Go
+// file's name too) but not in a YAML file's keys; a README below the top,
+// and the names of the README's prose, do nothing; maps with a request
+// are the same with and without the change, and so are maps of the
+// Aider ranking, whose README links nothing.
+func TestReadmeCode(t *testing.T) {
+	tree := fstest.MapFS{
+		"README.md":        {Data: []byte("# Tool\n\nStart with `Client.fetch()`:\n\n```python\nfrom tool.core import Client\nc = Client()\nc.send()\n```\n\nSettings are in ready words.\n")},
+		"docs/README.md":   {Data: []byte("```python\nhelper()\n```\n")},
+		"tool/__init__.py": {Data: []byte("")},
+		"tool/core.py":     {Data: []byte("class Client:\n    def send(self):\n        pass\n\n    def fetch(self):\n        pass\n\n    def ready(self):\n        pass\n")},
+		"tool/util.py":     {Data: []byte("def helper():\n    pass\n")},
+		"cmd/send.go":      {Data: []byte("package cmd\n\nfunc send() {}\n")},
+		"conf.yaml":        {Data: []byte("send: 1\n")},
+	}
+	for _, f := range []string{"a", "b", "c", "d"} {
+		tree["tool/"+f+".py"] = &fstest.MapFile{Data: []byte("from tool.util import helper\n\n\ndef " + f + "():\n    helper()\n")}
+	}
+	const rk = "aider+reverse+roles+resolve+family"
+	scores := func(ranking string, req Request) map[string]float64 {
+		t.Helper()
+		out := make(map[string]float64)
+		for _, it := range build(t, tree, &Options{Ranking: ranking}, req).ranked.items {
+			if it.Name != "" {
+				out[it.Path+" "+it.Name] = it.Score
+			}
+		}
+		return out
+	}
+	before, after := scores(rk, Request{}), scores(rk+"+readme=0.3", Request{})
+	ratio := func(s map[string]float64, name string) float64 { return s[name] / s["tool/util.py helper"] }
+	for _, name := range []string{"tool/core.py Client", "tool/core.py send", "tool/core.py fetch", "cmd/send.go send"} {
+		if b, a := ratio(before, name), ratio(after, name); !(a > 1.2*b) {
+			t.Errorf("%s/helper score ratio %.3f without readme, %.3f with: want it to grow", name, b, a)
+		}
+	}
+	for _, name := range []string{"tool/core.py ready", "conf.yaml send"} {
+		if b, a := ratio(before, name), ratio(after, name); a > 1.01*b {
+			t.Errorf("%s/helper score ratio %.3f without readme, %.3f with: want it not to grow", name, b, a)
+		}
+	}
+	for _, req := range []Request{{Focus: []string{"tool/a.py"}}, {Text: "send a request with the client"}} {
+		if b, a := scores(rk, req), scores(rk+"+readme=0.3", req); !maps.Equal(b, a) {
+			t.Errorf("request %+v: readme changed the scores: %v, then %v", req, b, a)
+		}
+	}
+	if b, a := scores("aider", Request{}), scores("aider+readme=0.3", Request{}); maps.Equal(b, a) {
+		t.Errorf("aider+readme=0.3 ranks as aider does")
+	}
+	if b, a := scores("aider", Request{}), scores("aider+doccode", Request{Focus: []string{"tool/a.py"}}); maps.Equal(b, a) {
+		t.Errorf("the code of documents changes nothing with doccode")
 	}
 }

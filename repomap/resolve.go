@@ -174,12 +174,19 @@ const namesScope = "~names"
 // the names a package keeps to itself (Go's lower-case names), so that a
 // repository's overview leads with the API its packages share.
 func keyWeight(rk ranking, overview bool) func(string) float64 {
-	if !rk.resolve {
+	docs := rk.readme > 0 || rk.docCode
+	if !rk.resolve && !docs {
 		return nil
 	}
 	return func(key string) float64 {
 		name, scope, _ := strings.Cut(key, "\x00")
 		switch {
+		case docs && (scope == docScope || strings.HasPrefix(scope, docScope+familyScope)):
+			if overview || rk.docMaps {
+				return 1
+			}
+			return 0
+		case !rk.resolve:
 		case scope == fallbackScope || strings.HasPrefix(scope, fallbackScope+familyScope):
 			return rk.fallback
 		case scope == namesScope:

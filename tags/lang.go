@@ -56,8 +56,9 @@ type language struct {
 	// of a tier-1 language whose query has no reference patterns: its
 	// references then come from the lexer's name tokens.
 	lexer string
-	// scan, when set, reads a tier-2 language's tags in place of a lexer.
-	scan func(path string, src []byte) []Tag
+	// byHand is set for Markdown, whose tags are read line by line
+	// (Parser.markdown) in place of a lexer.
+	byHand bool
 
 	// query, when set, lists the query files that make up the language's
 	// tags query, in order; see queryFiles.

@@ -105,7 +105,7 @@ func TestLanguageFixtures(t *testing.T) {
 				t.Fatalf("no fixture in testdata/lang/%s", name)
 			}
 			if l.grammar == nil {
-				if l.scan != nil {
+				if l.byHand {
 					return // read by hand, not by a lexer spec
 				}
 				for _, k := range specKinds(lexSpecs[name]) {

@@ -78,8 +78,8 @@ func (p *Parser) lex(ctx context.Context, l *language, path string, src []byte) 
 	if p.parser == nil {
 		return nil, errClosed
 	}
-	if l.scan != nil {
-		return l.scan(path, src), nil
+	if l.byHand {
+		return p.markdown(ctx, path, src)
 	}
 	spec := lexSpecs[l.name]
 	if spec == nil {

@@ -20,7 +20,7 @@ var lexerLanguages = []*language{
 	{name: "gdscript", exts: []string{".gd"}, lexer: "GDScript"},
 	{name: "gleam", exts: []string{".gleam"}, lexer: "Gleam"},
 	{name: "graphql", exts: []string{".graphql", ".graphqls", ".gql"}, lexer: "GraphQL"},
-	{name: "markdown", exts: []string{".md", ".markdown", ".mdown", ".mkd"}, scan: markdownTags},
+	{name: "markdown", exts: []string{".md", ".markdown", ".mdown", ".mkd"}, byHand: true},
 	{name: "matlab", exts: []string{".m"}, lexer: "Matlab"},
 	{name: "nim", exts: []string{".nim", ".nims", ".nimble"}, lexer: "Nim"},
 	{name: "nix", exts: []string{".nix"}, lexer: "Nix"},

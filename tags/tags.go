@@ -87,7 +87,7 @@ func Languages() []Language {
 		info := Language{Name: l.name, Tier: 1, Extensions: l.exts, Files: l.files}
 		if l.grammar == nil {
 			info.Tier, info.Defs = 2, true
-			info.Refs = l.scan == nil && (lexSpecs[l.name] == nil || !lexSpecs[l.name].noRefs)
+			info.Refs = l.byHand || lexSpecs[l.name] == nil || !lexSpecs[l.name].noRefs
 		} else if c, err := p.compile(l.name); err == nil {
 			for _, cp := range c.captures {
 				info.Defs = info.Defs || cp.kind == Definition
