@@ -61,10 +61,10 @@ type pathName struct{ path, name string }
 // file of lifted moved up to place k·every at the latest (as interleave
 // does).
 //
-// With spread above 0, the first spreadHead shown definitions are put in
-// the order spreadNames gives them, with the tiers of tier, before the
-// files are moved up.
-func newItemList(rk *rank.Ranking, hidden map[string][]string, lifted []string, every int, spread int, tier map[string]int) *itemList {
+// With spread on, the first spreadHead shown definitions are put in the
+// order spreadNames gives them, with the tiers of tier, before the files
+// are moved up.
+func newItemList(rk *rank.Ranking, hidden map[string][]string, lifted []string, every int, spread spreading, tier map[string]int) *itemList {
 	l := &itemList{rk: rk, hidden: hidden, every: every, moved: make(map[pathName]bool)}
 	// Shown definitions: all but the hidden ones. A file all of whose
 	// definitions are hidden goes among the files by name alone.
@@ -86,7 +86,7 @@ func newItemList(rk *rank.Ranking, hidden map[string][]string, lifted []string, 
 			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
 		})
 	}
-	if spread > 0 {
+	if spread.on() {
 		l.spread(spread, tier)
 	}
 	if every > 0 {
@@ -108,7 +108,7 @@ func newItemList(rk *rank.Ranking, hidden map[string][]string, lifted []string, 
 
 // spread takes the first spreadHead shown definitions off the ranking
 // and puts them in the order spreadNames gives them.
-func (l *itemList) spread(keep int, tier map[string]int) {
+func (l *itemList) spread(sp spreading, tier map[string]int) {
 	var items []fit.Item
 	for len(items) < spreadHead {
 		e, ok := l.peek()
@@ -119,7 +119,7 @@ func (l *itemList) spread(keep int, tier map[string]int) {
 		l.j++
 		items = append(items, fit.Item{Path: e.Path, Name: e.Name, Score: e.Score})
 	}
-	spreadNames(items, tier, keep)
+	spreadNames(items, tier, sp)
 	l.head = make([]rank.Entry, len(items))
 	l.pos = make(map[pathName]int, len(items))
 	for i, it := range items {

@@ -28,7 +28,7 @@ func eagerItems(res *rank.Result, hidden map[string][]string, mixed []string, ev
 		items = append(items, fit.Item{Path: e.Path, Name: e.Name, Score: e.Score})
 	}
 	if spread > 0 {
-		spreadNames(items, tier, spread)
+		spreadNames(items, tier, spreading{names: spread})
 	}
 	if every > 0 {
 		interleave(items, mixed, every)
@@ -172,7 +172,7 @@ func TestItemListLazy(t *testing.T) {
 					}
 					name := fmt.Sprintf("seed %d, every %d, %d files moved up, spread %d in %d", seed, every, len(mixed), sp.keep, sp.head)
 					newRanked := func() *ranked {
-						l := newItemList(x.Ranking(in), hidden, mixed, every, sp.keep, in.Tier)
+						l := newItemList(x.Ranking(in), hidden, mixed, every, spreading{names: sp.keep}, in.Tier)
 						return &ranked{n: l.len(), list: l}
 					}
 					r := newRanked()

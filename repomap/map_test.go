@@ -499,7 +499,7 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 // changes, so that a measurement can vary one of them (as in
 // "…+mix=3"); a new default must keep the spelling true.
 func TestDefaultRankingSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode"
+	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode+docitems=1"
 	def, err := parseRanking(RankingDefault)
 	if err != nil {
 		t.Fatal(err)
@@ -513,6 +513,36 @@ func TestDefaultRankingSpelled(t *testing.T) {
 	}
 	if mixed, _ := parseRanking(spelled + "+mix=3"); mixed.relEvery != 3 {
 		t.Errorf("mix=3 after rel: relEvery = %d, want 3", mixed.relEvery)
+	}
+}
+
+// TestSpreadDocs checks ranking change docitems=N: past a document's
+// first N definitions in the list, the others go after every other
+// definition of their tier, whatever their scores; code keeps its order,
+// a document of a lower tier stays below, and names spread as before.
+func TestSpreadDocs(t *testing.T) {
+	items := []fit.Item{
+		{Path: "docs/proxies.md", Name: "#Proxies", Score: 10},
+		{Path: "docs/proxies.md", Name: "#SOCKS", Score: 9},
+		{Path: "a.py", Name: "Proxy", Score: 8},
+		{Path: "docs/proxies.md", Name: "#Auth", Score: 7},
+		{Path: "b.py", Name: "connect", Score: 6},
+		{Path: "b.py", Name: "Proxy", Score: 5},
+		{Path: "CHANGELOG.md", Name: "#0.1", Score: 4},
+		{Path: "c.py", Name: "close", Score: 1},
+		{Path: "c.py", Score: 1},
+	}
+	spreadNames(items, map[string]int{"CHANGELOG.md": 2}, spreading{names: 1, docs: 1})
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Path+" "+it.Name)
+	}
+	// b.py's Proxy counts as 2.5 and stays above c.py's close; the page's
+	// second and third headings follow c.py's close, the last of tier 0.
+	want := []string{"docs/proxies.md #Proxies", "a.py Proxy", "b.py connect", "b.py Proxy", "c.py close",
+		"docs/proxies.md #SOCKS", "docs/proxies.md #Auth", "CHANGELOG.md #0.1", "c.py "}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %q, want %q", got, want)
 	}
 }
 
@@ -732,7 +762,7 @@ func TestSpreadNames(t *testing.T) {
 		{Path: "docs/x.md", Name: "Render", Score: 9},
 		{Path: "f.go", Score: 1},
 	}
-	spreadNames(items, map[string]int{"docs/x.md": 2}, 1)
+	spreadNames(items, map[string]int{"docs/x.md": 2}, spreading{names: 1})
 	var got []string
 	for _, it := range items {
 		got = append(got, it.Path)
