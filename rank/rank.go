@@ -100,6 +100,11 @@ type Input struct {
 	// tier by tier and in its own order within a tier. A file it lacks,
 	// or whose tier is negative, is in tier 0.
 	Tier map[string]int
+	// ByName, when not nil, lists the files shown by name alone, by
+	// path: their definitions make no entries, and they are among the
+	// file-only entries. It changes neither the ranks of files nor the
+	// graph.
+	ByName map[string]bool
 	// Start, when not nil, is where the power iteration starts instead of
 	// the uniform vector: the rank of each file, as an earlier Result's
 	// Files gives it. After a change to a few files, the ranks from before
@@ -114,8 +119,8 @@ type Input struct {
 	// Index for the same query ended its power iteration: its Result's
 	// Files and Iterations. Rank then does not iterate, for the same
 	// result: the ranks are those it would compute again. The caller
-	// vouches that the query is the same (the fields above but Scale and
-	// Tier, which do not change the ranks); ranks of other nodes than
+	// vouches that the query is the same (the fields above but Scale,
+	// Tier and ByName, which do not change the ranks); ranks of other nodes than
 	// the graph's are not used, and Rank iterates.
 	Converged *Converged
 }

@@ -1029,6 +1029,71 @@ func TestTier(t *testing.T) {
 	}
 }
 
+// TestByName: the files of Input.ByName have no definition entries and
+// are among the file-only entries, in the order of the others (graph
+// nodes by rank, then the rest by path, tier by tier); the ranks, the
+// links and every other entry stay as they were.
+func TestByName(t *testing.T) {
+	in := synthetic(60, 200, 1500, 5)
+	in.Files = append(in.Files, File{Path: "zz/alone.md", Defs: []string{"#Alone"}})
+	plain := Rank(in)
+	byName := map[string]bool{"zz/alone.md": true}
+	for i, f := range in.Files {
+		if i%4 == 0 {
+			byName[f.Path] = true
+		}
+	}
+	in.ByName = byName
+	got := Rank(in)
+	if !maps.Equal(got.Files, plain.Files) || got.Links != plain.Links {
+		t.Fatalf("ByName changed the ranks or the links")
+	}
+	// Expected: plain's definitions but those of the files by name, then
+	// the file-only entries of the nodes by rank, the others by path.
+	var want, tail []Entry
+	for _, e := range plain.Entries {
+		switch {
+		case e.Name != "" && !byName[e.Path]:
+			want = append(want, e)
+		case e.Name == "" && !byName[e.Path]:
+			tail = append(tail, e)
+		}
+	}
+	for p := range byName {
+		if _, ok := plain.Files[p]; !ok {
+			tail = append(tail, Entry{Path: p})
+		} else {
+			tail = append(tail, Entry{Path: p, Score: plain.Files[p]})
+		}
+	}
+	slices.SortStableFunc(tail, func(a, b Entry) int {
+		_, na := plain.Files[a.Path]
+		_, nb := plain.Files[b.Path]
+		switch {
+		case na != nb:
+			return cmpBool(!na, !nb)
+		case na:
+			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path))
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	want = append(want, tail...)
+	if !slices.Equal(got.Entries, want) {
+		t.Errorf("entries with files by name:\n got %v\nwant %v", got.Entries[len(got.Entries)-20:], want[len(want)-20:])
+	}
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
 // TestLone checks Weights.Lone: it scales the definitions of a file that
 // references no definition and has none referenced (lone.go), which
 // otherwise keeps its whole teleport share; a file with a self-edge that

@@ -88,23 +88,30 @@ func (x *Index) Ranking(in Input) *Ranking {
 			}
 		}
 	}
+	var byName []bool // by file, with Input.ByName
 	for f, p := range s.paths {
 		if t, ok := in.Tier[p]; ok && t > 0 {
 			r.tier[f] = int32(min(t, math.MaxInt32))
+		}
+		if in.ByName[p] {
+			if byName == nil {
+				byName = make([]bool, nf)
+			}
+			byName[f] = true
 		}
 	}
 	// The keys sit side by side, which makes ordering a few hundred
 	// thousand definitions several times faster than through indexes.
 	n := 0
 	for slot, ok := range scored {
-		if ok && !s.focus[s.defFile[slot]] {
+		if f := s.defFile[slot]; ok && !s.focus[f] && (byName == nil || !byName[f]) {
 			n++
 		}
 	}
 	r.heap = make([]defKey, 0, n)
 	for slot, ok := range scored {
 		f := s.defFile[slot]
-		if !ok || s.focus[f] {
+		if !ok || s.focus[f] || byName != nil && byName[f] {
 			scored[slot] = false
 			continue
 		}

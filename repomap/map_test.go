@@ -377,6 +377,9 @@ func TestRankedListsEveryFile(t *testing.T) {
 	}
 }
 
+// TestHeadingsDoNotCaptureCode: a heading named as a package does not
+// draw the package's users to the document, and the document, which the
+// request does not point at, is listed by name alone.
 func TestHeadingsDoNotCaptureCode(t *testing.T) {
 	tree := fstest.MapFS{
 		"README.md":        {Data: []byte("# shapes\n\nA library.\n")},
@@ -395,8 +398,8 @@ func TestHeadingsDoNotCaptureCode(t *testing.T) {
 	if it := r.ranked.all()[0]; it.Path != "shapes/shapes.go" {
 		t.Errorf("first item %s:%s, want shapes/shapes.go (a heading named shapes must not draw the package's users)", it.Path, it.Name)
 	}
-	if !strings.Contains(r.text, "│# shapes") {
-		t.Errorf("the heading is not in the map:\n%s", r.text)
+	if !strings.Contains(r.text, "\nREADME.md\n") || strings.Contains(r.text, "│# shapes") {
+		t.Errorf("the document is not in the map by name alone:\n%s", r.text)
 	}
 }
 
@@ -499,7 +502,7 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 // changes, so that a measurement can vary one of them (as in
 // "…+mix=3"); a new default must keep the spelling true.
 func TestDefaultRankingSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode+docitems=1"
+	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode+docitems=1+byname"
 	def, err := parseRanking(RankingDefault)
 	if err != nil {
 		t.Fatal(err)
@@ -827,5 +830,53 @@ func TestReadmeCode(t *testing.T) {
 	}
 	if b, a := scores("aider", Request{}), scores("aider+doccode", Request{Focus: []string{"tool/a.py"}}); maps.Equal(b, a) {
 		t.Errorf("the code of documents changes nothing with doccode")
+	}
+}
+
+// TestByNameRoles checks ranking change byname: the documents,
+// configuration and CI files show by name alone, in a map for no request
+// and with a focus, and the code keeps its definitions; a focus on a
+// configuration file brings the configuration files' definitions back,
+// and a request's words bring back those of the page they are about.
+func TestByNameRoles(t *testing.T) {
+	tree := fstest.MapFS{
+		"app/server.go":            {Data: []byte("package app\n\nfunc Serve() { Listen() }\n\nfunc Listen() {}\n")},
+		"app/client.go":            {Data: []byte("package app\n\nfunc Dial() { Serve() }\n")},
+		"docs/guide.md":            {Data: []byte("# Guide\n\n## Serving\n\nCall Serve to serve.\n\n## Dialing\n")},
+		"config/app.yaml":          {Data: []byte("port: 80\nhost: x\n")},
+		"config/db.yaml":           {Data: []byte("url: y\n")},
+		".github/workflows/ci.yml": {Data: []byte("on: push\njobs: {}\n")},
+	}
+	const rk = "aider+reverse+roles+resolve+family+rel+docitems=1"
+	shown := func(ranking string, req Request) map[string][]string {
+		t.Helper()
+		out := make(map[string][]string)
+		for _, it := range build(t, tree, &Options{Ranking: ranking, MaxTokens: 4096}, req).ranked.all() {
+			out[it.Path] = append(out[it.Path], it.Name)
+		}
+		return out
+	}
+	named := func(items []string) bool { return slices.ContainsFunc(items, func(n string) bool { return n != "" }) }
+	for _, req := range []Request{{}, {Focus: []string{"app/client.go"}}} {
+		before, after := shown(rk, req), shown(rk+"+byname", req)
+		for _, p := range []string{"docs/guide.md", "config/app.yaml", ".github/workflows/ci.yml"} {
+			if !named(before[p]) {
+				t.Fatalf("request %+v: without byname %s shows no definition; the test needs it to", req, p)
+			}
+			if items, ok := after[p]; !ok || named(items) {
+				t.Errorf("request %+v: with byname %s has items %q, want the file by name alone", req, p, items)
+			}
+		}
+		if !named(after["app/server.go"]) {
+			t.Errorf("request %+v: with byname the code shows no definition", req)
+		}
+	}
+	conf := shown(rk+"+byname", Request{Focus: []string{"config/app.yaml"}})
+	if !named(conf["config/db.yaml"]) || named(conf["docs/guide.md"]) {
+		t.Errorf("focus on a configuration file: db.yaml %q, guide.md %q; want db.yaml's keys and guide.md by name", conf["config/db.yaml"], conf["docs/guide.md"])
+	}
+	words := shown(rk+"+byname", Request{Text: "the serving guide"})
+	if !named(words["docs/guide.md"]) || named(words["config/app.yaml"]) {
+		t.Errorf("words about the guide: guide.md %q, app.yaml %q; want the guide's headings and app.yaml by name", words["docs/guide.md"], words["config/app.yaml"])
 	}
 }

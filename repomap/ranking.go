@@ -441,7 +441,7 @@ func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, top [
 		if rk.codeTop && !aboutDocs(q.text) {
 			lifted = codeFiles(s, top, in.MentionedFiles)
 		}
-		byRole(&in, s, tests, focus, slices.Concat(in.MentionedFiles, lifted))
+		byRole(&in, s, tests, rk.byName, focus, slices.Concat(in.MentionedFiles, lifted))
 	}
 	return in, top
 }
@@ -652,9 +652,11 @@ var roleTier = [numRoles]int{
 // byRole orders the ranking in by the roles of the files of s: the
 // definitions of tier 0 first, the tests' and examples' scaled by tests,
 // then those of tier 1, then tier 2, each tier by score; then the files
-// by name alone, by tier too. A role of a focus file, and a pointed file,
-// are never moved down: the request points at them.
-func byRole(in *rank.Input, s *snapshot, tests float64, focus, pointed []string) {
+// by name alone, by tier too. With byName, the files of the last tier
+// (documents, configuration, CI and community files) show by name alone.
+// A role of a focus file, and a pointed file, are never moved down: the
+// request points at them.
+func byRole(in *rank.Input, s *snapshot, tests float64, byName bool, focus, pointed []string) {
 	var liftedRoles [numRoles]bool
 	for _, p := range focus {
 		if i, ok := s.byPath[p]; ok {
@@ -677,8 +679,24 @@ func byRole(in *rank.Input, s *snapshot, tests float64, focus, pointed []string)
 		if t := roleTier[r]; t > 0 {
 			in.Tier[f.path] = t
 		}
+		if byName && roleTier[r] == lastTier {
+			if in.ByName == nil {
+				in.ByName = make(map[string]bool)
+			}
+			in.ByName[f.path] = true
+		}
 	}
 }
+
+// lastTier is the tier of documents, configuration, CI and community
+// files, and assets. In the default ranking they show by name alone
+// (byName) unless the request points at them: with only the code a
+// commit changes wanted, ky's focus recall at 4,096 tokens on its whole
+// tree rose from 0.921 to 0.974, that of its code alone (40 commits;
+// bubbletea and httpx the same), and recall with every changed file
+// wanted stayed the same on nine histories, as on the 100 development
+// tasks and the canons: the same files show, in fewer tokens.
+const lastTier = 2
 
 // linkWeight weighs n references to name, defined in definers files, as
 // the ranking does.
@@ -833,6 +851,7 @@ type ranking struct {
 	codeTop     bool    // the relevant files that are not code keep their tier and take no turns, unless named or the words are about documents
 	spread      int     // after a name's first spread definitions in the list, each next one's score halves; 0: no change
 	docItems    int     // after a document's first docItems definitions in the list, the others go after every other definition of its tier; 0: no change
+	byName      bool    // with roles, the files of the last tier show by name alone unless the request points at them
 	front       float64 // in a map for no request, the share of the teleport that goes to the front doors (frontDoor); 0: none
 	// readme: the code of each root's README (readme) links the names
 	// it uses, in every family of languages of code, and in a map for no
@@ -930,6 +949,8 @@ func parseRanking(s string) (ranking, error) {
 				r.docCode = true
 			case l == "docmaps":
 				r.docMaps = true
+			case l == "byname":
+				r.byName = true
 			case name == "docitems" && hasVal:
 				n, err := strconv.Atoi(val)
 				if err != nil || n < 0 || n > 100 {
@@ -943,7 +964,7 @@ func parseRanking(s string) (ranking, error) {
 				}
 				r.readme = w
 			default:
-				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust, scala, kotlin, readme=F, doccode, docmaps or docitems=N, not %q", s, l)
+				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust, scala, kotlin, readme=F, doccode, docmaps, byname or docitems=N, not %q", s, l)
 			}
 		}
 		return r, nil
@@ -955,7 +976,7 @@ func parseRanking(s string) (ranking, error) {
 		return ranking{reverse: reverseWeight, roles: true, tests: testFactor, resolve: true, fallback: fallbackWeight, private: privateWeight,
 			relevance: true, relTop: relTop, relPersonal: relPersonal, relBoost: relBoost, relText: relText, relEvery: relEvery, relNamed: relNamed,
 			overviewLong: overviewLong, itemRows: itemRows, fixtures: true, exports: true, front: frontShare, spread: spreadKeep, family: true,
-			readme: readmeShare, docCode: true, docItems: docItemsKeep}, nil
+			readme: readmeShare, docCode: true, docItems: docItemsKeep, byName: true}, nil
 	case RankingAider:
 		return ranking{}, nil
 	}
@@ -1066,6 +1087,8 @@ func parseRanking(s string) (ranking, error) {
 			r.docCode = true
 		case name == "docmaps" && !hasVal:
 			r.docMaps = true
+		case name == "byname" && !hasVal:
+			r.byName = true
 		case name == "mixcode" && !hasVal:
 			r.mixCode = true
 		case name == "codetop" && !hasVal:
@@ -1120,7 +1143,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, family, fixtures, exports, hints, docs, names=W, private=W, resolve, resolve=W, rust, scala, kotlin, docs=F, long=W, common=W, self=W, lone=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, named=W, mix=N, mixcode, codetop, front=F, readme=F, doccode, docmaps, spread=N, docitems=N, rows=N, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, family, fixtures, exports, hints, docs, names=W, private=W, resolve, resolve=W, rust, scala, kotlin, docs=F, long=W, common=W, self=W, lone=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, named=W, mix=N, mixcode, codetop, front=F, readme=F, doccode, docmaps, byname, spread=N, docitems=N, rows=N, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	if !textSet {
