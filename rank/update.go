@@ -1,0 +1,262 @@
+package rank
+
+import "slices"
+
+// Update returns the index of x's files with some changed: each of files
+// replaces the file of x of its path, or is added when x has none (files
+// sharing a path are one file, as NewIndex takes them), and the files of
+// x whose paths are in removed, and not in files, are left out. The
+// result is the Index NewIndex makes of the files so changed; x does not
+// change. Only the keys of files are interned: the rest is integer work
+// linear in the size of x, which after one file of a large tree changed
+// costs a small part of NewIndex of every file.
+//
+// It reports false, and returns nil, for an index read from its binary
+// form, which does not keep the references to keys that no file defines.
+func (x *Index) Update(files []File, removed []string) (*Index, bool) {
+	if x.outside == nil {
+		return nil, false
+	}
+	add := internFiles(files)
+	old := x.outside
+	nf := len(x.paths)
+
+	// The files of x that stay, and the new list of paths.
+	drop := make([]bool, nf)
+	for _, p := range slices.Concat(removed, add.paths) {
+		if f, ok := slices.BinarySearch(x.paths, p); ok {
+			drop[f] = true
+		}
+	}
+	in := &interned{}
+	var from []int32 // per file of in: its file in x, or -1-u for add's file u
+	for f, u := 0, 0; f < nf || u < len(add.paths); {
+		switch {
+		case f < nf && drop[f]:
+			f++
+		case u == len(add.paths) || f < nf && x.paths[f] < add.paths[u]:
+			in.paths = append(in.paths, x.paths[f])
+			from = append(from, int32(f))
+			f++
+		default:
+			in.paths = append(in.paths, add.paths[u])
+			from = append(from, int32(-1-u))
+			u++
+		}
+	}
+
+	// The defined keys: x's that a file that stays defines, and add's.
+	ni := len(x.names)
+	kept := make([]bool, ni)
+	for k := range ni {
+		for _, f := range x.defFile[x.defStart[k]:x.defStart[k+1]] {
+			if !drop[f] {
+				kept[k] = true
+				break
+			}
+		}
+	}
+	nameTo := make([]int32, ni)                // per name of x: its number in in.names, or -1
+	addNameTo := make([]int32, len(add.names)) // per name of add: its number in in.names
+	for k, a := 0, 0; k < ni || a < len(add.names); {
+		switch {
+		case k < ni && !kept[k]:
+			nameTo[k] = -1
+			k++
+		case a == len(add.names) || k < ni && x.names[k] < add.names[a]:
+			nameTo[k] = int32(len(in.names))
+			in.names = append(in.names, x.names[k])
+			k++
+		case k < ni && x.names[k] == add.names[a]:
+			nameTo[k], addNameTo[a] = int32(len(in.names)), int32(len(in.names))
+			in.names = append(in.names, x.names[k])
+			k, a = k+1, a+1
+		default:
+			addNameTo[a] = int32(len(in.names))
+			in.names = append(in.names, add.names[a])
+			a++
+		}
+	}
+	// defined reports the number in in.names of the key s, if it is one.
+	defined := func(s string) (int32, bool) {
+		k, ok := slices.BinarySearch(in.names, s)
+		return int32(k), ok
+	}
+	for k, ok := range kept {
+		if !ok { // defined again by add's files, perhaps
+			if to, ok := defined(x.names[k]); ok {
+				nameTo[k] = to
+			}
+		}
+	}
+
+	// The keys referenced and defined by no file: those of x that a file
+	// that stays references (x's outside keys, and its names no longer
+	// defined), and add's; none of them in in.names.
+	refOut := make([]bool, len(old.names))
+	refName := make([]bool, ni)
+	for f := range nf {
+		if drop[f] {
+			continue
+		}
+		for _, u := range old.refs.of(f) {
+			refOut[u] = true
+		}
+		if !x.selfRefs {
+			for _, k := range x.refIdent[x.fileRefStart[f]:x.fileRefStart[f+1]] {
+				if nameTo[k] < 0 {
+					refName[k] = true
+				}
+			}
+		}
+	}
+	var cands []string
+	for u, ok := range refOut {
+		if _, def := defined(old.names[u]); ok && !def {
+			cands = append(cands, old.names[u])
+		}
+	}
+	for k, ok := range refName {
+		if ok {
+			cands = append(cands, x.names[k])
+		}
+	}
+	for _, s := range add.outside {
+		if _, def := defined(s); !def {
+			cands = append(cands, s)
+		}
+	}
+	slices.Sort(cands)
+	in.outside = slices.Compact(cands)
+	// ref returns the number of the key s that a file references: in
+	// in.names, or -1-n for n in in.outside.
+	ref := func(s string) int32 {
+		if k, ok := defined(s); ok {
+			return k
+		}
+		n, _ := slices.BinarySearch(in.outside, s)
+		return int32(-1 - n)
+	}
+	outTo := make([]int32, len(old.names)) // per outside key of x: as ref gives it, for those referenced
+	for u, ok := range refOut {
+		if ok {
+			outTo[u] = ref(old.names[u])
+		}
+	}
+	lostTo := make(map[int32]int32) // per name of x no longer defined and referenced: its outside number
+	for k, ok := range refName {
+		if ok {
+			lostTo[int32(k)] = ref(x.names[k])
+		}
+	}
+	addOutTo := make([]int32, len(add.outside))
+	for b, s := range add.outside {
+		addOutTo[b] = ref(s)
+	}
+
+	// Each file's lists, renumbered.
+	n := len(in.paths)
+	in.defs = lists{start: make([]int32, n+1), id: make([]int32, 0, len(x.defFile)+len(add.defs.id))}
+	in.refs = lists{start: make([]int32, n+1), id: make([]int32, 0, len(x.refIdent)+len(add.refs.id)), count: make([]int32, 0, len(x.refCount)+len(add.refs.id))}
+	in.outRefs = lists{start: make([]int32, n+1)}
+	var rs refSplit
+	for g, src := range from {
+		rs.reset()
+		if src >= 0 {
+			f := int(src)
+			for _, slot := range x.fileDefSlot[x.fileDefStart[f]:x.fileDefStart[f+1]] {
+				in.defs.id = append(in.defs.id, nameTo[x.slotIdent[slot]])
+			}
+			if !x.selfRefs {
+				for r := x.fileRefStart[f]; r < x.fileRefStart[f+1]; r++ {
+					k := x.refIdent[r]
+					to := nameTo[k]
+					if to < 0 {
+						to = lostTo[k]
+					}
+					rs.add(to, x.refCount[r])
+				}
+			}
+			cs := old.refs.counts(f)
+			for i, u := range old.refs.of(f) {
+				rs.add(outTo[u], cs[i])
+			}
+		} else {
+			u := int(-1 - src)
+			for _, a := range add.defs.of(u) {
+				in.defs.id = append(in.defs.id, addNameTo[a])
+			}
+			cs := add.refs.counts(u)
+			for i, a := range add.refs.of(u) {
+				rs.add(addNameTo[a], cs[i])
+			}
+			cs = add.outRefs.counts(u)
+			for i, b := range add.outRefs.of(u) {
+				rs.add(addOutTo[b], cs[i])
+			}
+		}
+		in.defs.start[g+1] = int32(len(in.defs.id))
+		rs.appendTo(&in.refs, &in.outRefs)
+		in.refs.start[g+1] = int32(len(in.refs.id))
+		in.outRefs.start[g+1] = int32(len(in.outRefs.id))
+	}
+	return in.build(), true
+}
+
+// refSplit gathers one file's references, numbered as Update's ref
+// numbers them, into its lists of defined and of outside keys.
+type refSplit struct {
+	names, outs []refEntry
+}
+
+type refEntry struct{ id, count int32 }
+
+func (rs *refSplit) reset() { rs.names, rs.outs = rs.names[:0], rs.outs[:0] }
+
+func (rs *refSplit) add(id, count int32) {
+	if id >= 0 {
+		rs.names = append(rs.names, refEntry{id, count})
+	} else {
+		rs.outs = append(rs.outs, refEntry{-1 - id, count})
+	}
+}
+
+// appendTo appends the gathered references, each list in ascending
+// order, to names and outs. (They come in two ascending runs at most;
+// sorting is for the few files whose references changed lists.)
+func (rs *refSplit) appendTo(names, outs *lists) {
+	for _, l := range []struct {
+		es []refEntry
+		to *lists
+	}{{rs.names, names}, {rs.outs, outs}} {
+		if !slices.IsSortedFunc(l.es, compareRefEntries) {
+			slices.SortFunc(l.es, compareRefEntries)
+		}
+		for _, e := range l.es {
+			l.to.id = append(l.to.id, e.id)
+			l.to.count = append(l.to.count, e.count)
+		}
+	}
+}
+
+func compareRefEntries(a, b refEntry) int { return int(a.id) - int(b.id) }
+
+// DefinersOf returns the paths of the files that define a key of the
+// identifier ident, under any scope (see Key), in path order.
+func (x *Index) DefinersOf(ident string) []string {
+	lo, _ := slices.BinarySearch(x.names, ident)
+	hi, _ := slices.BinarySearch(x.names, ident+"\x01")
+	// The keys from ident to ident+"\x01" are ident and those that
+	// start with ident and a zero byte: the keys of ident.
+	var files []int32
+	for k := lo; k < hi; k++ {
+		files = append(files, x.defFile[x.defStart[k]:x.defStart[k+1]]...)
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = x.paths[f]
+	}
+	return out
+}
