@@ -25,6 +25,7 @@ type interned struct {
 	defs    lists    // per file: the names it defines
 	refs    lists    // per file: the names it references, with counts
 	outRefs lists    // per file: the outside keys it references, with counts
+	style   []uint8  // per name: its styleOf, when known; nil, and build finds them
 }
 
 // lists holds one list per file, one after another: file f's entries
@@ -280,10 +281,20 @@ func (in *interned) build() *Index {
 	// A definition nothing references has a self-edge: one per file and
 	// identifier, whatever keys it is published under, and none when one
 	// of them is referenced.
+	// The keys of one identifier are next to each other in name order
+	// (Key puts a zero byte after the identifier): one pass numbers the
+	// identifiers.
+	ident := make([]int32, ni) // per name: the number of its identifier
+	for k := 1; k < ni; k++ {
+		ident[k] = ident[k-1]
+		if Ident(x.names[k]) != Ident(x.names[k-1]) {
+			ident[k]++
+		}
+	}
 	x.cont = make([]bool, len(x.fileDefSlot))
 	for f := range nf {
 		for p := x.fileDefStart[f] + 1; p < x.fileDefStart[f+1]; p++ {
-			x.cont[p] = Ident(x.names[x.slotIdent[x.fileDefSlot[p]]]) == Ident(x.names[x.slotIdent[x.fileDefSlot[p-1]]])
+			x.cont[p] = ident[x.slotIdent[x.fileDefSlot[p]]] == ident[x.slotIdent[x.fileDefSlot[p-1]]]
 		}
 	}
 	x.selfEdge = make([]bool, len(x.defFile))
@@ -296,9 +307,12 @@ func (in *interned) build() *Index {
 		x.selfEdge[x.fileDefSlot[p]] = !used
 		p = q
 	}
-	x.style = make([]uint8, ni)
-	for k, key := range x.names {
-		x.style[k] = styleOf(Ident(key))
+	x.style = in.style
+	if x.style == nil {
+		x.style = make([]uint8, ni)
+		for k, key := range x.names {
+			x.style[k] = styleOf(Ident(key))
+		}
 	}
 	return x
 }

@@ -28,7 +28,7 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 			drop[f] = true
 		}
 	}
-	in := &interned{}
+	in := &interned{paths: make([]string, 0, nf+len(add.paths))}
 	var from []int32 // per file of in: its file in x, or -1-u for add's file u
 	for f, u := 0, 0; f < nf || u < len(add.paths); {
 		switch {
@@ -56,6 +56,7 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 			}
 		}
 	}
+	in.names = make([]string, 0, ni+len(add.names))
 	nameTo := make([]int32, ni)                // per name of x: its number in in.names, or -1
 	addNameTo := make([]int32, len(add.names)) // per name of add: its number in in.names
 	for k, a := 0, 0; k < ni || a < len(add.names); {
@@ -82,6 +83,15 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 		k, ok := slices.BinarySearch(in.names, s)
 		return int32(k), ok
 	}
+	in.style = make([]uint8, len(in.names))
+	for k, to := range nameTo {
+		if to >= 0 {
+			in.style[to] = x.style[k]
+		}
+	}
+	for a, to := range addNameTo {
+		in.style[to] = styleOf(Ident(add.names[a]))
+	}
 	for k, ok := range kept {
 		if !ok { // defined again by add's files, perhaps
 			if to, ok := defined(x.names[k]); ok {
@@ -93,6 +103,7 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 	// The keys referenced and defined by no file: those of x that a file
 	// that stays references (x's outside keys, and its names no longer
 	// defined), and add's; none of them in in.names.
+	lost := slices.Contains(nameTo, -1) // names of x are no longer defined
 	refOut := make([]bool, len(old.names))
 	refName := make([]bool, ni)
 	for f := range nf {
@@ -102,7 +113,7 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 		for _, u := range old.refs.of(f) {
 			refOut[u] = true
 		}
-		if !x.selfRefs {
+		if !x.selfRefs && lost {
 			for _, k := range x.refIdent[x.fileRefStart[f]:x.fileRefStart[f+1]] {
 				if nameTo[k] < 0 {
 					refName[k] = true
@@ -110,48 +121,82 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 			}
 		}
 	}
-	var cands []string
-	for u, ok := range refOut {
-		if _, def := defined(old.names[u]); ok && !def {
-			cands = append(cands, old.names[u])
+	// The numbers of the keys files reference, as a file's lists hold
+	// them: a name's in in.names, or -1-n for n in in.outside. x's
+	// outside keys and lost names stay in order: a merge numbers them;
+	// add's few are looked up.
+	outTo := make([]int32, len(old.names)) // per outside key of x that a file that stays references
+	lostTo := make(map[int32]int32)        // per name of x no longer defined that one references
+	for u, k := 0, 0; ; {
+		for u < len(refOut) && !refOut[u] {
+			u++
+		}
+		for k < ni && !refName[k] {
+			k++
+		}
+		if u == len(refOut) && k == ni {
+			break
+		}
+		if k == ni || u < len(refOut) && old.names[u] < x.names[k] {
+			if d, ok := slices.BinarySearch(add.names, old.names[u]); ok {
+				outTo[u] = addNameTo[d] // defined now
+			} else {
+				outTo[u] = int32(-1 - len(in.outside))
+				in.outside = append(in.outside, old.names[u])
+			}
+			u++
+		} else {
+			lostTo[int32(k)] = int32(-1 - len(in.outside))
+			in.outside = append(in.outside, x.names[k])
+			k++
 		}
 	}
-	for k, ok := range refName {
-		if ok {
-			cands = append(cands, x.names[k])
-		}
-	}
-	for _, s := range add.outside {
-		if _, def := defined(s); !def {
-			cands = append(cands, s)
-		}
-	}
-	slices.Sort(cands)
-	in.outside = slices.Compact(cands)
-	// ref returns the number of the key s that a file references: in
-	// in.names, or -1-n for n in in.outside.
-	ref := func(s string) int32 {
-		if k, ok := defined(s); ok {
-			return k
-		}
-		n, _ := slices.BinarySearch(in.outside, s)
-		return int32(-1 - n)
-	}
-	outTo := make([]int32, len(old.names)) // per outside key of x: as ref gives it, for those referenced
-	for u, ok := range refOut {
-		if ok {
-			outTo[u] = ref(old.names[u])
-		}
-	}
-	lostTo := make(map[int32]int32) // per name of x no longer defined and referenced: its outside number
-	for k, ok := range refName {
-		if ok {
-			lostTo[int32(k)] = ref(x.names[k])
-		}
-	}
-	addOutTo := make([]int32, len(add.outside))
+	addOutTo := make([]int32, len(add.outside)) // per outside key of add
+	var more []string                           // add's outside keys that x's files do not reference
 	for b, s := range add.outside {
-		addOutTo[b] = ref(s)
+		if k, ok := defined(s); ok {
+			addOutTo[b] = k
+		} else if n, ok := slices.BinarySearch(in.outside, s); ok {
+			addOutTo[b] = int32(-1 - n)
+		} else {
+			more = append(more, s)
+		}
+	}
+	if len(more) > 0 {
+		// In order among the others: the numbers after each move up.
+		merged := make([]string, 0, len(in.outside)+len(more))
+		shift := make([]int32, len(in.outside)) // per outside key so far: its new number
+		for n, m := 0, 0; n < len(in.outside) || m < len(more); {
+			if m == len(more) || n < len(in.outside) && in.outside[n] < more[m] {
+				shift[n] = int32(len(merged))
+				merged = append(merged, in.outside[n])
+				n++
+			} else {
+				merged = append(merged, more[m])
+				m++
+			}
+		}
+		renumber := func(id int32) int32 {
+			if id >= 0 {
+				return id
+			}
+			return -1 - shift[-1-id]
+		}
+		for u, ok := range refOut {
+			if ok {
+				outTo[u] = renumber(outTo[u])
+			}
+		}
+		for k, id := range lostTo {
+			lostTo[k] = renumber(id)
+		}
+		in.outside = merged
+		for b, s := range add.outside {
+			if _, ok := defined(s); !ok {
+				n, _ := slices.BinarySearch(in.outside, s)
+				addOutTo[b] = int32(-1 - n)
+			}
+		}
 	}
 
 	// Each file's lists, renumbered.
@@ -159,6 +204,12 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 	in.defs = lists{start: make([]int32, n+1), id: make([]int32, 0, len(x.defFile)+len(add.defs.id))}
 	in.refs = lists{start: make([]int32, n+1), id: make([]int32, 0, len(x.refIdent)+len(add.refs.id)), count: make([]int32, 0, len(x.refCount)+len(add.refs.id))}
 	in.outRefs = lists{start: make([]int32, n+1)}
+	// Unless a key moved between the names and the outside keys, the
+	// references of a file of x keep their lists and their order.
+	moved := len(lostTo) > 0
+	for u, ok := range refOut {
+		moved = moved || ok && outTo[u] >= 0
+	}
 	var rs refSplit
 	for g, src := range from {
 		rs.reset()
@@ -167,7 +218,18 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 			for _, slot := range x.fileDefSlot[x.fileDefStart[f]:x.fileDefStart[f+1]] {
 				in.defs.id = append(in.defs.id, nameTo[x.slotIdent[slot]])
 			}
-			if !x.selfRefs {
+			if !moved {
+				if !x.selfRefs {
+					for r := x.fileRefStart[f]; r < x.fileRefStart[f+1]; r++ {
+						in.refs.id = append(in.refs.id, nameTo[x.refIdent[r]])
+					}
+					in.refs.count = append(in.refs.count, x.refCount[x.fileRefStart[f]:x.fileRefStart[f+1]]...)
+				}
+				for _, u := range old.refs.of(f) {
+					in.outRefs.id = append(in.outRefs.id, -1-outTo[u])
+				}
+				in.outRefs.count = append(in.outRefs.count, old.refs.counts(f)...)
+			} else if !x.selfRefs {
 				for r := x.fileRefStart[f]; r < x.fileRefStart[f+1]; r++ {
 					k := x.refIdent[r]
 					to := nameTo[k]
@@ -177,9 +239,11 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 					rs.add(to, x.refCount[r])
 				}
 			}
-			cs := old.refs.counts(f)
-			for i, u := range old.refs.of(f) {
-				rs.add(outTo[u], cs[i])
+			if moved {
+				cs := old.refs.counts(f)
+				for i, u := range old.refs.of(f) {
+					rs.add(outTo[u], cs[i])
+				}
 			}
 		} else {
 			u := int(-1 - src)
