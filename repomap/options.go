@@ -244,8 +244,10 @@ type Stats struct {
 
 	// Linked says where the links between files came from: "made" by
 	// the link stage, "kept" by a Map kept open from its last map of the
-	// same files, or "cached" in the disk cache by the last process that
-	// mapped them.
+	// same files, "updated" by a Map kept open from its last map's after
+	// some files changed (their links made again, and the links that
+	// depend on them), or "cached" in the disk cache by the last process
+	// that mapped them.
 	Linked string `json:"linked"`
 
 	// Iterations counts the PageRank's power iterations. A Map kept open
