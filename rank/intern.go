@@ -26,6 +26,7 @@ type interned struct {
 	refs    lists    // per file: the names it references, with counts
 	outRefs lists    // per file: the outside keys it references, with counts
 	style   []uint8  // per name: its styleOf, when known; nil, and build finds them
+	ident   []int32  // per name: the number of its identifier, when known; nil, and build finds them
 }
 
 // lists holds one list per file, one after another: file f's entries
@@ -42,11 +43,13 @@ func (l *lists) of(f int) []int32 { return l.id[l.start[f]:l.start[f+1]] }
 // counts returns the counts of file f's list.
 func (l *lists) counts(f int) []int32 { return l.count[l.start[f]:l.start[f+1]] }
 
-// outsideRefs is the part of an Index's interned form that the index
-// itself does not need: the references to keys no file defines.
+// outsideRefs is what Update needs of an Index beside what the index
+// itself holds: the references to keys no file defines, and the
+// identifier of each name.
 type outsideRefs struct {
 	names []string
 	refs  lists
+	ident []int32 // per name of the index: the number of its identifier
 }
 
 // addCount returns a + b, at most math.MaxInt32: how reference counts
@@ -284,13 +287,17 @@ func (in *interned) build() *Index {
 	// The keys of one identifier are next to each other in name order
 	// (Key puts a zero byte after the identifier): one pass numbers the
 	// identifiers.
-	ident := make([]int32, ni) // per name: the number of its identifier
-	for k := 1; k < ni; k++ {
-		ident[k] = ident[k-1]
-		if Ident(x.names[k]) != Ident(x.names[k-1]) {
-			ident[k]++
+	ident := in.ident // per name: the number of its identifier
+	if ident == nil {
+		ident = make([]int32, ni)
+		for k := 1; k < ni; k++ {
+			ident[k] = ident[k-1]
+			if Ident(x.names[k]) != Ident(x.names[k-1]) {
+				ident[k]++
+			}
 		}
 	}
+	x.outside.ident = ident
 	x.cont = make([]bool, len(x.fileDefSlot))
 	for f := range nf {
 		for p := x.fileDefStart[f] + 1; p < x.fileDefStart[f+1]; p++ {

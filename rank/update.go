@@ -59,23 +59,42 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 	in.names = make([]string, 0, ni+len(add.names))
 	nameTo := make([]int32, ni)                // per name of x: its number in in.names, or -1
 	addNameTo := make([]int32, len(add.names)) // per name of add: its number in in.names
-	for k, a := 0, 0; k < ni || a < len(add.names); {
-		switch {
-		case k < ni && !kept[k]:
+	// A merge: x's names up to each of add's, found by search, then it.
+	origin := make([]int32, 0, ni+len(add.names)) // per name of in.names: its number in x, or -1
+	k := 0
+	takeUpTo := func(end int) {
+		for ; k < end; k++ {
 			nameTo[k] = -1
+			if kept[k] {
+				nameTo[k] = int32(len(in.names))
+				in.names, origin = append(in.names, x.names[k]), append(origin, int32(k))
+			}
+		}
+	}
+	for a, name := range add.names {
+		end, found := slices.BinarySearch(x.names[k:], name)
+		takeUpTo(k + end)
+		addNameTo[a] = int32(len(in.names))
+		if found {
+			nameTo[k] = addNameTo[a]
+			in.names, origin = append(in.names, x.names[k]), append(origin, int32(k))
 			k++
-		case a == len(add.names) || k < ni && x.names[k] < add.names[a]:
-			nameTo[k] = int32(len(in.names))
-			in.names = append(in.names, x.names[k])
-			k++
-		case k < ni && x.names[k] == add.names[a]:
-			nameTo[k], addNameTo[a] = int32(len(in.names)), int32(len(in.names))
-			in.names = append(in.names, x.names[k])
-			k, a = k+1, a+1
-		default:
-			addNameTo[a] = int32(len(in.names))
-			in.names = append(in.names, add.names[a])
-			a++
+		} else {
+			in.names, origin = append(in.names, name), append(origin, -1)
+		}
+	}
+	takeUpTo(ni)
+	// The identifiers: x's where two names next to each other were so in
+	// x too.
+	in.ident = make([]int32, len(in.names))
+	for j := 1; j < len(in.names); j++ {
+		in.ident[j] = in.ident[j-1]
+		if o := origin[j]; o > 0 && origin[j-1] == o-1 {
+			if old.ident[o] != old.ident[o-1] {
+				in.ident[j]++
+			}
+		} else if Ident(in.names[j]) != Ident(in.names[j-1]) {
+			in.ident[j]++
 		}
 	}
 	// defined reports the number in in.names of the key s, if it is one.
@@ -127,7 +146,7 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 	// add's few are looked up.
 	outTo := make([]int32, len(old.names)) // per outside key of x that a file that stays references
 	lostTo := make(map[int32]int32)        // per name of x no longer defined that one references
-	for u, k := 0, 0; ; {
+	for u, k, d := 0, 0, 0; ; {
 		for u < len(refOut) && !refOut[u] {
 			u++
 		}
@@ -138,7 +157,10 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 			break
 		}
 		if k == ni || u < len(refOut) && old.names[u] < x.names[k] {
-			if d, ok := slices.BinarySearch(add.names, old.names[u]); ok {
+			for d < len(add.names) && add.names[d] < old.names[u] {
+				d++
+			}
+			if d < len(add.names) && add.names[d] == old.names[u] {
 				outTo[u] = addNameTo[d] // defined now
 			} else {
 				outTo[u] = int32(-1 - len(in.outside))
