@@ -3,6 +3,7 @@ package repomap
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -242,5 +243,70 @@ func TestRefreshModes(t *testing.T) {
 		if !tc.same && tc.edit && !strings.Contains(second.Text, "Extra") {
 			t.Errorf("%v: the new map does not show the edit:\n%s", tc.mode, second.Text)
 		}
+	}
+}
+
+// TestLaterWritesKept changes a file under a Map kept open, whose writes
+// after its first go on a goroutine of their own, and checks that what
+// they write is in the disk cache once the Map is closed: the changed
+// file's tags, and its outline, which the map made after its tags were
+// handed to a write.
+func TestLaterWritesKept(t *testing.T) {
+	files := map[string]string{"main.go": "package p\n\nfunc Main() { Used() }\n"}
+	for i := range 30 {
+		files[fmt.Sprintf("f%02d.go", i)] = fmt.Sprintf("package p\n\n// Filler%d fills.\nfunc Filler%d() int { return %d }\n", i, i, i)
+	}
+	files["used.go"] = "package p\n"
+	root := writeTree(t, files)
+	dir := t.TempDir()
+	ctx := context.Background()
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if r, err := m.Build(ctx, Request{MaxTokens: 30}); err != nil {
+		t.Fatal(err)
+	} else if strings.Contains(r.Text, "used.go") {
+		t.Fatalf("the first map shows used.go:\n%s", r.Text)
+	}
+	// used.go, not shown before, is parsed without its outline, which
+	// the map then makes.
+	later := time.Now().Add(time.Minute)
+	p := filepath.Join(root, "used.go")
+	if err := os.WriteFile(p, []byte("package p\n\n// Used is used.\nfunc Used() int { return Helper() }\n\nfunc Helper() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(p, later, later)
+	r, err := m.Build(ctx, Request{MaxTokens: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stats.Parsed != 1 || !strings.Contains(r.Text, "used.go") {
+		t.Fatalf("after the change, %d files parsed (want 1), and the map:\n%s", r.Stats.Parsed, r.Text)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := entries["used.go"]
+	if !ok {
+		t.Fatal("used.go is not in the disk cache")
+	}
+	if info, err := os.Stat(filepath.Join(root, "used.go")); err != nil || e.ModTime != info.ModTime().UnixNano() || e.Size != info.Size() {
+		t.Errorf("the disk cache holds used.go as of %d (%d bytes), want the last change", e.ModTime, e.Size)
+	}
+	if e.Outline == nil {
+		t.Error("the disk cache holds no outline of used.go, which the maps showed")
+	}
+	if r := buildAt(t, root, Options{CacheDir: dir}); r.Stats.Parsed != 0 {
+		t.Errorf("a new Map parsed %d files, want none", r.Stats.Parsed)
 	}
 }

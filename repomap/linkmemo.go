@@ -293,6 +293,7 @@ func (x *index) storeLinked(ctx context.Context) {
 	if r == nil || m == nil {
 		return
 	}
+	x.settle() // one write at a time
 	if !m.stored {
 		data, err := encodeLinked(m.l, m.key)
 		if err == nil {
