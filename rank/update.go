@@ -1,6 +1,10 @@
 package rank
 
-import "slices"
+import (
+	"slices"
+	"sort"
+	"strings"
+)
 
 // Update returns the index of x's files with some changed: each of files
 // replaces the file of x of its path, or is added when x has none (files
@@ -123,7 +127,20 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 	// that stays references (x's outside keys, and its names no longer
 	// defined), and add's; none of them in in.names.
 	lost := slices.Contains(nameTo, -1) // names of x are no longer defined
+	// x's outside keys that stay: those a file of x that stays references,
+	// and those add's files reference (found by a merge; they are few).
 	refOut := make([]bool, len(old.names))
+	for b, u := 0, 0; b < len(add.outside) && u < len(old.names); {
+		switch c := strings.Compare(add.outside[b], old.names[u]); {
+		case c < 0:
+			b++
+		case c > 0:
+			u += max(1, sort.SearchStrings(old.names[u:], add.outside[b]))
+		default:
+			refOut[u] = true
+			b, u = b+1, u+1
+		}
+	}
 	refName := make([]bool, ni)
 	for f := range nf {
 		if drop[f] {
