@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -308,5 +310,115 @@ func TestLaterWritesKept(t *testing.T) {
 	}
 	if r := buildAt(t, root, Options{CacheDir: dir}); r.Stats.Parsed != 0 {
 		t.Errorf("a new Map parsed %d files, want none", r.Stats.Parsed)
+	}
+}
+
+// TestMapReused maps a tree on disk with new Maps, as commands run one
+// after the other do: the first map of a Map for a request and a tree
+// another Map mapped before is read from the disk cache, the same Result
+// but for its stats; another request, another option, a changed file or
+// a changed roles file (ignored by git, so not a file of the map) make
+// the map anew, and it is the map of a Map without a cache.
+func TestMapReused(t *testing.T) {
+	files := maps.Clone(smallTree)
+	files[".gitignore"] = ".repomaproles\n"
+	files[".repomaproles"] = "# none\n"
+	root := writeTree(t, files)
+	dir := t.TempDir()
+	ctx := context.Background()
+	build := func(o Options, req Request) *Result {
+		t.Helper()
+		m, err := New(root, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		r, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	same := func(a, b *Result) bool {
+		return a.Text == b.Text && a.Tokens == b.Tokens && a.Budget == b.Budget && a.Encoding == b.Encoding &&
+			reflect.DeepEqual(a.Files, b.Files) && reflect.DeepEqual(a.Ranked, b.Ranked) && reflect.DeepEqual(a.Skipped, b.Skipped)
+	}
+	later := time.Now().Add(time.Minute)
+	touch := func(name, text string) {
+		p := filepath.Join(root, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		later = later.Add(time.Second)
+		os.Chtimes(p, later, later)
+	}
+	plain, focus := Request{MaxTokens: 500}, Request{MaxTokens: 500, Focus: []string{"a.go"}}
+	cached := Options{CacheDir: dir}
+	for i, step := range []struct {
+		name   string
+		change func()
+		o      Options
+		req    Request
+		reused bool
+	}{
+		{"first", nil, cached, plain, false},
+		{"again", nil, cached, plain, true},
+		{"a focus", nil, cached, focus, false},
+		{"the focus again", nil, cached, focus, true},
+		{"no request again", nil, cached, plain, true},
+		{"another budget", nil, Options{CacheDir: dir, MaxTokens: 300}, Request{}, false},
+		{"another ranking", nil, Options{CacheDir: dir, Ranking: RankingAider}, plain, false},
+		{"a file changed", func() {
+			touch("b.go", "package p\n\nfunc Beta() int { return Gamma() }\n\nfunc Gamma() int { return 1 }\n")
+		}, cached, plain, false},
+		{"after the change", nil, cached, plain, true},
+		{"the roles changed", func() { touch(".repomaproles", "test b.go\n") }, cached, plain, false},
+		{"after them", nil, cached, plain, true},
+		{"a file added", func() { touch("c/more.py", "def more():\n    return gamma()\n") }, cached, plain, false},
+	} {
+		if step.change != nil {
+			step.change()
+		}
+		got := build(step.o, step.req)
+		o := step.o
+		o.CacheDir, o.NoCache = "", true
+		want := build(o, step.req)
+		if got.Stats.Reused != step.reused {
+			t.Errorf("%d %s: Reused %v, want %v", i, step.name, got.Stats.Reused, step.reused)
+		}
+		if !same(got, want) {
+			t.Errorf("%d %s: the map differs from a new Map's without a cache:\n%s\nwant:\n%s", i, step.name, got.Text, want.Text)
+		}
+		if got.Stats.Reused && (got.Stats.Parsed != 0 || got.Stats.Files != want.Stats.Files || got.Stats.Defs != want.Stats.Defs) {
+			t.Errorf("%d %s: reused stats %+v, want those of %+v", i, step.name, got.Stats, want.Stats)
+		}
+	}
+	// A Map's maps after its first are its own, and a damaged kept map
+	// is made anew.
+	m, err := New(root, &Options{CacheDir: dir, Refresh: RefreshAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i := range 2 {
+		r, err := m.Build(ctx, plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Stats.Reused != (i == 0) {
+			t.Errorf("map %d of one Map: Reused %v", i, r.Stats.Reused)
+		}
+	}
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for slot := range memoSlots {
+		if err := c.StoreBlob(ctx, fmt.Sprintf("map/%d", slot), []byte(memoMagic+strings.Repeat("x", 100))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := build(cached, plain); r.Stats.Reused || !same(r, build(Options{NoCache: true}, plain)) {
+		t.Errorf("with damaged kept maps: Reused %v, or the map differs", r.Stats.Reused)
 	}
 }

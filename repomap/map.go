@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,6 +38,8 @@ type Map struct {
 	blocks blockMemo   // rendered file blocks, by entry
 	last   *lastRender // the last map made, for the refresh modes
 	closed bool
+
+	memoOff bool // for tests of what a first map reads: no map is kept in the disk cache or read from it
 }
 
 // Root is one tree of a map made of several.
@@ -231,21 +234,47 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	if m.opts.Refresh == RefreshManual && m.last != nil {
 		return m.last.res, nil
 	}
+	// The map a process made before for this request, if the disk cache
+	// keeps one: what it reads while the tree is walked waits until the
+	// tree is found to be the same, or not.
+	memoRoot := m.memoCache()
+	var memoKey [sha256.Size]byte
+	var kept *keptMap
+	if memoRoot != nil {
+		memoKey = m.memoKey(req)
+		kept = readMemo(ctx, memoRoot, memoKey)
+	}
 	// Loading the tokenizer takes a while: do it while the tree is read.
 	encDone := make(chan error, 1)
-	go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
+	loadEncoding := func() {
+		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
+		m.idx.startPreload(ctx, true, req.Text != "")
+	}
+	if kept == nil {
+		loadEncoding()
+	}
 
 	var st Stats
-	m.idx.startPreload(ctx, true, req.Text != "")
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err // encDone is buffered: the loader does not wait
 	}
+	var tree [sha256.Size]byte
+	if memoRoot != nil {
+		tree = m.idx.treeDigest(files, skipped)
+		if kept != nil && kept.tree == tree {
+			res := kept.reused(files, start, time.Now())
+			m.last = &lastRender{req: req.key(), state: stamps(files), res: &result{text: res.Text, tokens: res.Tokens, budget: res.Budget, stats: res.Stats, public: res}}
+			return m.last.res, nil
+		}
+		if kept != nil {
+			loadEncoding()
+		}
+	}
 	st.Files = len(files)
-	state := make(map[string]stamp, len(files))
+	state := stamps(files)
 	for _, f := range files {
 		st.Bytes += f.size
-		state[f.path] = stamp{f.size, f.mod}
 	}
 	st.Walk = time.Since(start)
 	if last := m.last; last != nil && last.req == req.key() {
@@ -313,8 +342,23 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	res.public = publish(ctx, bs, res, m.opts.Encoding)
 	// The outlines made for the files shown go to the disk cache.
 	m.idx.persist(files)
+	if memoRoot != nil {
+		m.idx.settle() // one write at a time
+		if err := storeMemo(ctx, memoRoot, memoKey, tree, res.public); err != nil {
+			m.idx.warnCache(memoRoot, err)
+		}
+	}
 	m.last = &lastRender{req: req.key(), state: state, res: res}
 	return res, nil
+}
+
+// stamps returns the stamps of files, by path.
+func stamps(files []file) map[string]stamp {
+	state := make(map[string]stamp, len(files))
+	for _, f := range files {
+		state[f.path] = stamp{f.size, f.mod}
+	}
+	return state
 }
 
 // blocksOf returns the maker of the blocks of snap's files, for the Map's

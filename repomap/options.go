@@ -250,6 +250,13 @@ type Stats struct {
 	// that mapped them.
 	Linked string `json:"linked"`
 
+	// Reused says that the map is the one a Map made before of the
+	// same files for the same request, with the same options, kept in
+	// the disk cache: nothing was parsed, linked, ranked or rendered.
+	// The counts of definitions, references, the graph and the
+	// iterations are those of that map.
+	Reused bool `json:"reused"`
+
 	// Iterations counts the PageRank's power iterations. A Map kept open
 	// starts them where a new one does, so that both give the same bytes.
 	Iterations int `json:"iterations"`
