@@ -27,6 +27,7 @@ type index struct {
 	roots    []*root
 	opts     *Options
 	queries  *tags.Queries     // compiled once for the Map's life, shared by its parsers
+	trees    *tags.Trees       // the syntax trees of the files parsed last after changes; nil until a change
 	outliner *tags.Parser      // for the outlines of files a map shows; nil until needed
 	files    map[string]*entry // by path in the map
 	warned   map[string]bool   // cache warnings given, once each
@@ -112,6 +113,9 @@ func (x *index) close() error {
 	if x.outliner != nil {
 		x.outliner.Close()
 		x.outliner = nil
+	}
+	if x.trees != nil {
+		x.trees.Close()
 	}
 	return x.queries.Close()
 }
@@ -594,6 +598,15 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	if len(todo) == 0 {
 		return 0
 	}
+	// A few files changed: their trees are kept, for the next edit of
+	// them to be parsed from them.
+	var trees *tags.Trees
+	if len(todo) <= keptTreesFrom {
+		if x.trees == nil {
+			x.trees = tags.NewTrees(keptTrees)
+		}
+		trees = x.trees
+	}
 	entries := make([]*entry, len(todo)) // nil for a file not parsed in full
 	var next, done atomic.Int64
 	var progressMu sync.Mutex
@@ -616,7 +629,7 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	var wg sync.WaitGroup
 	for range min(x.opts.Parallelism, len(todo)) {
 		wg.Go(func() {
-			p := tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
+			p := tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries, Trees: trees})
 			defer p.Close()
 			for {
 				k := int(next.Add(1) - 1)
@@ -643,6 +656,16 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	}
 	return parsed
 }
+
+// A Map keeps the syntax trees of the files it parsed last, keptTrees
+// of them, when it parsed at most keptTreesFrom files for a map: an
+// agent edits a few files again and again, and tree-sitter parses a file
+// from its tree before an edit in a small part of the time (server.go
+// of net/http, 4,000 lines: 0.7 ms against 18 ms).
+const (
+	keptTrees     = 8
+	keptTreesFrom = 64
+)
 
 // parse returns the entry of f, parsed with p, with the reason it has no
 // tags when that is worth noting. With outline, the entry has the file's

@@ -114,7 +114,7 @@ func TestLinkCacheDamaged(t *testing.T) {
 			if err := c.StoreBlob(context.Background(), linkBlob, data); err != nil {
 				t.Fatal(err)
 			}
-			r := buildAt(t, root, Options{CacheDir: dir})
+			r := buildUnkept(t, root, Options{CacheDir: dir})
 			if r.Stats.Linked != "made" || r.Text != want {
 				t.Errorf("links %q (want made), map:\n%s\nwant:\n%s", r.Stats.Linked, r.Text, want)
 			}
