@@ -33,10 +33,11 @@ type Map struct {
 	roots []*root
 	opts  Options
 
-	mu     sync.Mutex  // serialises requests and guards what follows
-	idx    *index      // the files, their tags and outlines
-	blocks blockMemo   // rendered file blocks, by entry
-	last   *lastRender // the last map made, for the refresh modes
+	mu     sync.Mutex        // serialises requests and guards what follows
+	idx    *index            // the files, their tags and outlines
+	blocks blockMemo         // rendered file blocks, by entry
+	counts map[string][2]int // the token counts of the texts of the last map's blocks
+	last   *lastRender       // the last map made, for the refresh modes
 	closed bool
 
 	memoOff bool // for tests of what a first map reads: no map is kept in the disk cache or read from it
@@ -175,7 +176,7 @@ func (m *Map) Close() error {
 		return nil
 	}
 	m.closed = true
-	m.blocks, m.last = nil, nil
+	m.blocks, m.last, m.counts = nil, nil, nil
 	return m.idx.close()
 }
 
@@ -340,6 +341,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 
 	res := &result{text: text, tokens: tokens, budget: budget, ranked: &r, shown: shown, stats: st, skipped: snap.skipped, blocks: bs}
 	res.public = publish(ctx, bs, res, m.opts.Encoding)
+	m.counts = bs.counting
 	// The outlines made for the files shown go to the disk cache.
 	m.idx.persist(files)
 	if memoRoot != nil {
@@ -365,7 +367,8 @@ func stamps(files []file) map[string]stamp {
 // encoding, which is loaded.
 func (m *Map) blocksOf(snap *snapshot) *blocks {
 	enc, _ := encoding(m.opts.Encoding)
-	return &blocks{snap: snap, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style)}
+	return &blocks{snap: snap, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style),
+		counted: m.counts, counting: make(map[string][2]int)}
 }
 
 // snapshot brings the index up to date and returns its snapshot. The
