@@ -335,7 +335,8 @@ func TestLaterWritesKept(t *testing.T) {
 // another Map mapped before is read from the disk cache, the same Result
 // but for its stats; another request, another option, a changed file or
 // a changed roles file (ignored by git, so not a file of the map) make
-// the map anew, and it is the map of a Map without a cache.
+// the map anew, and it is the map of a Map without a cache. A map for
+// words is never kept.
 func TestMapReused(t *testing.T) {
 	files := maps.Clone(smallTree)
 	files[".gitignore"] = ".repomaproles\n"
@@ -392,6 +393,8 @@ func TestMapReused(t *testing.T) {
 		{"the roles changed", func() { touch(".repomaproles", "test b.go\n") }, cached, plain, false},
 		{"after them", nil, cached, plain, true},
 		{"a file added", func() { touch("c/more.py", "def more():\n    return gamma()\n") }, cached, plain, false},
+		{"words", nil, cached, Request{MaxTokens: 500, Text: "gamma is wrong"}, false},
+		{"the words again", nil, cached, Request{MaxTokens: 500, Text: "gamma is wrong"}, false},
 	} {
 		if step.change != nil {
 			step.change()

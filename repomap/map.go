@@ -238,7 +238,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	// The map a process made before for this request, if the disk cache
 	// keeps one: what it reads while the tree is walked waits until the
 	// tree is found to be the same, or not.
-	memoRoot := m.memoCache()
+	memoRoot := m.memoCache(req)
 	var memoKey [sha256.Size]byte
 	var kept *keptMap
 	if memoRoot != nil {

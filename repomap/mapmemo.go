@@ -22,7 +22,8 @@ import (
 // the same, is read back instead of made: a warm map of the Go standard
 // library is then the walk of its tree and one read. A map for another
 // request, or after a file changed, is made as before, and kept in turn.
-// A few maps are kept, for a few requests, each in a slot of its own.
+// A few maps are kept, for a few requests, each in a slot of its own; the
+// maps for a request's words are not (memoCache).
 
 // memoSlots is how many maps the disk cache keeps, by request.
 const memoSlots = 8
@@ -86,11 +87,14 @@ func memoSlot(key [sha256.Size]byte) string {
 	return fmt.Sprintf("map/%d", key[0]%memoSlots)
 }
 
-// memoCache returns the root whose disk cache keeps maps, or nil: the
-// first root's, when the Map has one root with a disk cache, its first
-// map is to be made, and this build can be told apart.
-func (m *Map) memoCache() *root {
-	if len(m.roots) != 1 || m.last != nil || m.idx.link != nil || m.memoOff {
+// memoCache returns the root whose disk cache keeps the map for req, or
+// nil: the first root's, when the Map has one root with a disk cache, its
+// first map is to be made, and this build can be told apart. A map for a
+// request's words is not kept: the words of a task are seldom asked for
+// twice, and keeping the map of the Go standard library costs a write of
+// 40 ms of CPU.
+func (m *Map) memoCache(req Request) *root {
+	if len(m.roots) != 1 || m.last != nil || m.idx.link != nil || m.memoOff || req.Text != "" {
 		return nil
 	}
 	return m.idx.linkCache()
