@@ -143,7 +143,7 @@ func BenchmarkEditedGoSrc(b *testing.B) {
 
 // benchTouched measures a long-lived Map re-rendering a copy of the Go
 // sources at rel after the file touched changed, with edit its bytes
-// too: what an agent waits for after an edit.
+// too: what a user of a Map kept open waits for after an edit.
 func benchTouched(b *testing.B, rel, touched string, edit bool) {
 	src := benchRoot(b, rel)
 	root := b.TempDir()

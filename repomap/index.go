@@ -658,10 +658,10 @@ func (x *index) extract(ctx context.Context, files []file) int {
 }
 
 // A Map keeps the syntax trees of the files it parsed last, keptTrees
-// of them, when it parsed at most keptTreesFrom files for a map: an
-// agent edits a few files again and again, and tree-sitter parses a file
-// from its tree before an edit in a small part of the time (server.go
-// of net/http, 4,000 lines: 0.7 ms against 18 ms).
+// of them, when it parsed at most keptTreesFrom files for a map: a tree
+// being worked on changes in a few files, again and again, and
+// tree-sitter parses a file from its tree before an edit in a small part
+// of the time (server.go of net/http, 4,000 lines: 0.7 ms against 18 ms).
 const (
 	keptTrees     = 8
 	keptTreesFrom = 64
