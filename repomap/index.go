@@ -134,6 +134,7 @@ type entry struct {
 	words     []byte        // the binary form of the words.Bag of its text; nil for none
 	redacted  int           // lines of lines whose credentials were replaced
 	dirty     bool          // not yet written to the disk cache
+	retry     bool          // never written: the next process parses the file again (a parse that timed out)
 	skip      string        // why it was left out of parsing, or ""
 }
 
@@ -705,7 +706,7 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool)
 		// find it left out in the disk cache (a Map kept open does not
 		// pay for it again while the file is unchanged).
 		e.skip = fmt.Sprintf("parse took longer than %v", x.opts.ParseTimeout)
-		e.dirty = false
+		e.dirty, e.retry = false, true
 	default:
 		e.skip = "parse: " + err.Error()
 	}

@@ -344,7 +344,9 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	m.counts = bs.counting
 	// The outlines made for the files shown go to the disk cache.
 	m.idx.persist(files)
-	if memoRoot != nil {
+	if memoRoot != nil && !slices.ContainsFunc(snap.entries, func(e *entry) bool { return e.retry }) {
+		// (A map with a file the next process parses again is not
+		// kept: that process's map may differ.)
 		m.idx.settle() // one write at a time
 		if err := storeMemo(ctx, memoRoot, memoKey, tree, res.public); err != nil {
 			m.idx.warnCache(memoRoot, err)
