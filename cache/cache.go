@@ -136,7 +136,7 @@ func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
 		c.moveAside()
 		return map[string]Entry{}, nil
 	}
-	db, err := c.open(true)
+	db, err := c.open(true, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -227,14 +227,22 @@ func (c *Cache) touch(mod time.Time) {
 // deletes the entries of paths for which keep returns false, all in one
 // transaction. A nil keep keeps every entry.
 func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path string) bool) error {
-	err := c.update(ctx, func(tx *bolt.Tx) error {
+	// The values are encoded before the database is opened, which is
+	// then held for less time, and mapped as large as the write makes it.
+	// bbolt keeps a value until the commit: one buffer each.
+	vals := make(map[string][]byte, len(put))
+	size := 0
+	for p, e := range put {
+		vals[p] = encode(nil, e)
+		size += len(p) + len(vals[p])
+	}
+	err := c.update(ctx, size, func(tx *bolt.Tx) error {
 		files, err := tx.CreateBucketIfNotExists(bucketFiles)
 		if err != nil {
 			return err
 		}
-		for p, e := range put {
-			// bbolt keeps the value until the commit: one buffer each.
-			if err := files.Put([]byte(p), encode(nil, e)); err != nil {
+		for p, v := range vals {
+			if err := files.Put([]byte(p), v); err != nil {
 				return fmt.Errorf("put %s: %w", p, err)
 			}
 		}
@@ -299,7 +307,7 @@ func (c *Cache) LoadBlob(ctx context.Context, name string) ([]byte, error) {
 	if info, err := os.Stat(c.path); err != nil || info.Size() == 0 {
 		return nil, nil // Load deals with what is wrong
 	}
-	db, err := c.open(true)
+	db, err := c.open(true, 0)
 	if err != nil || db == nil {
 		return nil, err
 	}
@@ -323,7 +331,7 @@ func (c *Cache) LoadBlob(ctx context.Context, name string) ([]byte, error) {
 
 // StoreBlob stores data under name, replacing what was there.
 func (c *Cache) StoreBlob(ctx context.Context, name string, data []byte) error {
-	err := c.update(ctx, func(tx *bolt.Tx) error {
+	err := c.update(ctx, len(name)+len(data), func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketBlobs)
 		if err != nil {
 			return err
@@ -338,17 +346,17 @@ func (c *Cache) StoreBlob(ctx context.Context, name string, data []byte) error {
 
 // update opens the database for writing, emptied first when it was
 // written with another format or fingerprint, and runs f in one
-// transaction.
-func (c *Cache) update(ctx context.Context, f func(tx *bolt.Tx) error) error {
+// transaction, which writes about size bytes.
+func (c *Cache) update(ctx context.Context, size int, f func(tx *bolt.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	db, err := c.open(false)
+	db, err := c.open(false, size)
 	if err != nil {
 		return err
 	}
 	if db == nil {
-		if db, err = c.open(false); err != nil || db == nil {
+		if db, err = c.open(false, size); err != nil || db == nil {
 			return fmt.Errorf("cannot rebuild %s", c.path)
 		}
 	}
@@ -384,18 +392,36 @@ func (c *Cache) pruneDaily(now time.Time) {
 	Prune(filepath.Dir(c.path), &PruneOptions{Keep: []string{c.path}, Now: func() time.Time { return now }})
 }
 
-// open opens the database, read-only or for writing. It returns nil and
+// bigWrite is the size of a write from which bbolt maps the database as
+// large as the write will make it, from the start: as a write makes the
+// file grow past what is mapped, bbolt copies every page it holds out of
+// the mapping and maps the file again, which the first write of the
+// cache of the Go standard library (50 MB) did several times, for a
+// twentieth of the CPU time of its cold map. (Windows makes the file as
+// large as the mapping at once, and the mapping is left to bbolt there.)
+const bigWrite = 4 << 20
+
+// open opens the database, read-only or for writing, for a write of
+// about write bytes. It returns nil and
 // no error when the file was corrupt and has been moved aside.
-func (c *Cache) open(readOnly bool) (*bolt.DB, error) {
+func (c *Cache) open(readOnly bool, write int) (*bolt.DB, error) {
 	var db *bolt.DB
 	err := safely(func() error {
 		var err error
-		db, err = bolt.Open(c.path, 0o644, &bolt.Options{
+		o := &bolt.Options{
 			Timeout:      c.timeout,
 			ReadOnly:     readOnly,
 			NoSync:       false,
 			FreelistType: bolt.FreelistMapType,
-		})
+		}
+		if !readOnly && write > bigWrite && runtime.GOOS != "windows" {
+			var size int64 // of the file now; none before the first write
+			if info, err := os.Stat(c.path); err == nil {
+				size = info.Size()
+			}
+			o.InitialMmapSize = int(min(size+int64(write)+int64(write)/4, 1<<30))
+		}
+		db, err = bolt.Open(c.path, 0o644, o)
 		return err
 	})
 	switch {

@@ -105,7 +105,9 @@
 // its definition entries are put in order only as far as they are asked
 // for, in the order Result.Entries has them. [Input.Converged] hands Rank
 // the end of an earlier iteration of the same query, which it then does
-// not run again.
+// not run again. [NewIndex] interns the keys of every file;
+// [Index.Update] makes the index of the same files after a few changed
+// from the index before, interning only theirs.
 //
 // # Example
 //

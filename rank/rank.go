@@ -492,6 +492,14 @@ type Index struct {
 	cont       []bool  // per entry of fileDefSlot: its identifier is that of the entry before, in the same file
 	selfEdge   []bool  // per slot: the self-edge of a definition nothing references
 	style      []uint8 // per identifier: the styleLong and stylePrivate of its name
+
+	// selfRefs: no file references anything, and the references above
+	// are each definer's own identifiers (see the package documentation).
+	selfRefs bool
+	// outside is what the files reference that none defines, which
+	// Update needs when a file comes to define it; nil in an index read
+	// from its binary form.
+	outside *outsideRefs
 }
 
 // Styles of an identifier's name, as the weights of its edges see them.
@@ -678,162 +686,6 @@ func isLongStyled(ident string) bool {
 		}
 	}
 	return (sep && letter) || (upper && lower)
-}
-
-// NewIndex interns and indexes files, as Rank reads Input.Files.
-func NewIndex(files []File) *Index {
-	s := &Index{}
-
-	// Sort the files by path; files sharing a path form one group.
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return strings.Compare(files[a].Path, files[b].Path)
-	})
-	var groupStart []int // group u is order[groupStart[u]:groupStart[u+1]]
-	for i, o := range order {
-		if i == 0 || files[o].Path != files[order[i-1]].Path {
-			groupStart = append(groupStart, i)
-			s.paths = append(s.paths, files[o].Path)
-		}
-	}
-	groupStart = append(groupStart, len(order))
-	nf := len(s.paths)
-	group := func(u int) []int { return order[groupStart[u]:groupStart[u+1]] }
-
-	// Intern the defined identifiers, first in order of appearance.
-	ids := make(map[string]int32)
-	var tmpNames []string
-	var pairFile, pairIdent []int32
-	for u := range nf {
-		for _, o := range group(u) {
-			for _, d := range files[o].Defs {
-				if d == "" {
-					continue
-				}
-				id, ok := ids[d]
-				if !ok {
-					id = int32(len(tmpNames))
-					ids[d] = id
-					tmpNames = append(tmpNames, d)
-				}
-				pairFile = append(pairFile, int32(u))
-				pairIdent = append(pairIdent, id)
-			}
-		}
-	}
-	// Renumber them in name order so nothing depends on input order.
-	ni := len(tmpNames)
-	byName := make([]int32, ni)
-	for i := range byName {
-		byName[i] = int32(i)
-	}
-	slices.SortFunc(byName, func(a, b int32) int { return strings.Compare(tmpNames[a], tmpNames[b]) })
-	remap := make([]int32, ni)
-	s.names = make([]string, ni)
-	for i, t := range byName {
-		remap[t] = int32(i)
-		s.names[i] = tmpNames[t]
-	}
-	for i, t := range pairIdent {
-		pairIdent[i] = remap[t]
-	}
-
-	// Slots: distinct (ident, file) pairs, by ident then file. The counting
-	// sort is stable and pairs were appended in file order.
-	pairs := make([]int32, len(pairFile))
-	for i := range pairs {
-		pairs[i] = int32(i)
-	}
-	pairs = countingSort(pairs, ni, func(i int32) int32 { return pairIdent[i] })
-	s.defStart = make([]int32, ni+1)
-	for i, p := range pairs {
-		k, f := pairIdent[p], pairFile[p]
-		if i > 0 && pairIdent[pairs[i-1]] == k && pairFile[pairs[i-1]] == f {
-			continue
-		}
-		s.defFile = append(s.defFile, f)
-		s.slotIdent = append(s.slotIdent, k)
-		s.defStart[k+1]++
-	}
-	for k := 1; k <= ni; k++ {
-		s.defStart[k] += s.defStart[k-1]
-	}
-	s.indexSlots()
-
-	// References to defined identifiers, counted per file with a dense
-	// counter, then ordered by identifier within each file.
-	s.fileRefStart = make([]int32, nf+1)
-	totalRefs := 0
-	for _, f := range files {
-		totalRefs += len(f.Refs)
-	}
-	s.refIdent = make([]int32, 0, totalRefs)
-	s.refCount = make([]int32, 0, totalRefs)
-	totalRefs = 0
-	count := make([]int32, ni)
-	for u := range nf {
-		first := len(s.refIdent)
-		for _, o := range group(u) {
-			counts := files[o].RefCounts
-			if len(counts) != len(files[o].Refs) {
-				counts = nil
-			}
-			for j, r := range files[o].Refs {
-				if r == "" {
-					continue
-				}
-				totalRefs++
-				id, ok := ids[r]
-				if !ok {
-					continue
-				}
-				k := remap[id]
-				if count[k] == 0 {
-					s.refIdent = append(s.refIdent, k)
-				}
-				n := int32(1)
-				if counts != nil && counts[j] > 1 {
-					n = int32(min(counts[j], math.MaxInt32))
-				}
-				count[k] = int32(min(int64(count[k])+int64(n), math.MaxInt32))
-			}
-		}
-		for _, k := range s.refIdent[first:] {
-			s.refCount = append(s.refCount, count[k])
-			count[k] = 0
-		}
-		s.fileRefStart[u+1] = int32(len(s.refIdent))
-	}
-	perm := sortRowsPerm(s.fileRefStart, s.refIdent, ni)
-	refIdent := make([]int32, len(perm))
-	refCount := make([]int32, len(perm))
-	for p, r := range perm {
-		refIdent[p], refCount[p] = s.refIdent[r], s.refCount[r]
-	}
-	s.refIdent, s.refCount = refIdent, refCount
-	if totalRefs == 0 {
-		s.fileRefStart, s.refIdent, s.refCount = s.ownRefs(nil)
-	}
-	s.indexReferenced()
-	// A definition nothing references has a self-edge: one per file and
-	// identifier, whatever keys it is published under, and none when one
-	// of them is referenced.
-	s.cont = make([]bool, len(s.fileDefSlot))
-	for f := range nf {
-		for p := s.fileDefStart[f] + 1; p < s.fileDefStart[f+1]; p++ {
-			s.cont[p] = Ident(s.names[s.slotIdent[s.fileDefSlot[p]]]) == Ident(s.names[s.slotIdent[s.fileDefSlot[p-1]]])
-		}
-	}
-	s.selfEdge = s.selfEdges(s.referenced)
-
-	s.style = make([]uint8, ni)
-	for k, key := range s.names {
-		s.style[k] = styleOf(Ident(key))
-	}
-	return s
 }
 
 // ownRefs returns the references of a graph without any: every definer

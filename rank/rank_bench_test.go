@@ -3,6 +3,7 @@ package rank
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -128,6 +129,31 @@ func BenchmarkRanking(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			prefix(in)
+		}
+	})
+}
+
+// BenchmarkIndex measures making the index of a synthetic tree of 5,000
+// files (new), and the index of the same tree after one file changed,
+// made from the index before (update).
+func BenchmarkIndex(b *testing.B) {
+	in := synthetic(5000, 50000, 1000000, 1)
+	b.Run("new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			NewIndex(in.Files)
+		}
+	})
+	b.Run("update", func(b *testing.B) {
+		x := NewIndex(in.Files)
+		changed := in.Files[123]
+		changed.Defs = append(slices.Clone(changed.Defs), "aNewName")
+		changed.Refs = append(slices.Clone(changed.Refs), "undefined7", "aNewName")
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := x.Update([]File{changed}, nil); !ok {
+				b.Fatal("Update refused")
+			}
 		}
 	})
 }

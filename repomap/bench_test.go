@@ -1,9 +1,11 @@
 package repomap
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -112,22 +114,37 @@ func BenchmarkMapGoSrc(b *testing.B) {
 	benchMap(b, benchRoot(b, ""))
 }
 
-// BenchmarkTouched measures a map after one file of net/http changed.
-func BenchmarkTouched(b *testing.B) { benchTouched(b, "net/http", "server.go") }
+// BenchmarkTouched measures a map after one file of net/http changed:
+// its modification time, not its bytes.
+func BenchmarkTouched(b *testing.B) { benchTouched(b, "net/http", "server.go", false) }
 
 // BenchmarkTouchedGoSrc measures a map after one file of the whole Go
-// standard library changed.
+// standard library changed: its modification time, not its bytes.
 func BenchmarkTouchedGoSrc(b *testing.B) {
 	if testing.Short() {
 		b.Skip("maps the whole Go standard library")
 	}
-	benchTouched(b, "", "net/http/server.go")
+	benchTouched(b, "", "net/http/server.go", false)
+}
+
+// BenchmarkEdited measures a map after an edit of one file of net/http:
+// a line comes after its package clause, or goes, so that every tag of
+// the file moves.
+func BenchmarkEdited(b *testing.B) { benchTouched(b, "net/http", "server.go", true) }
+
+// BenchmarkEditedGoSrc measures a map after an edit of one file of the
+// whole Go standard library, as BenchmarkEdited edits it.
+func BenchmarkEditedGoSrc(b *testing.B) {
+	if testing.Short() {
+		b.Skip("maps the whole Go standard library")
+	}
+	benchTouched(b, "", "net/http/server.go", true)
 }
 
 // benchTouched measures a long-lived Map re-rendering a copy of the Go
-// sources at rel after the file touched changed: what an agent waits for
-// after an edit.
-func benchTouched(b *testing.B, rel, touched string) {
+// sources at rel after the file touched changed, with edit its bytes
+// too: what a user of a Map kept open waits for after an edit.
+func benchTouched(b *testing.B, rel, touched string, edit bool) {
 	src := benchRoot(b, rel)
 	root := b.TempDir()
 	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
@@ -140,9 +157,30 @@ func benchTouched(b *testing.B, rel, touched string) {
 	defer m.Close()
 	benchRender(b, m)
 	path := filepath.Join(root, filepath.FromSlash(touched))
+	source, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	clause := bytes.Index(source, []byte("\npackage "))
+	if clause < 0 {
+		b.Fatalf("%s has no package clause", touched)
+	}
+	clause += bytes.IndexByte(source[clause+1:], '\n') + 2
+	edited := slices.Concat(source[:clause], []byte("// An edit.\n"), source[clause:])
 	t := time.Now()
 	cpu := cpuTime()
+	n := 0
 	for b.Loop() {
+		if edit {
+			n++
+			data := source
+			if n%2 == 1 {
+				data = edited
+			}
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
 		t = t.Add(time.Second)
 		if err := os.Chtimes(path, t, t); err != nil {
 			b.Fatal(err)

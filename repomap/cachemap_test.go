@@ -3,9 +3,12 @@ package repomap
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -39,6 +42,23 @@ var smallTree = map[string]string{
 	"d/use.py": "from c import gamma\n\ngamma()\n",
 }
 
+// buildUnkept is buildAt with a Map that neither reads the maps the
+// disk cache keeps nor keeps its own: for tests of what a first map reads.
+func buildUnkept(t *testing.T, root string, opts Options) *Result {
+	t.Helper()
+	m, err := New(root, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.memoOff = true
+	r, err := m.Build(context.Background(), Request{MaxTokens: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func buildAt(t *testing.T, root string, opts Options) *Result {
 	t.Helper()
 	m, err := New(root, &opts)
@@ -60,7 +80,7 @@ func TestCacheWarm(t *testing.T) {
 	if cold.Stats.Parsed != 4 {
 		t.Fatalf("cold map parsed %d files, want 4", cold.Stats.Parsed)
 	}
-	warm := buildAt(t, root, Options{CacheDir: dir})
+	warm := buildUnkept(t, root, Options{CacheDir: dir})
 	if warm.Stats.Parsed != 0 || warm.Text != cold.Text {
 		t.Errorf("warm map parsed %d files (want 0); same text: %v", warm.Stats.Parsed, warm.Text == cold.Text)
 	}
@@ -143,7 +163,7 @@ func TestCacheFaults(t *testing.T) {
 		if got := buildAt(t, root, Options{CacheDir: dir}).Text; got != want {
 			t.Errorf("map with a garbage cache:\n%s\nwant:\n%s", got, want)
 		}
-		if r := buildAt(t, root, Options{CacheDir: dir}); r.Stats.Parsed != 0 {
+		if r := buildUnkept(t, root, Options{CacheDir: dir}); r.Stats.Parsed != 0 {
 			t.Errorf("the rebuilt cache was not used: parsed %d", r.Stats.Parsed)
 		}
 	})
@@ -242,5 +262,183 @@ func TestRefreshModes(t *testing.T) {
 		if !tc.same && tc.edit && !strings.Contains(second.Text, "Extra") {
 			t.Errorf("%v: the new map does not show the edit:\n%s", tc.mode, second.Text)
 		}
+	}
+}
+
+// TestLaterWritesKept changes a file under a Map kept open, whose writes
+// after its first go on a goroutine of their own, and checks that what
+// they write is in the disk cache once the Map is closed: the changed
+// file's tags, and its outline, which the map made after its tags were
+// handed to a write.
+func TestLaterWritesKept(t *testing.T) {
+	files := map[string]string{"main.go": "package p\n\nfunc Main() { Used() }\n"}
+	for i := range 30 {
+		files[fmt.Sprintf("f%02d.go", i)] = fmt.Sprintf("package p\n\n// Filler%d fills.\nfunc Filler%d() int { return %d }\n", i, i, i)
+	}
+	files["used.go"] = "package p\n"
+	root := writeTree(t, files)
+	dir := t.TempDir()
+	ctx := context.Background()
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if r, err := m.Build(ctx, Request{MaxTokens: 30}); err != nil {
+		t.Fatal(err)
+	} else if strings.Contains(r.Text, "used.go") {
+		t.Fatalf("the first map shows used.go:\n%s", r.Text)
+	}
+	// used.go, not shown before, is parsed without its outline, which
+	// the map then makes.
+	later := time.Now().Add(time.Minute)
+	p := filepath.Join(root, "used.go")
+	if err := os.WriteFile(p, []byte("package p\n\n// Used is used.\nfunc Used() int { return Helper() }\n\nfunc Helper() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(p, later, later)
+	r, err := m.Build(ctx, Request{MaxTokens: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stats.Parsed != 1 || !strings.Contains(r.Text, "used.go") {
+		t.Fatalf("after the change, %d files parsed (want 1), and the map:\n%s", r.Stats.Parsed, r.Text)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := entries["used.go"]
+	if !ok {
+		t.Fatal("used.go is not in the disk cache")
+	}
+	if info, err := os.Stat(filepath.Join(root, "used.go")); err != nil || e.ModTime != info.ModTime().UnixNano() || e.Size != info.Size() {
+		t.Errorf("the disk cache holds used.go as of %d (%d bytes), want the last change", e.ModTime, e.Size)
+	}
+	if e.Outline == nil {
+		t.Error("the disk cache holds no outline of used.go, which the maps showed")
+	}
+	if r := buildUnkept(t, root, Options{CacheDir: dir}); r.Stats.Parsed != 0 {
+		t.Errorf("a new Map parsed %d files, want none", r.Stats.Parsed)
+	}
+}
+
+// TestMapReused maps a tree on disk with new Maps, as commands run one
+// after the other do: the first map of a Map for a request and a tree
+// another Map mapped before is read from the disk cache, the same Result
+// but for its stats; another request, another option, a changed file or
+// a changed roles file (ignored by git, so not a file of the map) make
+// the map anew, and it is the map of a Map without a cache. A map for
+// words is never kept.
+func TestMapReused(t *testing.T) {
+	files := maps.Clone(smallTree)
+	files[".gitignore"] = ".repomaproles\n"
+	files[".repomaproles"] = "# none\n"
+	root := writeTree(t, files)
+	dir := t.TempDir()
+	ctx := context.Background()
+	build := func(o Options, req Request) *Result {
+		t.Helper()
+		m, err := New(root, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		r, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	same := func(a, b *Result) bool {
+		return a.Text == b.Text && a.Tokens == b.Tokens && a.Budget == b.Budget && a.Encoding == b.Encoding &&
+			reflect.DeepEqual(a.Files, b.Files) && reflect.DeepEqual(a.Ranked, b.Ranked) && reflect.DeepEqual(a.Skipped, b.Skipped)
+	}
+	later := time.Now().Add(time.Minute)
+	touch := func(name, text string) {
+		p := filepath.Join(root, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		later = later.Add(time.Second)
+		os.Chtimes(p, later, later)
+	}
+	plain, focus := Request{MaxTokens: 500}, Request{MaxTokens: 500, Focus: []string{"a.go"}}
+	cached := Options{CacheDir: dir}
+	for i, step := range []struct {
+		name   string
+		change func()
+		o      Options
+		req    Request
+		reused bool
+	}{
+		{"first", nil, cached, plain, false},
+		{"again", nil, cached, plain, true},
+		{"a focus", nil, cached, focus, false},
+		{"the focus again", nil, cached, focus, true},
+		{"no request again", nil, cached, plain, true},
+		{"another budget", nil, Options{CacheDir: dir, MaxTokens: 300}, Request{}, false},
+		{"another ranking", nil, Options{CacheDir: dir, Ranking: RankingAider}, plain, false},
+		{"a file changed", func() {
+			touch("b.go", "package p\n\nfunc Beta() int { return Gamma() }\n\nfunc Gamma() int { return 1 }\n")
+		}, cached, plain, false},
+		{"after the change", nil, cached, plain, true},
+		{"the roles changed", func() { touch(".repomaproles", "test b.go\n") }, cached, plain, false},
+		{"after them", nil, cached, plain, true},
+		{"a file added", func() { touch("c/more.py", "def more():\n    return gamma()\n") }, cached, plain, false},
+		{"words", nil, cached, Request{MaxTokens: 500, Text: "gamma is wrong"}, false},
+		{"the words again", nil, cached, Request{MaxTokens: 500, Text: "gamma is wrong"}, false},
+	} {
+		if step.change != nil {
+			step.change()
+		}
+		got := build(step.o, step.req)
+		o := step.o
+		o.CacheDir, o.NoCache = "", true
+		want := build(o, step.req)
+		if got.Stats.Reused != step.reused {
+			t.Errorf("%d %s: Reused %v, want %v", i, step.name, got.Stats.Reused, step.reused)
+		}
+		if !same(got, want) {
+			t.Errorf("%d %s: the map differs from a new Map's without a cache:\n%s\nwant:\n%s", i, step.name, got.Text, want.Text)
+		}
+		if got.Stats.Reused && (got.Stats.Parsed != 0 || got.Stats.Files != want.Stats.Files || got.Stats.Defs != want.Stats.Defs) {
+			t.Errorf("%d %s: reused stats %+v, want those of %+v", i, step.name, got.Stats, want.Stats)
+		}
+	}
+	// A Map's maps after its first are its own, and a damaged kept map
+	// is made anew.
+	m, err := New(root, &Options{CacheDir: dir, Refresh: RefreshAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i := range 2 {
+		r, err := m.Build(ctx, plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Stats.Reused != (i == 0) {
+			t.Errorf("map %d of one Map: Reused %v", i, r.Stats.Reused)
+		}
+	}
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for slot := range memoSlots {
+		if err := c.StoreBlob(ctx, fmt.Sprintf("map/%d", slot), []byte(memoMagic+strings.Repeat("x", 100))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := build(cached, plain); r.Stats.Reused || !same(r, build(Options{NoCache: true}, plain)) {
+		t.Errorf("with damaged kept maps: Reused %v, or the map differs", r.Stats.Reused)
 	}
 }

@@ -40,6 +40,20 @@
 // [Map.Related]) take one snapshot of the index per call, however many
 // names they are given.
 //
+// # A Map kept open, and the next process
+//
+// A Map keeps what its stages made. After files change, the index parses
+// them alone (from their syntax trees of before, when a Map parsed them
+// after a change already), the link stage links again only what their
+// change can change and updates the rank index rather than making it
+// anew, and the fit renders the blocks of the changed files alone; what
+// changed goes to the disk cache on a goroutine of the Map's own. The map
+// is the one a new Map makes of the same tree and request: the tests
+// check it after changes, additions, removals and renames in several
+// languages. The first map of a Map is kept in the disk cache, and a new
+// Map's first map for the same request, options and tree (the stamps of
+// every file) is read back instead of made ([Stats].Reused).
+//
 // # The text of a map
 //
 // Files come in path order, each after a blank line. A file with

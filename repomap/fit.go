@@ -37,6 +37,11 @@ type blocks struct {
 	memo     blockMemo
 	style    render.Style
 	rendered int // blocks made, not found in memo
+
+	// The token counts of the texts of the blocks of the map before,
+	// and of this one's: a file that changed outside the rows a map
+	// shows of it has blocks of the same text, counted already.
+	counted, counting map[string][2]int
 }
 
 // blockMemo holds the blocks made of the files of entries, by path and
@@ -67,6 +72,9 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	}
 	e, memo := bs.snap.entry(p), bs.memo
 	if b, ok := memo[e][key.String()]; ok {
+		if bs.counting != nil {
+			bs.counting[b.text] = [2]int{b.alone, b.withSep}
+		}
 		return b
 	}
 	var src *render.Source
@@ -79,7 +87,15 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	render.Block(&b, p, src, rows)
 	bs.rendered++
 	text := b.String()
-	bl := block{text: text, alone: bs.count(text), withSep: bs.count(text + "\n")}
+	bl := block{text: text}
+	if n, ok := bs.counted[text]; ok {
+		bl.alone, bl.withSep = n[0], n[1]
+	} else {
+		bl.alone, bl.withSep = bs.counts(text)
+	}
+	if bs.counting != nil {
+		bs.counting[text] = [2]int{bl.alone, bl.withSep}
+	}
 	if e != nil {
 		if memo[e] == nil {
 			memo[e] = make(map[string]block)
@@ -87,6 +103,20 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 		memo[e][key.String()] = bl
 	}
 	return bl
+}
+
+// counts returns the tokens of the block text alone and followed by
+// "\n". As the pre-tokenizers' pieces never cross the start of a line
+// that begins with a non-space character, the "\n" changes the count of
+// the block's last line alone, when it begins with a row's mark: that
+// line is counted again, not the whole block.
+func (bs *blocks) counts(text string) (alone, withSep int) {
+	alone = bs.count(text)
+	last := strings.LastIndexByte(strings.TrimSuffix(text, "\n"), '\n') + 1
+	if line := text[last:]; last > 0 && (strings.HasPrefix(line, "│") || strings.HasPrefix(line, "⋮")) {
+		return alone, alone - bs.count(line) + bs.count(line+"\n")
+	}
+	return alone, bs.count(text + "\n")
 }
 
 // ofItems returns the blocks of the map of items, in path order.

@@ -27,11 +27,14 @@ type index struct {
 	roots    []*root
 	opts     *Options
 	queries  *tags.Queries     // compiled once for the Map's life, shared by its parsers
+	trees    *tags.Trees       // the syntax trees of the files parsed last after changes; nil until a change
 	outliner *tags.Parser      // for the outlines of files a map shows; nil until needed
 	files    map[string]*entry // by path in the map
 	warned   map[string]bool   // cache warnings given, once each
 	link     *linkMemo         // the link stage's last result; nil before the first
 	pre      *preload          // what is read from the disk caches while the tree is walked; nil when nothing is
+	wrote    bool              // the disk caches were written once
+	writing  *pendingWrite     // a write to the disk caches under way; nil when none is
 }
 
 // preload is what the index reads from the disk caches on other
@@ -104,11 +107,15 @@ func (x *index) close() error {
 		}
 		x.pre = nil
 	}
+	x.settle()
 	x.storeLinked(context.Background())
 	x.files, x.link = nil, nil
 	if x.outliner != nil {
 		x.outliner.Close()
 		x.outliner = nil
+	}
+	if x.trees != nil {
+		x.trees.Close()
 	}
 	return x.queries.Close()
 }
@@ -127,6 +134,7 @@ type entry struct {
 	words     []byte        // the binary form of the words.Bag of its text; nil for none
 	redacted  int           // lines of lines whose credentials were replaced
 	dirty     bool          // not yet written to the disk cache
+	retry     bool          // never written: the next process parses the file again (a parse that timed out)
 	skip      string        // why it was left out of parsing, or ""
 }
 
@@ -290,7 +298,7 @@ func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
 	var files []file
 	var skipped []skip
 	for i, r := range x.roots {
-		fs, sk, err := walkRoot(ctx, r.Root, x.opts.Exclude, x.opts.Include)
+		fs, sk, err := walkRoot(ctx, r.Root, x.opts.Exclude, x.opts.Include, x.opts.Parallelism)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -418,13 +426,22 @@ func isDone(err error) bool {
 // root whose cache holds every file and no other, none of them changed,
 // is not written: a warm map of a tree of 27,000 files spent a fifth of
 // its CPU time making sets of paths to find that out.
+//
+// The index's first write is done before persist returns, so that a
+// process that maps once keeps what it parsed; later ones, a Map kept
+// open writing what changed, go on a goroutine of their own, which the
+// next persist, a write of the links and Close wait for (settle): on the
+// Go standard library, writing one changed file took a tenth of a
+// second, while the map could be read.
 func (x *index) persist(files []file) {
+	x.settle()
 	entries := 0 // files with an entry
+	var writes []rootWrite
 	for i, r := range x.roots {
 		if r.cache == nil {
 			continue
 		}
-		var put map[string]cache.Entry
+		w := rootWrite{root: i}
 		n, known := 0, 0 // the root's files, and those its cache holds
 		for _, f := range files {
 			if f.root != i {
@@ -435,32 +452,48 @@ func (x *index) persist(files []file) {
 				known++
 			}
 			if e := x.files[f.path]; e != nil && e.dirty {
-				if put == nil {
-					put = make(map[string]cache.Entry)
+				if w.put == nil {
+					w.put = make(map[string]cache.Entry)
 				}
-				put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Encoded: e.enc, Words: e.words, Outline: e.outline, Generated: e.generated}
+				w.put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Encoded: e.enc, Words: e.words, Outline: e.outline, Generated: e.generated}
+				w.written = append(w.written, written{e, e.outline})
 			}
 		}
-		if len(put) == 0 && r.known != nil && known == r.nKnown {
+		gone := r.known == nil || known != r.nKnown // the cache holds files that are gone, or may
+		if len(w.put) == 0 && !gone {
 			continue // nothing new, and nothing gone
 		}
-		live := make(map[string]bool, n)
+		w.live = make(map[string]bool, n)
 		for _, f := range files {
 			if f.root == i {
-				live[f.rel] = true
+				w.live[f.rel] = true
 			}
 		}
-		// The write must happen even when the map was cancelled: it is
-		// what keeps the work done.
-		if err := r.cache.Store(context.Background(), put, func(p string) bool { return live[p] }); err != nil {
-			x.warnCache(r, err)
-			continue
+		if gone {
+			live := w.live
+			w.keep = func(p string) bool { return live[p] }
 		}
-		r.known, r.nKnown = func(rel string) bool { return live[rel] }, len(live)
-		for _, f := range files {
-			if e := x.files[f.path]; f.root == i && e != nil {
-				e.dirty = false
+		writes = append(writes, w)
+	}
+	if len(writes) > 0 {
+		store := func(ws []rootWrite) {
+			for k := range ws {
+				// The write must happen even when the map was
+				// cancelled: it is what keeps the work done.
+				ws[k].err = x.roots[ws[k].root].cache.Store(context.Background(), ws[k].put, ws[k].keep)
 			}
+		}
+		if !x.wrote {
+			x.wrote = true
+			store(writes)
+			x.took(writes)
+		} else {
+			p := &pendingWrite{done: make(chan struct{}), writes: writes}
+			go func() {
+				defer close(p.done)
+				store(p.writes)
+			}()
+			x.writing = p
 		}
 	}
 	for _, f := range files {
@@ -478,6 +511,60 @@ func (x *index) persist(files []file) {
 	for p := range x.files {
 		if !live[p] {
 			delete(x.files, p)
+		}
+	}
+}
+
+// pendingWrite is a write to the disk caches under way on another
+// goroutine.
+type pendingWrite struct {
+	done   chan struct{} // closed when it is over
+	writes []rootWrite
+}
+
+// rootWrite is what one write puts in a root's disk cache, and how it
+// went.
+type rootWrite struct {
+	root    int
+	put     map[string]cache.Entry
+	written []written             // the entries of put
+	keep    func(rel string) bool // which entries stay; nil for all
+	live    map[string]bool       // the root's files
+	err     error
+}
+
+// written is an entry that a write put, with its outline then: an entry
+// whose outline was made since is still to be written.
+type written struct {
+	e       *entry
+	outline *tags.Outline
+}
+
+// settle waits for the index's write under way, if there is one, and
+// takes what it did.
+func (x *index) settle() {
+	if p := x.writing; p != nil {
+		<-p.done
+		x.writing = nil
+		x.took(p.writes)
+	}
+}
+
+// took records what the writes did: which files each root's cache holds,
+// and that the entries they put are written; or warns.
+func (x *index) took(writes []rootWrite) {
+	for _, w := range writes {
+		r := x.roots[w.root]
+		if w.err != nil {
+			x.warnCache(r, w.err)
+			continue
+		}
+		live := w.live
+		r.known, r.nKnown = func(rel string) bool { return live[rel] }, len(live)
+		for _, d := range w.written {
+			if d.e.outline == d.outline {
+				d.e.dirty = false
+			}
 		}
 	}
 }
@@ -512,6 +599,15 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	if len(todo) == 0 {
 		return 0
 	}
+	// A few files changed: their trees are kept, for the next edit of
+	// them to be parsed from them.
+	var trees *tags.Trees
+	if len(todo) <= keptTreesFrom {
+		if x.trees == nil {
+			x.trees = tags.NewTrees(keptTrees)
+		}
+		trees = x.trees
+	}
 	entries := make([]*entry, len(todo)) // nil for a file not parsed in full
 	var next, done atomic.Int64
 	var progressMu sync.Mutex
@@ -534,7 +630,7 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	var wg sync.WaitGroup
 	for range min(x.opts.Parallelism, len(todo)) {
 		wg.Go(func() {
-			p := tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
+			p := tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries, Trees: trees})
 			defer p.Close()
 			for {
 				k := int(next.Add(1) - 1)
@@ -561,6 +657,16 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	}
 	return parsed
 }
+
+// A Map keeps the syntax trees of the files it parsed last, keptTrees
+// of them, when it parsed at most keptTreesFrom files for a map: a tree
+// being worked on changes in a few files, again and again, and
+// tree-sitter parses a file from its tree before an edit in a small part
+// of the time (server.go of net/http, 4,000 lines: 0.7 ms against 18 ms).
+const (
+	keptTrees     = 8
+	keptTreesFrom = 64
+)
 
 // parse returns the entry of f, parsed with p, with the reason it has no
 // tags when that is worth noting. With outline, the entry has the file's
@@ -600,7 +706,7 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool)
 		// find it left out in the disk cache (a Map kept open does not
 		// pay for it again while the file is unchanged).
 		e.skip = fmt.Sprintf("parse took longer than %v", x.opts.ParseTimeout)
-		e.dirty = false
+		e.dirty, e.retry = false, true
 	default:
 		e.skip = "parse: " + err.Error()
 	}

@@ -34,7 +34,8 @@ const linkMagic = "rmlk\x01"
 type linkMemo struct {
 	key    [sha256.Size]byte
 	l      linked
-	stored bool // the first root's disk cache holds it
+	stored bool    // the first root's disk cache holds it
+	lk     *linker // what made it, for the next change; nil when it was read from the disk cache
 
 	// The end of the power iteration of the map for no request (the
 	// overview), with the Map's ranking, once one was made; and whether
@@ -171,12 +172,13 @@ func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
 
 // linked returns the link stage's result for s with rk, with its rank
 // index: the one its index kept when the digest is the same, or from the
-// disk cache for the first of a Map's life, or made and kept.
+// disk cache for the first of a Map's life, or updated from the last one
+// after some files changed, or made, and kept.
 func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
 	x := s.idx
 	if x == nil {
-		l := link(s, rk)
-		l.index, l.from = rank.NewIndex(l.files), "made"
+		l := newLinker(s, rk).linked(false)
+		l.from = "made"
 		return l
 	}
 	key := linkDigest(s, rk)
@@ -194,10 +196,18 @@ func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
 			return l
 		}
 	}
-	l := link(s, rk)
-	l.index, l.from = rank.NewIndex(l.files), "made"
-	l.files = nil // the index holds what the ranking needs
-	x.link = &linkMemo{key: key, l: l}
+	var l linked
+	var lk *linker
+	if m := x.link; m != nil && m.lk != nil && m.lk.update(s) {
+		lk = m.lk
+		l = lk.linked(false)
+		l.from = "updated"
+	} else {
+		lk = newLinker(s, rk)
+		l = lk.linked(false)
+		l.from = "made"
+	}
+	x.link = &linkMemo{key: key, l: l, lk: lk}
 	if first {
 		x.storeLinked(ctx)
 	}
@@ -283,6 +293,7 @@ func (x *index) storeLinked(ctx context.Context) {
 	if r == nil || m == nil {
 		return
 	}
+	x.settle() // one write at a time
 	if !m.stored {
 		data, err := encodeLinked(m.l, m.key)
 		if err == nil {

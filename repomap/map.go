@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,11 +33,14 @@ type Map struct {
 	roots []*root
 	opts  Options
 
-	mu     sync.Mutex  // serialises requests and guards what follows
-	idx    *index      // the files, their tags and outlines
-	blocks blockMemo   // rendered file blocks, by entry
-	last   *lastRender // the last map made, for the refresh modes
+	mu     sync.Mutex        // serialises requests and guards what follows
+	idx    *index            // the files, their tags and outlines
+	blocks blockMemo         // rendered file blocks, by entry
+	counts map[string][2]int // the token counts of the texts of the last map's blocks
+	last   *lastRender       // the last map made, for the refresh modes
 	closed bool
+
+	memoOff bool // for tests of what a first map reads: no map is kept in the disk cache or read from it
 }
 
 // Root is one tree of a map made of several.
@@ -172,7 +176,7 @@ func (m *Map) Close() error {
 		return nil
 	}
 	m.closed = true
-	m.blocks, m.last = nil, nil
+	m.blocks, m.last, m.counts = nil, nil, nil
 	return m.idx.close()
 }
 
@@ -231,21 +235,47 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	if m.opts.Refresh == RefreshManual && m.last != nil {
 		return m.last.res, nil
 	}
+	// The map a process made before for this request, if the disk cache
+	// keeps one: what it reads while the tree is walked waits until the
+	// tree is found to be the same, or not.
+	memoRoot := m.memoCache(req)
+	var memoKey [sha256.Size]byte
+	var kept *keptMap
+	if memoRoot != nil {
+		memoKey = m.memoKey(req)
+		kept = readMemo(ctx, memoRoot, memoKey)
+	}
 	// Loading the tokenizer takes a while: do it while the tree is read.
 	encDone := make(chan error, 1)
-	go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
+	loadEncoding := func() {
+		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
+		m.idx.startPreload(ctx, true, req.Text != "")
+	}
+	if kept == nil {
+		loadEncoding()
+	}
 
 	var st Stats
-	m.idx.startPreload(ctx, true, req.Text != "")
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err // encDone is buffered: the loader does not wait
 	}
+	var tree [sha256.Size]byte
+	if memoRoot != nil {
+		tree = m.idx.treeDigest(files, skipped)
+		if kept != nil && kept.tree == tree {
+			res := kept.reused(files, start, time.Now())
+			m.last = &lastRender{req: req.key(), state: stamps(files), res: &result{text: res.Text, tokens: res.Tokens, budget: res.Budget, stats: res.Stats, public: res}}
+			return m.last.res, nil
+		}
+		if kept != nil {
+			loadEncoding()
+		}
+	}
 	st.Files = len(files)
-	state := make(map[string]stamp, len(files))
+	state := stamps(files)
 	for _, f := range files {
 		st.Bytes += f.size
-		state[f.path] = stamp{f.size, f.mod}
 	}
 	st.Walk = time.Since(start)
 	if last := m.last; last != nil && last.req == req.key() {
@@ -311,17 +341,36 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 
 	res := &result{text: text, tokens: tokens, budget: budget, ranked: &r, shown: shown, stats: st, skipped: snap.skipped, blocks: bs}
 	res.public = publish(ctx, bs, res, m.opts.Encoding)
+	m.counts = bs.counting
 	// The outlines made for the files shown go to the disk cache.
 	m.idx.persist(files)
+	if memoRoot != nil && !slices.ContainsFunc(snap.entries, func(e *entry) bool { return e.retry }) {
+		// (A map with a file the next process parses again is not
+		// kept: that process's map may differ.)
+		m.idx.settle() // one write at a time
+		if err := storeMemo(ctx, memoRoot, memoKey, tree, res.public); err != nil {
+			m.idx.warnCache(memoRoot, err)
+		}
+	}
 	m.last = &lastRender{req: req.key(), state: state, res: res}
 	return res, nil
+}
+
+// stamps returns the stamps of files, by path.
+func stamps(files []file) map[string]stamp {
+	state := make(map[string]stamp, len(files))
+	for _, f := range files {
+		state[f.path] = stamp{f.size, f.mod}
+	}
+	return state
 }
 
 // blocksOf returns the maker of the blocks of snap's files, for the Map's
 // encoding, which is loaded.
 func (m *Map) blocksOf(snap *snapshot) *blocks {
 	enc, _ := encoding(m.opts.Encoding)
-	return &blocks{snap: snap, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style)}
+	return &blocks{snap: snap, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style),
+		counted: m.counts, counting: make(map[string][2]int)}
 }
 
 // snapshot brings the index up to date and returns its snapshot. The

@@ -244,9 +244,18 @@ type Stats struct {
 
 	// Linked says where the links between files came from: "made" by
 	// the link stage, "kept" by a Map kept open from its last map of the
-	// same files, or "cached" in the disk cache by the last process that
-	// mapped them.
+	// same files, "updated" by a Map kept open from its last map's after
+	// some files changed (their links made again, and the links that
+	// depend on them), or "cached" in the disk cache by the last process
+	// that mapped them.
 	Linked string `json:"linked"`
+
+	// Reused says that the map is the one a Map made before of the
+	// same files for the same request, with the same options, kept in
+	// the disk cache: nothing was parsed, linked, ranked or rendered.
+	// The counts of definitions, references, the graph and the
+	// iterations are those of that map.
+	Reused bool `json:"reused"`
 
 	// Iterations counts the PageRank's power iterations. A Map kept open
 	// starts them where a new one does, so that both give the same bytes.

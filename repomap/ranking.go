@@ -69,204 +69,179 @@ type linked struct {
 // its name, as package rank links the names it is given. (Every setting
 // of rk it reads is in linkDigest.)
 func link(s *snapshot, rk ranking) linked {
-	s.decodeAll()
-	files := make([]rank.File, len(s.files))
-	var size graphSize
-	hidden := make(map[string][]string)
-	var res *resolver
-	if rk.resolve {
-		res = newResolver(s, rk.rust, rk.scala, rk.kotlin)
+	return newLinker(s, rk).linked(true)
+}
+
+// refsOf links the references of file i of the linker's snapshot: by its
+// language's rules, or by name.
+func (lk *linker) refsOf(i int) fileRefs {
+	rk, s, res := lk.rk, lk.s, lk.res
+	f := s.files[i]
+	var out fileRefs
+	set := s.entries[i].tags
+	if res != nil && res.resolves(i) {
+		// A reference resolves by its name, kind and qualifier in its
+		// file, and what the rules say it depends on beside them (the
+		// binding of a Go variable in effect where it is used): each
+		// such use is resolved once per file.
+		uses := lk.uses
+		clear(uses)
+		order, useCount := lk.order[:0], lk.useCount[:0]
+		for j, t := range set.Tags {
+			if t.Kind != tags.Reference || !rk.links(set.Sub(j)) {
+				continue
+			}
+			out.n++
+			u := refUse{t.Name, t.Sub, t.Qual, res.useContext(i, j)}
+			k, ok := uses[u]
+			if !ok {
+				k = len(order)
+				uses[u] = k
+				order = append(order, j)
+				useCount = append(useCount, 0)
+			}
+			useCount[k]++
+		}
+		keys := lk.keys
+		for k, j := range order {
+			keys = res.refKeys(keys[:0], i, j)
+			if rk.names > 0 && len(keys) > 0 && !keys[0].fallback {
+				// Resolved, and linked by name too, at rk.names.
+				keys = append(keys, ref{name: keys[0].name, scope: namesScope})
+				out.named = append(out.named, keys[0].name)
+			}
+			for _, r := range keys {
+				key := r.key()
+				var fl uint8
+				if r.fallback {
+					key = nameKey(r.name, fallbackScope, lk.fams[i])
+					fl |= refFallbackFlag
+				}
+				if isMoreKey(r) {
+					fl |= refMoreFlag
+				}
+				out.keys = append(out.keys, key)
+				out.counts = append(out.counts, useCount[k])
+				out.flags = append(out.flags, fl)
+			}
+		}
+		lk.order, lk.useCount, lk.keys = order, useCount, keys
+		return out
 	}
-	// Names that references link to by name alone: plain, from the files
-	// of languages without rules; fallback, from those with rules.
-	plain := make(map[string]bool)
-	fallback := make(map[string]bool)
-	named := make(map[string]bool) // names resolved references link by too (ranking names=W)
-	var count []int                // per string of a file's Set: references to it
-	// A reference resolves by its name, kind and qualifier in its file,
-	// and what the rules say it depends on beside them (the binding of a
-	// Go variable in effect where it is used): each such use is resolved
-	// once per file.
-	type use struct {
-		name, sub, qual uint32
-		at              int32
+	doc := codeDocument(f.path)
+	if doc && !rk.docLinks(f) {
+		return out // its code names nothing in this ranking
 	}
-	uses := make(map[use]int) // per triple: its index in order
-	var order []int           // per triple: the tag that first had it
-	var useCount []int
-	var keys []ref
-	moreUsed := make(map[string]bool) // the keys of references that definitions publish beside their own
-	var more []string
-	fams := make([]string, len(s.files)) // with rk.family, each file's family of languages
-	if rk.family && res != nil {
-		for i, f := range s.files {
-			fams[i] = langFamily(tags.Detect(f.path, nil))
+	count := slices.Grow(lk.count[:0], len(set.Strings))[:len(set.Strings)] // per string of the Set: references to it
+	clear(count)
+	var bi map[string]bool
+	if rk.builtins {
+		bi = builtinsOf(f.path)
+	}
+	for j, t := range set.Tags {
+		if t.Kind == tags.Reference && rk.links(set.Sub(j)) {
+			if !builtinUse(bi, set.Sub(j), set.Strings[t.Name]) {
+				count[t.Name]++
+			}
+			out.n++
 		}
 	}
-	// The code of a document names what any language of the tree
-	// defines: its names link in every family (docFamilies).
-	var docFams []string
-	docUsed := make(map[string]bool) // the keys documents' names link by
-	if rk.readme > 0 || rk.docCode {
-		docFams = docFamilies(fams)
-	}
-	for i, f := range s.files {
-		rf := rank.File{Path: f.path}
-		set := s.entries[i].tags
-		if res != nil && res.resolves(i) {
-			clear(uses)
-			order, useCount = order[:0], useCount[:0]
-			for j, t := range set.Tags {
-				if t.Kind != tags.Reference || !rk.links(set.Sub(j)) {
-					continue
-				}
-				size.refs++
-				u := use{t.Name, t.Sub, t.Qual, res.useContext(i, j)}
-				k, ok := uses[u]
-				if !ok {
-					k = len(order)
-					uses[u] = k
-					order = append(order, j)
-					useCount = append(useCount, 0)
-				}
-				useCount[k]++
-			}
-			for k, j := range order {
-				keys = res.refKeys(keys[:0], i, j)
-				if rk.names > 0 && len(keys) > 0 && !keys[0].fallback {
-					// Resolved, and linked by name too, at rk.names.
-					keys = append(keys, ref{name: keys[0].name, scope: namesScope})
-					named[keys[0].name] = true
-				}
-				for _, r := range keys {
-					key := r.key()
-					if r.fallback {
-						key = nameKey(r.name, fallbackScope, fams[i])
-						fallback[key] = true
-					}
-					rf.Refs = append(rf.Refs, key)
-					rf.RefCounts = append(rf.RefCounts, useCount[k])
-					if isMoreKey(r) {
-						moreUsed[key] = true
-					}
-				}
-			}
-			files[i] = rf
+	// Each referenced name once, with its count: names that references
+	// link to by name alone (plain, when other files have rules).
+	for k, n := range count {
+		if n == 0 {
 			continue
 		}
-		if codeDocument(f.path) && !rk.docLinks(f) {
-			files[i] = rf // its code names nothing in this ranking
+		if doc {
+			// A document's names link under keys of their own, in every
+			// family of code, and weigh only in the maps they are for
+			// (keyWeight).
+			for _, fam := range lk.docFams {
+				out.keys = append(out.keys, nameKey(set.Strings[k], docScope, fam))
+				out.counts = append(out.counts, n)
+				out.flags = append(out.flags, refDocFlag)
+			}
 			continue
 		}
-		count = slices.Grow(count[:0], len(set.Strings))[:len(set.Strings)]
-		clear(count)
-		var bi map[string]bool
-		if rk.builtins {
-			bi = builtinsOf(f.path)
-		}
-		for j, t := range set.Tags {
-			if t.Kind == tags.Reference && rk.links(set.Sub(j)) {
-				if !builtinUse(bi, set.Sub(j), set.Strings[t.Name]) {
-					count[t.Name]++
-				}
-				size.refs++
-			}
-		}
-		// Each referenced name once, with its count.
-		for k, n := range count {
-			if n == 0 {
-				continue
-			}
-			if docFams != nil && codeDocument(f.path) {
-				// A document's names link under keys of their own, which
-				// weigh only in the maps they are for (keyWeight).
-				for _, fam := range docFams {
-					key := nameKey(set.Strings[k], docScope, fam)
-					rf.Refs = append(rf.Refs, key)
-					rf.RefCounts = append(rf.RefCounts, n)
-					docUsed[key] = true
-				}
-				continue
-			}
-			key := nameKey(set.Strings[k], "", fams[i])
-			rf.Refs = append(rf.Refs, key)
-			rf.RefCounts = append(rf.RefCounts, n)
-			if res != nil {
-				plain[key] = true
-			}
-		}
-		files[i] = rf
+		out.keys = append(out.keys, nameKey(set.Strings[k], "", lk.fams[i]))
+		out.counts = append(out.counts, n)
 	}
-	for i, f := range s.files {
-		rf := &files[i]
-		set := s.entries[i].tags
-		var graphNames []uint32 // strings defined by graphOnly definitions
-		for j, t := range set.Tags {
-			if t.Kind != tags.Definition {
-				continue
-			}
-			sub := set.Sub(j)
-			name := rankName(sub, set.Strings[t.Name])
-			if dk := nameKey(name, docScope, fams[i]); docUsed[dk] {
-				rf.Defs = append(rf.Defs, dk)
-			}
-			if res == nil {
-				rf.Defs = append(rf.Defs, name)
-			} else {
-				// A definition publishes under its own key, those of its
-				// others (a method's type's) that references use, its name
-				// where references link by name and its fallback key where
-				// a reference falls back to it.
-				// (rank gives a definition that none is used by one
-				// self-edge, whatever its keys.)
-				key := res.defKey(i, j).key()
-				rf.Defs = append(rf.Defs, key)
-				for _, k := range res.moreDefKeys(more[:0], i, j) {
-					if moreUsed[k] {
-						rf.Defs = append(rf.Defs, k)
-					}
-				}
-				if pk := nameKey(name, "", fams[i]); key != pk && plain[pk] {
-					rf.Defs = append(rf.Defs, pk)
-				}
-				if fk := nameKey(name, fallbackScope, fams[i]); fallback[fk] {
-					rf.Defs = append(rf.Defs, fk)
-				}
-				if named[name] {
-					rf.Defs = append(rf.Defs, rank.Key(name, namesScope))
+	lk.count = count
+	out.plain = res != nil && !doc
+	return out
+}
+
+// defsOf returns the keys file i of the linker's snapshot defines, and
+// the names of it that link files and are never shown.
+func (lk *linker) defsOf(i int) (defs, hidden []string) {
+	rk, s, res := lk.rk, lk.s, lk.res
+	set := s.entries[i].tags
+	var graphNames []uint32 // strings defined by graphOnly definitions
+	for j, t := range set.Tags {
+		if t.Kind != tags.Definition {
+			continue
+		}
+		sub := set.Sub(j)
+		name := rankName(sub, set.Strings[t.Name])
+		if dk := nameKey(name, docScope, lk.fams[i]); lk.sets[refDoc][dk] > 0 {
+			defs = append(defs, dk)
+		}
+		if res == nil {
+			defs = append(defs, name)
+		} else {
+			// A definition publishes under its own key, those of its
+			// others (a method's type's) that references use, its name
+			// where references link by name and its fallback key where
+			// a reference falls back to it.
+			// (rank gives a definition that none is used by one
+			// self-edge, whatever its keys.)
+			key := res.defKey(i, j).key()
+			defs = append(defs, key)
+			lk.more = res.moreDefKeys(lk.more[:0], i, j)
+			for _, k := range lk.more {
+				if lk.sets[refMore][k] > 0 {
+					defs = append(defs, k)
 				}
 			}
-			if graphOnly(sub) {
-				graphNames = append(graphNames, t.Name)
+			if pk := nameKey(name, "", lk.fams[i]); key != pk && lk.sets[refPlain][pk] > 0 {
+				defs = append(defs, pk)
+			}
+			if fk := nameKey(name, fallbackScope, lk.fams[i]); lk.sets[refFallback][fk] > 0 {
+				defs = append(defs, fk)
+			}
+			if lk.sets[refNamed][name] > 0 {
+				defs = append(defs, rank.Key(name, namesScope))
 			}
 		}
-		if res != nil {
-			for _, k := range res.extraKeys(i) {
-				rf.Defs = append(rf.Defs, k)
-				name := rank.Ident(k)
-				if !slices.ContainsFunc(shownDefs(set), func(r fit.Row) bool { return r.Name == name }) {
-					hidden[f.path] = append(hidden[f.path], name)
-				}
-			}
+		if graphOnly(sub) {
+			graphNames = append(graphNames, t.Name)
 		}
-		if rk.exports && exportsAll(set) {
-			hidden[f.path] = append(hidden[f.path], "__all__")
-		}
-		for _, k := range graphNames {
-			shownToo := false
-			for j, t := range set.Tags {
-				if t.Kind == tags.Definition && t.Name == k && !graphOnly(set.Sub(j)) {
-					shownToo = true
-					break
-				}
-			}
-			if !shownToo {
-				hidden[f.path] = append(hidden[f.path], set.Strings[k])
-			}
-		}
-		size.defs += len(rf.Defs)
 	}
-	return linked{files: files, hidden: hidden, size: size}
+	if res != nil {
+		for _, k := range res.extraKeys(i) {
+			defs = append(defs, k)
+			name := rank.Ident(k)
+			if !slices.ContainsFunc(shownDefs(set), func(r fit.Row) bool { return r.Name == name }) {
+				hidden = append(hidden, name)
+			}
+		}
+	}
+	if rk.exports && exportsAll(set) {
+		hidden = append(hidden, "__all__")
+	}
+	for _, k := range graphNames {
+		shownToo := false
+		for j, t := range set.Tags {
+			if t.Kind == tags.Definition && t.Name == k && !graphOnly(set.Sub(j)) {
+				shownToo = true
+				break
+			}
+		}
+		if !shownToo {
+			hidden = append(hidden, set.Strings[k])
+		}
+	}
+	return defs, hidden
 }
 
 // rowIndex finds the rows of definitions in the files of a snapshot,

@@ -1,6 +1,8 @@
 package repomap
 
 import (
+	"maps"
+	"path"
 	"slices"
 	"strings"
 	"unicode"
@@ -49,25 +51,32 @@ type moreDefKeys interface {
 type resolver struct {
 	s    *snapshot
 	lang []langResolver // per file; nil: link by name
+	// What made lang: the files of each group of languages one set of
+	// rules reads, by the group's name, and each file's group ("" for
+	// none); the Kotlin files and C# project files, which the rules of
+	// Java and C# read beside their own.
+	groups map[string][]int
+	group  []string
+	kt     []int
+	csproj []int
+	kotlin bool
 }
 
 // newResolver returns the resolver of the files of s; with rust, Rust's
 // rules too, else Rust links by name, with scala, Scala's, and with
 // kotlin, Kotlin's (Java's resolver holds them, resolve_kotlin.go).
 func newResolver(s *snapshot, rust, scala, kotlin bool) *resolver {
-	r := &resolver{s: s, lang: make([]langResolver, len(s.files))}
-	byLang := make(map[string][]int)
-	var kt []int     // Kotlin files, whose packages Java files can import
-	var csproj []int // C# project files, whose <Using> items C# files see
+	r := &resolver{s: s, lang: make([]langResolver, len(s.files)), groups: make(map[string][]int), group: make([]string, len(s.files)), kotlin: kotlin}
+	byLang := r.groups
 	for i, f := range s.files {
 		switch l := tags.Detect(f.path, nil); {
 		case l == "kotlin" && kotlin: // one package model with Java's, and they use each other
-			kt = append(kt, i)
+			r.kt = append(r.kt, i)
 			byLang["java"] = append(byLang["java"], i)
 		case l == "kotlin":
-			kt = append(kt, i)
+			r.kt = append(r.kt, i)
 		case l == "xml" && strings.HasSuffix(f.path, ".csproj"):
-			csproj = append(csproj, i)
+			r.csproj = append(r.csproj, i)
 		case l == "go", l == "python", l == "java", l == "csharp", l == "rust" && rust, l == "scala" && scala:
 			byLang[l] = append(byLang[l], i)
 		case jsLanguages[l]: // they import each other
@@ -76,31 +85,97 @@ func newResolver(s *snapshot, rust, scala, kotlin bool) *resolver {
 			byLang["c"] = append(byLang["c"], i)
 		}
 	}
-	for l, files := range byLang {
-		var lr langResolver
-		switch l {
-		case "go":
-			lr = newGoResolver(s, files)
-		case "python":
-			lr = newPyResolver(s, files)
-		case "javascript":
-			lr = newJSResolver(s, files)
-		case "c":
-			lr = newCResolver(s, files)
-		case "java":
-			lr = newJavaResolver(s, files, kt, kotlin)
-		case "rust":
-			lr = newRustResolver(s, files)
-		case "csharp":
-			lr = newCSharpResolver(s, files, csproj)
-		case "scala":
-			lr = newScalaResolver(s, files)
-		}
-		for _, i := range files {
-			r.lang[i] = lr
-		}
+	for l := range byLang {
+		r.build(l)
 	}
 	return r
+}
+
+// build makes the rules of the group of languages l for the files of
+// r.s.
+func (r *resolver) build(l string) {
+	s, files := r.s, r.groups[l]
+	var lr langResolver
+	switch l {
+	case "go":
+		lr = newGoResolver(s, files)
+	case "python":
+		lr = newPyResolver(s, files)
+	case "javascript":
+		lr = newJSResolver(s, files)
+	case "c":
+		lr = newCResolver(s, files)
+	case "java":
+		lr = newJavaResolver(s, files, r.kt, r.kotlin)
+	case "rust":
+		lr = newRustResolver(s, files)
+	case "csharp":
+		lr = newCSharpResolver(s, files, r.csproj)
+	case "scala":
+		lr = newScalaResolver(s, files)
+	}
+	for _, i := range files {
+		r.lang[i], r.group[i] = lr, l
+	}
+}
+
+// rebased returns the resolver of s, a snapshot of the same files as
+// r's after the files changed changed, and the files beside those whose
+// references it may resolve otherwise than r, in order. The rules of
+// each group that reads a changed file are made again for s, but Go's,
+// which take the change in place when what other files' references see
+// of the changed files is as it was (goResolver.update); the rules of
+// the other groups are r's. r is not used again.
+func (r *resolver) rebased(s *snapshot, changed []int) (*resolver, []int) {
+	n := *r
+	n.s, n.lang, n.group = s, slices.Clone(r.lang), slices.Clone(r.group)
+	again := make(map[string]bool)
+	var goFiles []int
+	for _, i := range changed {
+		switch g := r.group[i]; g {
+		case "":
+		case "go":
+			goFiles = append(goFiles, i)
+		default:
+			again[g] = true
+		}
+		if g := readBy(s.files[i].path, r.kotlin); g != "" {
+			again[g] = true
+		}
+	}
+	if len(goFiles) > 0 {
+		if g, ok := r.lang[goFiles[0]].(*goResolver); !ok || !g.update(s, goFiles) {
+			again["go"] = true
+		}
+	}
+	var more []int
+	for _, l := range slices.Sorted(maps.Keys(again)) {
+		if _, ok := n.groups[l]; ok {
+			n.build(l)
+			more = append(more, n.groups[l]...)
+		}
+	}
+	slices.Sort(more)
+	return &n, more
+}
+
+// readBy returns the group of languages whose rules read the tags of the
+// file at p although it is not of the group: a Kotlin file's package for
+// Java's, without Kotlin's rules; a C# project's usings for C#'s; a
+// Cargo.toml's package name for Rust's; a package.json for the
+// JavaScript rules' workspaces.
+func readBy(p string, kotlin bool) string {
+	switch base := path.Base(p); {
+	case !kotlin && tags.Detect(p, nil) == "kotlin":
+		return "java"
+	case strings.HasSuffix(p, ".csproj"):
+		return "csharp"
+	case base == "Cargo.toml":
+		return "rust"
+	case base == "package.json":
+		return "javascript"
+	}
+	return ""
 }
 
 // extraKeys returns the keys file i publishes beyond its definitions:

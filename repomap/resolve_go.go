@@ -126,45 +126,23 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 	for _, i := range files {
 		dir := goDir(s.files[i].path)
 		g.dirs[dir] = true
-		set := s.entries[i].tags
 		scope := g.dirScope(dir)
-		for j, t := range set.Tags {
-			if t.Kind == tags.Definition && set.Sub(j) == "package" {
-				name := set.Strings[t.Name]
-				if strings.HasSuffix(name, "_test") {
-					scope += ":test"
-				} else {
-					g.test[i] = strings.HasSuffix(s.files[i].path, "_test.go")
-					names[dir+"\x00"+name]++
-				}
-				break
+		if name, ok := g.pkgName(i); ok {
+			if strings.HasSuffix(name, "_test") {
+				scope += ":test"
+			} else {
+				g.test[i] = strings.HasSuffix(s.files[i].path, "_test.go")
+				names[dir+"\x00"+name]++
 			}
 		}
 		g.pkg[i] = scope
-		g.addPkgVars(i, scope)
-		for j, t := range set.Tags {
-			if t.Kind != tags.Definition {
-				if set.Sub(j) == "methodresult" {
-					if typ, rest, ok := strings.Cut(set.Qual(j), " "); ok {
-						method, _, _ := strings.Cut(rest, " ")
-						g.mresults[rank.Key(method, goMethods(scope, typ))] = goDef{i, j}
-					}
-				}
-				continue
+		g.fileTables(i, scope, func(t goTable, key string, j int) {
+			if t == goTypes {
+				g.types[key] = true
+			} else {
+				g.table(t)[key] = goDef{i, j}
 			}
-			switch set.Sub(j) {
-			case "struct", "interface", "type":
-				g.types[rank.Key(set.Strings[t.Name], scope)] = true
-			case "function":
-				if set.Qual(j) != "" {
-					g.results[rank.Key(set.Strings[t.Name], scope)] = goDef{i, j}
-				}
-			case "field":
-				if typ, _, ok := strings.Cut(set.Qual(j), " "); ok {
-					g.fields[rank.Key(set.Strings[t.Name], goMethods(scope, typ))] = goDef{i, j}
-				}
-			}
-		}
+		})
 	}
 	// A directory's package is the one most of its files name (a
 	// generator beside it may be package main), the first by name of a
@@ -176,43 +154,124 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 			g.name[dir], most[dir] = name, n
 		}
 	}
-	// Module paths: an import path that is a prefix with a dot in its
-	// first element, then a directory of the tree, names the module whose
-	// root is the tree's root.
 	for _, i := range files {
-		set := s.entries[i].tags
-		for j, t := range set.Tags {
-			if t.Kind != tags.Reference || set.Sub(j) != "package" {
-				continue
-			}
-			// So does the path before an internal package of the tree,
-			// which only the tree's own packages may import.
-			_, p := splitImport(set.Qual(j))
-			for k := len(p) - 1; k > 0; k-- {
-				if p[k] == '/' && g.dirs[p[k+1:]] &&
-					(strings.Contains(firstElem(p[:k]), ".") || strings.HasPrefix(p[k+1:], "internal/")) {
-					g.roots[p[:k]] = true
-				}
-			}
-		}
+		g.importRoots(i, func(root string) { g.roots[root] = true })
 	}
 	for _, i := range files {
-		set := s.entries[i].tags
-		for j, t := range set.Tags {
-			if t.Kind == tags.Reference && set.Sub(j) == "package" && set.Qual(j) != "" {
-				if _, p := splitImport(set.Qual(j)); g.where(p).at == goInTree {
-					g.importedDirs[g.where(p).dir] = true
-				}
-			}
-		}
+		g.importDirs(i, func(dir string) { g.importedDirs[dir] = true })
 	}
 	return g
 }
 
-// addPkgVars records the bindings of the package-level variables of file
-// i, whose package's scope is scope: those on the line of the variable's
-// definition.
-func (g *goResolver) addPkgVars(i int, scope string) {
+// pkgName returns the name of the package clause of Go file i, if it
+// has one.
+func (g *goResolver) pkgName(i int) (string, bool) {
+	set := g.s.entries[i].tags
+	for j, t := range set.Tags {
+		if t.Kind == tags.Definition && set.Sub(j) == "package" {
+			return set.Strings[t.Name], true
+		}
+	}
+	return "", false
+}
+
+// goTable names the tables of the Go rules that the tags of each file
+// fill, and that the rules read to resolve other files' references.
+type goTable int
+
+const (
+	goTypes    goTable = iota // types: the keys of types
+	goResults                 // results
+	goFields                  // fields
+	goMResults                // mresults
+	goPkgVars                 // pkgVars
+	numGoTables
+)
+
+// table returns the table t holding tags, all but goTypes.
+func (g *goResolver) table(t goTable) map[string]goDef {
+	switch t {
+	case goResults:
+		return g.results
+	case goFields:
+		return g.fields
+	case goMResults:
+		return g.mresults
+	}
+	return g.pkgVars
+}
+
+// fileTables calls put with what Go file i, of the package whose scope
+// is scope, puts in the tables: the table, the key, and the tag it
+// holds there (for goTypes, none), in the order of the tags, so that of
+// a key put twice the later one stands.
+func (g *goResolver) fileTables(i int, scope string, put func(t goTable, key string, j int)) {
+	g.pkgVarTags(i, scope, put)
+	set := g.s.entries[i].tags
+	for j, t := range set.Tags {
+		if t.Kind != tags.Definition {
+			if set.Sub(j) == "methodresult" {
+				if typ, rest, ok := strings.Cut(set.Qual(j), " "); ok {
+					method, _, _ := strings.Cut(rest, " ")
+					put(goMResults, rank.Key(method, goMethods(scope, typ)), j)
+				}
+			}
+			continue
+		}
+		switch set.Sub(j) {
+		case "struct", "interface", "type":
+			put(goTypes, rank.Key(set.Strings[t.Name], scope), j)
+		case "function":
+			if set.Qual(j) != "" {
+				put(goResults, rank.Key(set.Strings[t.Name], scope), j)
+			}
+		case "field":
+			if typ, _, ok := strings.Cut(set.Qual(j), " "); ok {
+				put(goFields, rank.Key(set.Strings[t.Name], goMethods(scope, typ)), j)
+			}
+		}
+	}
+}
+
+// importRoots calls found with each module path the imports of Go file
+// i show: an import path that is a prefix with a dot in its first
+// element, then a directory of the tree, names the module whose root is
+// the tree's root.
+func (g *goResolver) importRoots(i int, found func(root string)) {
+	set := g.s.entries[i].tags
+	for j, t := range set.Tags {
+		if t.Kind != tags.Reference || set.Sub(j) != "package" {
+			continue
+		}
+		// So does the path before an internal package of the tree,
+		// which only the tree's own packages may import.
+		_, p := splitImport(set.Qual(j))
+		for k := len(p) - 1; k > 0; k-- {
+			if p[k] == '/' && g.dirs[p[k+1:]] &&
+				(strings.Contains(firstElem(p[:k]), ".") || strings.HasPrefix(p[k+1:], "internal/")) {
+				found(p[:k])
+			}
+		}
+	}
+}
+
+// importDirs calls found with the directory of each package of the tree
+// that Go file i imports.
+func (g *goResolver) importDirs(i int, found func(dir string)) {
+	set := g.s.entries[i].tags
+	for j, t := range set.Tags {
+		if t.Kind == tags.Reference && set.Sub(j) == "package" && set.Qual(j) != "" {
+			if _, p := splitImport(set.Qual(j)); g.where(p).at == goInTree {
+				found(g.where(p).dir)
+			}
+		}
+	}
+}
+
+// pkgVarTags calls put with the bindings of the package-level variables
+// of Go file i, whose package's scope is scope: those on the line of the
+// variable's definition.
+func (g *goResolver) pkgVarTags(i int, scope string, put func(t goTable, key string, j int)) {
 	set := g.s.entries[i].tags
 	type at struct {
 		name string
@@ -235,7 +294,7 @@ func (g *goResolver) addPkgVars(i int, scope string) {
 		case "vartype", "varcall", "varnone", "varfield":
 			x, _, _ := strings.Cut(set.Qual(j), " ")
 			if t.Kind == tags.Reference && defs[at{x, t.Line}] {
-				g.pkgVars[rank.Key(x, scope)] = goDef{i, j}
+				put(goPkgVars, rank.Key(x, scope), j)
 			}
 		}
 	}
@@ -620,6 +679,12 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	return g.boundType(b)
+}
+
+// boundType returns what varType returns for a variable whose binding
+// in effect is b.
+func (g *goResolver) boundType(b goDef) (string, bool) {
 	set := g.s.entries[b.i].tags
 	switch set.Sub(b.j) {
 	case "varcall":

@@ -748,7 +748,8 @@ func TestVanishingDirOnDisk(t *testing.T) {
 			}
 		}
 	}}
-	m := rbMap(t, fsys, nil)
+	// One goroutine walks, so that the directories are read in order.
+	m := rbMap(t, fsys, &Options{Parallelism: 1})
 	r := rbBuild(t, m, Request{})
 	if !removed {
 		t.Fatal("b was never removed")

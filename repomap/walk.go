@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
@@ -46,8 +47,8 @@ func walk(ctx context.Context, fsys fs.FS) ([]file, []skip, error) {
 // walkRoot lists the files of the root r as walkTree does, with the
 // rules of git from above the tree (gitPatterns) when r has a directory
 // on disk.
-func walkRoot(ctx context.Context, r Root, exclude, include []string) ([]file, []skip, error) {
-	o := walkOptions{exclude: exclude, include: include}
+func walkRoot(ctx context.Context, r Root, exclude, include []string, workers int) ([]file, []skip, error) {
+	o := walkOptions{exclude: exclude, include: include, workers: workers}
 	if r.Dir != "" {
 		git, err := gitPatterns(r.Dir)
 		if err != nil {
@@ -67,6 +68,8 @@ type walkOptions struct {
 	// gitPatterns returns them for the tree's directory on disk. Every
 	// ignore file inside the tree weighs more than they do.
 	git []gitignore.Pattern
+	// workers is how many goroutines read directories; 0 means one.
+	workers int
 }
 
 // walkTree lists the regular files under the root of fsys, in lexical
@@ -92,70 +95,176 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, e
 	patterns := append(slices.Clip(o.git), readIgnore(fsys, ".git/info/exclude", nil)...)
 	patterns = append(patterns, dirIgnore(fsys, ".", entries, nil)...)
 	patterns = append(patterns, readIgnore(fsys, IgnoreFile, nil)...)
-	w := walker{ctx: ctx, fsys: fsys, sel: newSelection(o.exclude, o.include)}
-	if err := w.dir(".", nil, entries, patterns); err != nil {
-		return nil, nil, fmt.Errorf("repomap: walk: %w", err)
+	w := &walker{ctx: ctx, fsys: fsys, sel: newSelection(o.exclude, o.include)}
+	top := &dirList{}
+	w.run(max(o.workers, 1), dirJob{dir: ".", entries: entries, patterns: patterns, out: top})
+	if w.err != nil {
+		return nil, nil, fmt.Errorf("repomap: walk: %w", w.err)
 	}
-	return w.files, w.skipped, nil
+	var files []file
+	var skipped []skip
+	top.flatten(&files, &skipped)
+	return files, skipped, nil
 }
 
-// A walker lists the files of a tree for walkTree.
+// A walker lists the files of a tree for walkTree, a directory at a
+// time, on several goroutines: each directory's list holds its files and
+// the lists of its directories in the order of its entries, so that the
+// files come out in the same order however the work was shared.
 type walker struct {
-	ctx     context.Context
-	fsys    fs.FS
-	sel     selection
-	files   []file
-	skipped []skip
+	ctx  context.Context
+	fsys fs.FS
+	sel  selection
+
+	mu      sync.Mutex
+	more    sync.Cond // signalled when a job is queued or the last is done
+	queue   []dirJob
+	pending int   // jobs queued or under way
+	err     error // the first error, which stops the walk
 }
 
-// dir lists the files below the directory dir, whose path parts are
-// parts and whose entries are entries, with patterns, the ignore rules
-// that apply there, in the order of their weight (the last one that
-// matches decides). A directory's patterns are its parent's and those of
-// its own .gitignore, looked for in its entries rather than opened in
-// every directory.
-func (w *walker) dir(dir string, parts []string, entries []fs.DirEntry, patterns []gitignore.Pattern) error {
+// dirJob is a directory to list: its path and path parts, its patterns
+// (see walker.dir), where its list goes, and its entries, once read.
+type dirJob struct {
+	dir      string
+	parts    []string
+	entries  []fs.DirEntry // nil until read
+	patterns []gitignore.Pattern
+	out      *dirList
+}
+
+// dirList is what the walk found in one directory, in the order of its
+// entries.
+type dirList struct {
+	items []dirItem
+}
+
+// dirItem is one entry of a dirList: a file, a file left out, or the
+// list of a directory.
+type dirItem struct {
+	file *file
+	skip *skip
+	dir  *dirList
+}
+
+// flatten appends the files and skips of l and of its directories, in
+// order.
+func (l *dirList) flatten(files *[]file, skipped *[]skip) {
+	for _, it := range l.items {
+		switch {
+		case it.file != nil:
+			*files = append(*files, *it.file)
+		case it.skip != nil:
+			*skipped = append(*skipped, *it.skip)
+		default:
+			it.dir.flatten(files, skipped)
+		}
+	}
+}
+
+// run lists the tree from the job first on workers goroutines.
+func (w *walker) run(workers int, first dirJob) {
+	w.more.L = &w.mu
+	w.queue, w.pending = []dirJob{first}, 1
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				w.mu.Lock()
+				for len(w.queue) == 0 && w.pending > 0 {
+					w.more.Wait()
+				}
+				if w.pending == 0 {
+					w.mu.Unlock()
+					return
+				}
+				job := w.queue[0]
+				w.queue = w.queue[1:]
+				stop := w.err != nil
+				w.mu.Unlock()
+				var err error
+				if !stop {
+					err = w.dir(job)
+				}
+				w.mu.Lock()
+				if err != nil && w.err == nil {
+					w.err = err
+				}
+				if w.pending--; w.pending == 0 {
+					w.more.Broadcast()
+				}
+				w.mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// push queues the jobs.
+func (w *walker) push(jobs []dirJob) {
+	if len(jobs) == 0 {
+		return
+	}
+	w.mu.Lock()
+	w.queue = append(w.queue, jobs...)
+	w.pending += len(jobs)
+	w.mu.Unlock()
+	w.more.Broadcast()
+}
+
+// dir lists the directory of job: with patterns, the ignore rules that
+// apply there, in the order of their weight (the last one that matches
+// decides). A directory's patterns are its parent's and those of its own
+// .gitignore, looked for in its entries rather than opened in every
+// directory. Its directories are queued as jobs of their own.
+func (w *walker) dir(job dirJob) error {
+	out, entries, patterns := job.out, job.entries, job.patterns
+	if entries == nil {
+		var err error
+		if entries, err = fs.ReadDir(w.fsys, job.dir); err != nil {
+			out.items = append(out.items, dirItem{skip: &skip{job.dir, "unreadable: " + errText(err)}})
+			return nil
+		}
+		patterns = append(slices.Clip(patterns), dirIgnore(w.fsys, job.dir, entries, job.parts)...)
+	}
 	matcher := gitignore.NewMatcher(patterns)
+	var subs []dirJob
+	defer func() { w.push(subs) }()
 	for _, d := range entries {
 		if err := w.ctx.Err(); err != nil {
 			return err
 		}
 		name := d.Name()
 		p := name
-		if dir != "." {
-			p = dir + "/" + name
+		if job.dir != "." {
+			p = job.dir + "/" + name
 		}
-		ps := append(slices.Clip(parts), name)
+		ps := append(slices.Clip(job.parts), name)
 		typ := d.Type()
 		switch {
 		case d.IsDir():
 			if name == ".git" || matcher.Match(ps, true) || !w.sel.enter(p) {
 				continue
 			}
-			sub, err := fs.ReadDir(w.fsys, p)
-			if err != nil {
-				w.skipped = append(w.skipped, skip{p, "unreadable: " + errText(err)})
-				continue
-			}
-			if err := w.dir(p, ps, sub, append(slices.Clip(patterns), dirIgnore(w.fsys, p, sub, ps)...)); err != nil {
-				return err
-			}
+			sub := &dirList{}
+			out.items = append(out.items, dirItem{dir: sub})
+			subs = append(subs, dirJob{dir: p, parts: ps, patterns: patterns, out: sub})
 			continue
 		case matcher.Match(ps, false) || !w.sel.keep(p):
 			continue
 		case typ&fs.ModeSymlink != 0:
-			w.skipped = append(w.skipped, skip{p, "symbolic link"})
+			out.items = append(out.items, dirItem{skip: &skip{p, "symbolic link"}})
 			continue
 		case !typ.IsRegular():
-			w.skipped = append(w.skipped, skip{p, "not a regular file"})
+			out.items = append(out.items, dirItem{skip: &skip{p, "not a regular file"}})
 			continue
 		}
 		info, err := d.Info()
 		if err != nil {
-			w.skipped = append(w.skipped, skip{p, "unreadable: " + errText(err)})
+			out.items = append(out.items, dirItem{skip: &skip{p, "unreadable: " + errText(err)}})
 			continue
 		}
-		w.files = append(w.files, file{path: p, size: info.Size(), mod: info.ModTime().UnixNano()})
+		out.items = append(out.items, dirItem{file: &file{path: p, size: info.Size(), mod: info.ModTime().UnixNano()}})
 	}
 	return nil
 }

@@ -485,7 +485,7 @@ func TestWalkRoot(t *testing.T) {
 	})
 	dir := filepath.Join(repo, "a", "b")
 	list := func(r Root) []string {
-		files, _, err := walkRoot(context.Background(), r, nil, []string{"*.go", "*.yaml"})
+		files, _, err := walkRoot(context.Background(), r, nil, []string{"*.go", "*.yaml"}, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -623,9 +623,10 @@ func TestQuickPattern(t *testing.T) {
 	}
 }
 
-// TestWalkOrder checks that the walk lists the files of a wide and deep tree in the order
-// fs.WalkDir visits them, with the skips in order too, run after run; and
-// that a cancelled walk ends with the context's error.
+// TestWalkOrder checks that the walk lists the files of a wide and deep
+// tree in the order fs.WalkDir visits them, with the skips in order too,
+// run after run, on one goroutine to five; and that a cancelled walk ends
+// with the context's error.
 func TestWalkOrder(t *testing.T) {
 	tree := fstest.MapFS{}
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -653,7 +654,7 @@ func TestWalkOrder(t *testing.T) {
 		return nil
 	})
 	for run := range 5 {
-		files, skipped, err := walkTree(context.Background(), tree, walkOptions{})
+		files, skipped, err := walkTree(context.Background(), tree, walkOptions{workers: run + 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -670,7 +671,7 @@ func TestWalkOrder(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := walkTree(ctx, tree, walkOptions{}); !errors.Is(err, context.Canceled) {
+	if _, _, err := walkTree(ctx, tree, walkOptions{workers: 4}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled walk: %v, want context.Canceled", err)
 	}
 }

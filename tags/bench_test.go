@@ -95,7 +95,7 @@ func BenchmarkParseOnly(b *testing.B) {
 	}
 	for b.Loop() {
 		for _, src := range files {
-			tree, _, err := p.parseTimed(context.Background(), lang, src)
+			tree, _, err := p.parseTimed(context.Background(), lang, src, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -126,7 +126,7 @@ func (p *Parser) blockTags(ctx context.Context, name, path string, src []byte) (
 	if err != nil {
 		return nil, err
 	}
-	tree, deadline, err := p.parseTimed(ctx, c.lang, l.source(src))
+	tree, deadline, err := p.parseTimed(ctx, c.lang, l.source(src), nil)
 	if err != nil {
 		return nil, err
 	}

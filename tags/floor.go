@@ -29,7 +29,7 @@ func (p *Parser) Floor(ctx context.Context, path string, src []byte) (int, error
 	if err != nil {
 		return 0, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
-	tree, deadline, err := p.parseTimed(ctx, c.lang, l.source(src))
+	tree, deadline, err := p.parseTimed(ctx, c.lang, l.source(src), nil)
 	if err != nil {
 		return 0, fmt.Errorf("tags: parse %s: %w", path, err)
 	}

@@ -27,6 +27,7 @@ type Parser struct {
 	cursor  *ts.QueryCursor
 	queries *Queries
 	ownsQ   bool     // queries is the parser's own, closed with it
+	trees   *Trees   // nil, or where trees are kept for the next parse
 	raw     []rawTag // reused between files
 
 	// cancel is the parser's cancellation flag: tree-sitter reads it
@@ -46,6 +47,11 @@ type ParserOptions struct {
 	// query once between them. It must outlive the parser. Nil gives the
 	// parser queries of its own.
 	Queries *Queries
+
+	// Trees, when set, keeps the syntax tree of each file parsed, for
+	// the next parse of the file to reuse (see Trees). It must outlive
+	// the parser.
+	Trees *Trees
 }
 
 // compiled is a language's grammar with its compiled tags query.
@@ -81,7 +87,7 @@ func NewParser(opts *ParserOptions) *Parser {
 		cancel: (*uintptr)(C.calloc(1, C.size_t(unsafe.Sizeof(uintptr(0))))),
 	}
 	if opts != nil {
-		p.timeout, p.queries = opts.Timeout, opts.Queries
+		p.timeout, p.queries, p.trees = opts.Timeout, opts.Queries, opts.Trees
 	}
 	if p.queries == nil {
 		p.queries, p.ownsQ = NewQueries(), true
@@ -174,7 +180,7 @@ func grammar(name string) (*ts.Language, error) {
 // flag rather than as a progress callback: go-tree-sitter 0.25 never
 // releases the handle it makes for ParseOptions, so every parse with a
 // callback would leak the callback and all it holds, ctx included.
-func (p *Parser) parseTimed(ctx context.Context, lang *ts.Language, src []byte) (*ts.Tree, time.Time, error) {
+func (p *Parser) parseTimed(ctx context.Context, lang *ts.Language, src []byte, old *ts.Tree) (*ts.Tree, time.Time, error) {
 	var deadline time.Time
 	if p.parser == nil {
 		return nil, deadline, errClosed
@@ -201,7 +207,7 @@ func (p *Parser) parseTimed(ctx context.Context, lang *ts.Language, src []byte) 
 			return src[i:]
 		}
 		return nil
-	}, nil, nil)
+	}, old, nil)
 	if !stop() {
 		<-flagged // the flag is set: the next parse may clear it
 	}
@@ -216,6 +222,30 @@ func (p *Parser) parseTimed(ctx context.Context, lang *ts.Language, src []byte) 
 		return nil, deadline, fmt.Errorf("tags: parse failed")
 	}
 	return tree, deadline, nil
+}
+
+// reparse parses src, the source of the file at path in the language
+// name, from the tree Trees keeps of the file, edited to src, when it
+// keeps one, or else from scratch.
+func (p *Parser) reparse(ctx context.Context, lang *ts.Language, path, name string, src []byte) (*ts.Tree, time.Time, error) {
+	if p.trees != nil {
+		if k := p.trees.take(path, name); k != nil {
+			e := edit(k.src, src)
+			k.tree.Edit(&e)
+			tree, deadline, err := p.parseTimed(ctx, lang, src, k.tree)
+			k.tree.Close()
+			if err != nil || !tree.RootNode().HasError() {
+				if err == nil {
+					p.trees.mu.Lock()
+					p.trees.reused++
+					p.trees.mu.Unlock()
+				}
+				return tree, deadline, err
+			}
+			tree.Close() // errors: from scratch, as a new parser would
+		}
+	}
+	return p.parseTimed(ctx, lang, src, nil)
 }
 
 // renewParser replaces the tree-sitter parser after a parse that was cut
@@ -281,18 +311,24 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 	if err != nil {
 		return File{}, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
-	tree, deadline, err := p.parseTimed(ctx, c.lang, l.source(src))
+	parsed := l.source(src)
+	tree, deadline, err := p.reparse(ctx, c.lang, path, name, parsed)
 	if err != nil {
 		return File{}, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
-	defer tree.Close()
 	tags, err := p.query(ctx, tree, c, l, path, src, deadline)
 	if err != nil {
+		tree.Close()
 		return File{}, err
 	}
 	f := File{Lang: name, Tags: tags}
 	if outline {
 		f.Outline = outlineOf(tree, name)
+	}
+	if p.trees != nil && !tree.RootNode().HasError() {
+		p.trees.put(keptTree{path: path, lang: name, src: slices.Clone(parsed), tree: tree})
+	} else {
+		tree.Close()
 	}
 	return f, nil
 }
