@@ -365,6 +365,15 @@ func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, top [
 		var rel map[string]float64
 		mentions = slices.Concat(mentions, named, codeWords(q.text), traceNames(q.text))
 		rel = relevance(s, q.text, rk.relText)
+		if rk.docRel > 0 {
+			// The words of a page are prose: its relevance counts
+			// docRel of a code file's.
+			for p := range rel {
+				if i, ok := s.byPath[p]; ok && roleTier[s.roles[i]] == lastTier {
+					rel[p] *= rk.docRel
+				}
+			}
+		}
 		best := 0.0
 		for _, v := range rel {
 			best = max(best, v)
@@ -827,6 +836,7 @@ type ranking struct {
 	spread      int     // after a name's first spread definitions in the list, each next one's score halves; 0: no change
 	docItems    int     // after a document's first docItems definitions in the list, the others go after every other definition of its tier; 0: no change
 	byName      bool    // with roles, the files of the last tier show by name alone unless the request points at them
+	docRel      float64 // with relevance, what the relevance of a file of the last tier counts, before the files the words name are added; 0: all of it
 	front       float64 // in a map for no request, the share of the teleport that goes to the front doors (frontDoor); 0: none
 	// readme: the code of each root's README (readme) links the names
 	// it uses, in every family of languages of code, and in a map for no
@@ -926,6 +936,12 @@ func parseRanking(s string) (ranking, error) {
 				r.docMaps = true
 			case l == "byname":
 				r.byName = true
+			case name == "docrel" && hasVal:
+				w, err := strconv.ParseFloat(val, 64)
+				if err != nil || w <= 0 || w > 1 {
+					return r, fmt.Errorf("repomap: ranking %q: docrel takes a factor in (0, 1]", s)
+				}
+				r.docRel = w
 			case name == "docitems" && hasVal:
 				n, err := strconv.Atoi(val)
 				if err != nil || n < 0 || n > 100 {
