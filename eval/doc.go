@@ -55,7 +55,8 @@
 //   - focus: the first wanted file, in path order, is the focus
 //     (Request.Focus), as if an agent were editing it; the other wanted
 //     files are the ones the map should show.
-//   - message: no focus; the commit message is the user's words
+//   - message: no focus; the commit message, without its trailers
+//     (Co-authored-by, Signed-off-by…), is the user's words
 //     (Request.Text); all the wanted files are the ones the map should
 //     show.
 //   - overview: no focus and no request, the map that goes into a

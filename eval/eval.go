@@ -370,7 +370,7 @@ func (e *evaluator) pick(ctx context.Context, cm commit) (*Commit, []change, str
 	slices.Sort(wanted)
 	wanted = slices.Compact(wanted)
 	subject, _, _ := strings.Cut(strings.TrimSpace(cm.message), "\n")
-	return &Commit{Hash: cm.hash, Parent: cm.parents[0], Subject: subject, Message: cm.message, Wanted: wanted, Focus: wanted[0]}, touched, "", nil
+	return &Commit{Hash: cm.hash, Parent: cm.parents[0], Subject: subject, Message: withoutTrailers(cm.message), Wanted: wanted, Focus: wanted[0]}, touched, "", nil
 }
 
 // regular reports whether a git file mode is a regular file's.

@@ -372,3 +372,43 @@ func parseHunks(diff []byte) ([]int, error) {
 	}
 	return rows, nil
 }
+
+// withoutTrailers returns message without its trailers: its last
+// paragraph, when that is not its first and each of its lines is a
+// "Token: value" line or continues one, as git interpret-trailers reads
+// them (Signed-off-by, Co-authored-by, Reviewed-by…). They say who
+// worked on a change, not what it is, and a user's request has none: a
+// co-author's name and address matched a tree's code of conduct and
+// issue template as words.
+func withoutTrailers(message string) string {
+	body := strings.TrimRight(message, " \t\n")
+	i := strings.LastIndex(body, "\n\n")
+	if i < 0 {
+		return message
+	}
+	lines := strings.Split(strings.TrimLeft(body[i:], "\n"), "\n")
+	for j, line := range lines {
+		if j > 0 && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) {
+			continue // a trailer's value goes on
+		}
+		if !isTrailer(line) {
+			return message
+		}
+	}
+	return strings.TrimRight(body[:i], " \t\n") + "\n"
+}
+
+// isTrailer reports whether line is a "Token: value" trailer line: a
+// token of letters, digits and hyphens, a colon, a space and a value.
+func isTrailer(line string) bool {
+	token, value, ok := strings.Cut(line, ": ")
+	if !ok || token == "" || strings.TrimSpace(value) == "" {
+		return false
+	}
+	for _, r := range token {
+		if !(r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -40,6 +40,8 @@ type Commit struct {
 	Hash    string `json:"hash"`
 	Parent  string `json:"parent"` // the tree mapped is this commit's
 	Subject string `json:"subject"`
+	// Message is the commit message without its trailers
+	// (withoutTrailers): the user's words of the message question.
 	Message string `json:"-"`
 	// Wanted are the source files the commit modified or deleted, which
 	// were in the parent, by path.
