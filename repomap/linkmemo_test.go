@@ -3,9 +3,11 @@ package repomap
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,6 +86,30 @@ func TestLinkKept(t *testing.T) {
 	// Another ranking links differently: its links are its own.
 	if r := buildAt(t, root, Options{CacheDir: dir, Ranking: "aider"}); r.Stats.Linked != "made" {
 		t.Errorf("with ranking aider: links %q, want made", r.Stats.Linked)
+	}
+}
+
+// TestLinkKeptWithSkipped checks that the links a process made of a
+// tree with files it could not parse (too large, binary) are those the
+// next process reads: the disk cache keeps no reason for a file's having
+// no tags, and the links must not depend on it.
+func TestLinkKeptWithSkipped(t *testing.T) {
+	tree := maps.Clone(smallTree)
+	tree["big.go"] = "package p\n\n" + strings.Repeat("// padding\n", 200)
+	tree["blob.js"] = "var a\x00b\n"
+	root := writeTree(t, tree)
+	dir := t.TempDir()
+	opts := Options{CacheDir: dir, MaxFileSize: 1000}
+	first := buildUnkept(t, root, opts)
+	if first.Stats.Linked != "made" || first.Stats.Skipped != 2 {
+		t.Fatalf("first map: links %q, %d skipped; want made, 2", first.Stats.Linked, first.Stats.Skipped)
+	}
+	next := buildUnkept(t, root, opts)
+	if next.Stats.Linked != "cached" {
+		t.Errorf("next process's map: links %q, want cached", next.Stats.Linked)
+	}
+	if next.Text != first.Text {
+		t.Errorf("next process's map:\n%s\nwant:\n%s", next.Text, first.Text)
 	}
 }
 
