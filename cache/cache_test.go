@@ -165,6 +165,49 @@ func TestEncoded(t *testing.T) {
 	}
 }
 
+// TestEncodedNames checks that Names, read in place, gives each string
+// of an entry's tags with the counts of the definitions and references
+// that name it, as the decoded tags give them.
+func TestEncodedNames(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	put := map[string]Entry{"a.go": sampleEntry("a.go", 30), "b.go": sampleEntry("b.go", 0)}
+	if err := c.Store(ctx, put, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type name struct {
+		s          string
+		defs, refs int
+	}
+	var buf []int32
+	for p, e := range got {
+		set := put[p].Tags
+		var want []name
+		for j, s := range set.Strings {
+			n := name{s: s}
+			for _, tg := range set.Tags {
+				switch {
+				case int(tg.Name) != j:
+				case tg.Kind == tags.Definition:
+					n.defs++
+				default:
+					n.refs++
+				}
+			}
+			want = append(want, n)
+		}
+		var names []name
+		buf = e.Encoded.Names(buf, func(s []byte, defs, refs int) { names = append(names, name{string(s), defs, refs}) })
+		if diff := cmp.Diff(want, names, cmp.AllowUnexported(name{})); diff != "" {
+			t.Errorf("Names of %s (-want +got):\n%s", p, diff)
+		}
+	}
+}
+
 func TestFingerprintChange(t *testing.T) {
 	c := newCache(t)
 	ctx := context.Background()

@@ -58,7 +58,7 @@ type loaded struct {
 // startPreload starts reading, while the tree is walked, the disk caches
 // of the roots not read yet, and with link the link stage's kept result
 // when the index has none. With decode, the tags read are decoded too:
-// the map will read every file's (a request's words, a lookup).
+// the map will read every file's (the lookups).
 func (x *index) startPreload(ctx context.Context, link, decode bool) {
 	if x.pre != nil {
 		return
@@ -140,9 +140,9 @@ type entry struct {
 
 // decode decodes e's tags, if they are still as the disk cache holds
 // them. A map that finds the links it kept reads the tags of the files
-// it shows alone; what reads the tags of every file (the link stage,
-// the relevance of files to words, the lookups) decodes them first
-// (snapshot.decodeAll).
+// it shows alone, and the names of every file's tags for a request's
+// words, in place (relevance); what reads the tags of every file (the
+// link stage, the lookups) decodes them first (snapshot.decodeAll).
 func (e *entry) decode() {
 	if n, m := e.enc.Len(); n > 0 || m > 0 {
 		e.tags, e.enc = e.enc.Decode(), cache.Encoded{}

@@ -249,7 +249,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	encDone := make(chan error, 1)
 	loadEncoding := func() {
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
-		m.idx.startPreload(ctx, true, req.Text != "")
+		m.idx.startPreload(ctx, true, false)
 	}
 	if kept == nil {
 		loadEncoding()

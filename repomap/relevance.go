@@ -71,7 +71,6 @@ func relevance(s *snapshot, text string, textWeight float64) map[string]float64 
 	if len(q) == 0 {
 		return nil
 	}
-	s.decodeAll()
 	hashes := make([]uint32, 0, len(q))
 	for w := range q {
 		hashes = append(hashes, words.Hash(w))
@@ -82,7 +81,7 @@ func relevance(s *snapshot, text string, textWeight float64) map[string]float64 
 	tf := make([]float32, len(s.files)*nq) // by file, then word
 	lengths := make([]float32, len(s.files))
 	var buf []uint32
-	var uses []float32
+	var scratch []int32
 	for i, f := range s.files {
 		e := s.entries[i]
 		row := tf[i*nq : (i+1)*nq]
@@ -106,35 +105,56 @@ func relevance(s *snapshot, text string, textWeight float64) map[string]float64 
 				clear(row)
 			}
 		}
-		add := func(name string, weight float32) {
-			start := len(buf)
-			buf = words.AppendHashes(buf, name)
-			for _, h := range buf[start:] {
+		// weigh counts the words of buf, weighing weight each.
+		weigh := func(weight float32) {
+			for _, h := range buf {
 				length += weight
 				if k, ok := slices.BinarySearch(hashes, h); ok {
 					row[k] += weight
 				}
 			}
-			buf = buf[:start]
+			buf = buf[:0]
 		}
-		// Each string of the file's Set is split once, weighed by its uses.
-		set := e.tags
-		uses = slices.Grow(uses[:0], len(set.Strings))[:len(set.Strings)]
-		clear(uses)
-		for _, t := range set.Tags {
-			switch {
-			case t.Kind == tags.Definition:
-				uses[t.Name] += defWordWeight
-			case !hasText:
-				uses[t.Name]++
+		// Each string of the file's tags is split once, weighed by its
+		// uses: a definition's defWordWeight, and without words of the
+		// text a reference's 1. (The weights are whole numbers: their
+		// sum is the same in any order.)
+		uses := func(defs, refs int) float32 {
+			n := defWordWeight * defs
+			if !hasText {
+				n += refs
 			}
+			return float32(n)
 		}
-		for j, str := range set.Strings {
-			if uses[j] > 0 {
-				add(str, uses[j])
+		if n, _ := e.enc.Len(); n > 0 {
+			// Not decoded: the names are read in place.
+			scratch = e.enc.Names(scratch, func(str []byte, defs, refs int) {
+				if w := uses(defs, refs); w > 0 {
+					buf = words.AppendBytesHashes(buf, str)
+					weigh(w)
+				}
+			})
+		} else {
+			set := e.tags
+			counts := slices.Grow(scratch[:0], 2*len(set.Strings))[:2*len(set.Strings)]
+			clear(counts)
+			for _, t := range set.Tags {
+				if t.Kind == tags.Definition {
+					counts[2*t.Name]++
+				} else {
+					counts[2*t.Name+1]++
+				}
 			}
+			for j, str := range set.Strings {
+				if w := uses(int(counts[2*j]), int(counts[2*j+1])); w > 0 {
+					buf = words.AppendHashes(buf, str)
+					weigh(w)
+				}
+			}
+			scratch = counts
 		}
-		add(strings.TrimSuffix(f.path, path.Ext(f.path)), pathWordWeight)
+		buf = words.AppendHashes(buf, strings.TrimSuffix(f.path, path.Ext(f.path)))
+		weigh(pathWordWeight)
 		lengths[i] = length
 	}
 	n := float64(len(s.files))
