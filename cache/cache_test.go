@@ -165,6 +165,51 @@ func TestEncoded(t *testing.T) {
 	}
 }
 
+// TestStampsAndGet checks that LoadStamps reads of each entry what Load
+// reads but for its tags, words and outline, with their counts, and that
+// Get reads the entries of the paths asked for as Load does.
+func TestStampsAndGet(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	a, b := sampleEntry("a.go", 30), sampleEntry("b.go", 0)
+	a.Outline, a.Generated, a.Words = sampleOutline(t), true, []byte{1, 2, 3}
+	put := map[string]Entry{"a.go": a, "b.go": b, "c.go": sampleEntry("c.go", 5)}
+	if err := c.Store(ctx, put, nil); err != nil {
+		t.Fatal(err)
+	}
+	all, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamps, err := c.LoadStamps(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make(map[string]Stamp)
+	for p, e := range all {
+		n, m := e.Encoded.Len()
+		want[p] = Stamp{Size: e.Size, ModTime: e.ModTime, Generated: e.Generated, Outline: e.Outline != nil, Strings: n, Tags: m}
+	}
+	if diff := cmp.Diff(want, stamps); diff != "" || len(stamps) != 3 || !stamps["a.go"].Outline || stamps["a.go"].Tags != 30 {
+		t.Errorf("LoadStamps (-want +got):\n%s", diff)
+	}
+	got, err := c.Get(ctx, []string{"c.go", "a.go", "gone.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]Entry{"a.go": all["a.go"], "c.go": all["c.go"]}, got, tagsInternals, decoded); diff != "" {
+		t.Errorf("Get (-want +got):\n%s", diff)
+	}
+	// A database that is not there has no entries, and no error.
+	none := newCache(t)
+	if st, err := none.LoadStamps(ctx); err != nil || len(st) != 0 {
+		t.Errorf("LoadStamps of no database = %v, %v; want none, no error", st, err)
+	}
+	if es, err := none.Get(ctx, []string{"a.go"}); err != nil || len(es) != 0 {
+		t.Errorf("Get of no database = %v, %v; want none, no error", es, err)
+	}
+}
+
 // TestEncodedNames checks that Names, read in place, gives each string
 // of an entry's tags with the counts of the definitions and references
 // that name it, as the decoded tags give them.

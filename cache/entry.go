@@ -144,7 +144,15 @@ func (t Encoded) Names(buf []int32, f func(s []byte, defs, refs int)) []int32 {
 
 // decode returns an entry from its binary form, with its tags left in
 // Entry.Encoded, checked. Malformed input gives an error, never a panic.
-func decode(b []byte) (Entry, error) {
+func decode(b []byte) (Entry, error) { return decodeEntry(b, true) }
+
+// decodeInPlace is decode whose entry's tags and words are b's own bytes,
+// not copied: for what does not outlive b.
+func decodeInPlace(b []byte) (Entry, error) { return decodeEntry(b, false) }
+
+// decodeEntry is decode, which copies the entry's tags and words out of
+// b when copied is set.
+func decodeEntry(b []byte, copied bool) (Entry, error) {
 	var e Entry
 	r := reader{b: b, ok: true}
 	size := r.uvarint()
@@ -156,7 +164,10 @@ func decode(b []byte) (Entry, error) {
 
 	// What follows the size and time is copied once, out of the
 	// database's memory: the tags' part, and the words after it.
-	b = bytes.Clone(b[r.i:])
+	b = b[r.i:]
+	if copied {
+		b = bytes.Clone(b)
+	}
 	r = reader{b: b, ok: true}
 	_, nstr, ntags, err := readTags(&r, false)
 	if err != nil {

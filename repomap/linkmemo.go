@@ -198,6 +198,7 @@ func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
 			return l
 		}
 	}
+	s.fillAll(ctx) // the link stage reads the tags of every file
 	var l linked
 	var lk *linker
 	if m := x.link; m != nil && m.lk != nil && m.lk.update(s) {

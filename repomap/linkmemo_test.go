@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -149,7 +150,7 @@ func TestLinkCacheDamaged(t *testing.T) {
 }
 
 // TestTagsDecodedLazily checks that a map that finds the links it kept
-// decodes the tags of the files it shows alone, for the map a Map
+// reads and decodes the tags of the files it shows alone, for the map a Map
 // without a cache makes, and that the lookups after it, which read the
 // tags of every file, find what a new Map finds.
 func TestTagsDecodedLazily(t *testing.T) {
@@ -193,18 +194,18 @@ func TestTagsDecodedLazily(t *testing.T) {
 			shown[f.Path] = true
 		}
 	}
-	encoded := 0
+	encoded := 0 // or not read at all
 	for p, e := range m.idx.files {
 		n, k := e.enc.Len()
-		if shown[p] && (n > 0 || k > 0) {
+		if shown[p] && (n > 0 || k > 0 || e.lazy != nil) {
 			t.Errorf("%s is shown, but its tags were not decoded", p)
 		}
-		if n > 0 || k > 0 {
+		if n > 0 || k > 0 || e.lazy != nil {
 			encoded++
 		}
 	}
 	if len(shown) == 0 || encoded == 0 {
-		t.Errorf("%d files shown, %d left encoded; want some of both", len(shown), encoded)
+		t.Errorf("%d files shown, %d left encoded or not read; want some of both", len(shown), encoded)
 	}
 	for _, name := range []string{"Beta", "E3", "gamma"} {
 		a, err1 := m.References(ctx, name)
@@ -217,6 +218,78 @@ func TestTagsDecodedLazily(t *testing.T) {
 		if err1 != nil || err2 != nil || len(c) == 0 || !reflect.DeepEqual(c, d) {
 			t.Errorf("Definitions(%s) after a lazy map = %v, %v; a new Map's: %v, %v", name, c, err1, d, err2)
 		}
+	}
+}
+
+// TestFillAfterCacheChanged checks that the entries a map read as stamps
+// are read in full as the disk cache holds them, and that one the cache
+// no longer holds as its stamp says (another process wrote it since, or
+// dropped it) is made by parsing its file: the tags are a new Map's.
+func TestFillAfterCacheChanged(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	ctx := context.Background()
+	buildUnkept(t, root, Options{CacheDir: dir})
+
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.idx.startPreload(ctx, false, readStamps)
+	files, skipped, err := m.idx.walk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := m.idx.update(ctx, files, skipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range snap.entries {
+		if e.lazy == nil {
+			t.Fatalf("%s was read in full; want its stamp alone", snap.files[i].path)
+		}
+	}
+	// Another process drops b.go's entry and writes a.go's for another
+	// version of the file.
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := all["c/c.py"]
+	other.ModTime++
+	if err := c.Store(ctx, map[string]cache.Entry{"a.go": other}, func(p string) bool { return p != "b.go" }); err != nil {
+		t.Fatal(err)
+	}
+	snap.fillAll(ctx)
+
+	fresh, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := fresh.snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range snap.entries {
+		p := snap.files[i].path
+		if e.lazy != nil {
+			t.Errorf("%s is not read after fillAll", p)
+			continue
+		}
+		e.decode()
+		w := want.entry(p)
+		if !reflect.DeepEqual(e.tags, w.tags) || !bytes.Equal(e.words, w.words) || e.size != w.size || e.mod != w.mod {
+			t.Errorf("%s after fillAll: tags %v, %d bytes of words; a new Map's: %v, %d bytes", p, e.tags, len(e.words), w.tags, len(w.words))
+		}
+	}
+	if e := snap.entry("a.go"); e == nil || !e.dirty {
+		t.Errorf("a.go, parsed again, is not to be written to the cache")
 	}
 }
 

@@ -249,7 +249,11 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	encDone := make(chan error, 1)
 	loadEncoding := func() {
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
-		m.idx.startPreload(ctx, true, false)
+		read := readStamps
+		if req.Text != "" {
+			read = readEntries // the words and names of every file
+		}
+		m.idx.startPreload(ctx, true, read)
 	}
 	if kept == nil {
 		loadEncoding()
@@ -379,7 +383,7 @@ func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
-	m.idx.startPreload(ctx, false, true)
+	m.idx.startPreload(ctx, false, readDecoded)
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err
@@ -388,6 +392,7 @@ func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	snap.fillAll(ctx)
 	snap.decodeAll() // the lookups read every file's tags
 	m.blocks.keep(snap)
 	return snap, nil
