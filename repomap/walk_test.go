@@ -623,6 +623,68 @@ func TestQuickPattern(t *testing.T) {
 	}
 }
 
+// TestIgnoreSet checks that an ignoreSet, made at the top and taken
+// down each path a directory at a time, with the rules of a nested
+// ignore file added on the way, decides as gitignore's matcher of all
+// the rules does, for random sets of rules and paths.
+func TestIgnoreSet(t *testing.T) {
+	lines := []string{
+		"dist", "dist/", "/dist", "!dist", "*.log", "!*.log", "*.log/", "lib/*.js", "/packages/*/lib",
+		"**/node_modules", "!**/test/fixtures/**/node_modules", "a/**/b", "a/**", "**/x.go", "!x.go",
+		"[ab].go", "?.go", "*.min.js", "foo*bar", "build/", "**/build", "a/b/", "test", "!test/", "*.go",
+	}
+	parts := []string{"a", "b", "dist", "lib", "x.go", "x.log", "packages", "p", "node_modules", "test",
+		"fixtures", "build", "a.go", "c.min.js", "foobazbar", "q"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func(n int) []gitignore.Pattern {
+		var ps []gitignore.Pattern
+		for range n {
+			ps = append(ps, newQuickPattern(lines[rng.IntN(len(lines))], nil))
+		}
+		return ps
+	}
+	tried := 0
+	for range 200 {
+		// Rules from outside the tree (not quick ones), the top's, and a
+		// nested ignore file's at nestAt.
+		outside := []gitignore.Pattern{gitignore.ParsePattern(lines[rng.IntN(len(lines))], nil)}
+		top := append(outside, pick(1+rng.IntN(12))...)
+		nestAt := []string{parts[rng.IntN(len(parts))]}
+		var nested []gitignore.Pattern
+		for _, l := range []string{lines[rng.IntN(len(lines))], lines[rng.IntN(len(lines))]} {
+			nested = append(nested, newQuickPattern(l, nestAt))
+		}
+		for range 50 {
+			p := make([]string, 1+rng.IntN(5))
+			for i := range p {
+				p[i] = parts[rng.IntN(len(parts))]
+			}
+			if rng.IntN(2) == 0 {
+				p[0] = nestAt[0]
+			}
+			set, all := newIgnoreSet(nil, top, nil), slices.Clone(top)
+			var scratch []int32
+			for i := range p {
+				if i == 1 && p[0] == nestAt[0] {
+					set, all = newIgnoreSet(set, nested, p[:1]), append(all, nested...)
+				}
+				for _, dir := range []bool{false, true} {
+					got, s := set.match(p[:i+1], dir, scratch)
+					scratch = s
+					if want := gitignore.NewMatcher(all).Match(p[:i+1], dir); got != want {
+						t.Fatalf("rules %q, nested at %q %q: %q (dir %v) ignored %v, want %v", top, nestAt, nested, p[:i+1], dir, got, want)
+					}
+					tried++
+				}
+				set = set.below(p[i])
+			}
+		}
+	}
+	if tried < 10000 {
+		t.Errorf("%d paths tried, want 10,000 at least", tried)
+	}
+}
+
 // TestWalkOrder checks that the walk lists the files of a wide and deep
 // tree in the order fs.WalkDir visits them, with the skips in order too,
 // run after run, on one goroutine to five; and that a cancelled walk ends
