@@ -406,6 +406,46 @@ func (c *Cache) LoadBlob(ctx context.Context, name string) ([]byte, error) {
 	return out, nil
 }
 
+// ReadBlobs calls f with the blobs StoreBlob stored under names, nil for
+// one there is none of, in one read of the database: the bytes are the
+// database's own, valid until f returns, which must not change them nor
+// keep them. A missing or corrupt database has none; one that another
+// process holds for longer than the timeout gives ErrLocked; an error of
+// f is returned.
+func (c *Cache) ReadBlobs(ctx context.Context, names []string, f func(blobs [][]byte) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	blobs := make([][]byte, len(names))
+	if info, err := os.Stat(c.path); err != nil || info.Size() == 0 {
+		return f(blobs) // Load deals with what is wrong
+	}
+	db, err := c.open(true, 0)
+	if err != nil {
+		return err
+	}
+	if db == nil {
+		return f(blobs)
+	}
+	defer db.Close()
+	var ferr error
+	err = safely(func() error {
+		return db.View(func(tx *bolt.Tx) error {
+			if b := tx.Bucket(bucketBlobs); b != nil && c.current(tx) {
+				for i, name := range names {
+					blobs[i] = b.Get([]byte(name))
+				}
+			}
+			ferr = f(blobs)
+			return nil
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("cache: read blobs: %w", err)
+	}
+	return ferr
+}
+
 // StoreBlob stores data under name, replacing what was there.
 func (c *Cache) StoreBlob(ctx context.Context, name string, data []byte) error {
 	err := c.update(ctx, len(name)+len(data), func(tx *bolt.Tx) error {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -302,6 +303,23 @@ func TestBlobs(t *testing.T) {
 	}
 	if b, _ := c.LoadBlob(ctx, "other"); b != nil {
 		t.Errorf("LoadBlob(other name) = %q, want nil", b)
+	}
+	if err := c.StoreBlob(ctx, "ranks", []byte("some ranks")); err != nil {
+		t.Fatal(err)
+	}
+	var read []string
+	err := c.ReadBlobs(ctx, []string{"ranks", "other", "graph"}, func(blobs [][]byte) error {
+		for _, b := range blobs {
+			read = append(read, fmt.Sprintf("%q %t", b, b == nil))
+		}
+		return nil
+	})
+	if want := []string{`"some ranks" false`, `"" true`, `"" false`}; err != nil || !slices.Equal(read, want) {
+		t.Errorf("ReadBlobs = %q, %v; want %q", read, err, want)
+	}
+	stop := errors.New("stop")
+	if err := c.ReadBlobs(ctx, []string{"ranks"}, func([][]byte) error { return stop }); err != stop {
+		t.Errorf("ReadBlobs whose function fails = %v, want its error", err)
 	}
 	c2 := *c
 	c2.fingerprint = []byte("other queries")

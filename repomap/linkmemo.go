@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -271,20 +272,25 @@ type keptLink struct {
 // readLinked reads the link stage's result from r's disk cache: the one
 // for the digest want, or with want nil whichever it holds.
 func readLinked(ctx context.Context, r *root, want *[sha256.Size]byte) keptLink {
-	data, err := r.cache.LoadBlob(ctx, linkBlob)
+	// Both are read in one read of the disk cache, and the links are
+	// decoded from its bytes rather than copied out of it first.
+	var k keptLink
+	err := r.cache.ReadBlobs(ctx, []string{linkBlob, ranksBlob}, func(blobs [][]byte) error {
+		data := blobs[0]
+		if len(data) >= len(linkMagic)+len(k.key) {
+			k.key = [sha256.Size]byte(data[len(linkMagic):])
+		}
+		if want != nil {
+			k.key = *want
+		}
+		k.l, k.err = decodeLinked(data, k.key)
+		if k.err == nil && blobs[1] != nil {
+			k.ranks = bytes.Clone(blobs[1]) // without, the ranking iterates
+		}
+		return nil
+	})
 	if err != nil {
 		return keptLink{loadErr: err}
-	}
-	var k keptLink
-	if len(data) >= len(linkMagic)+len(k.key) {
-		k.key = [sha256.Size]byte(data[len(linkMagic):])
-	}
-	if want != nil {
-		k.key = *want
-	}
-	k.l, k.err = decodeLinked(data, k.key)
-	if k.err == nil {
-		k.ranks, _ = r.cache.LoadBlob(ctx, ranksBlob) // without, the ranking iterates
 	}
 	return k
 }
@@ -351,7 +357,8 @@ func appendString(b []byte, s string) []byte {
 }
 
 // decodeLinked reads what encodeLinked wrote, for the files of digest
-// key; errOtherFiles when it was written for others.
+// key; errOtherFiles when it was written for others. What it returns
+// keeps nothing of data.
 func decodeLinked(data []byte, key [sha256.Size]byte) (linked, error) {
 	bad := func(what string) (linked, error) { return linked{}, fmt.Errorf("repomap: link cache: %s", what) }
 	if len(data) < len(linkMagic)+len(key) || string(data[:len(linkMagic)]) != linkMagic {
