@@ -150,19 +150,31 @@ type Stamp struct {
 	// Strings and Tags are the numbers of strings and of tags of its
 	// tags, as Encoded.Len gives them.
 	Strings, Tags int
+	// Seen is what the function given to LoadStamps made of the entry,
+	// or nil.
+	Seen any
 }
 
 // LoadStamps returns the stamp of every valid entry of the cache, by
 // path: the entries Load returns, each checked as Load checks it,
-// without what Get reads. It fails as Load does.
-func (c *Cache) LoadStamps(ctx context.Context) (map[string]Stamp, error) {
+// without what Get reads. With see, it calls see with each of them as
+// Load would return it, whose tags and words are the database's bytes,
+// valid during the call alone, and keeps what see returns in the stamp:
+// what the caller reads of every entry, read where it lies. see is
+// called on several goroutines at once. LoadStamps fails as Load does.
+func (c *Cache) LoadStamps(ctx context.Context, see func(e Entry) any) (map[string]Stamp, error) {
 	out := make(map[string]Stamp)
 	err := c.read(ctx, nil, func(keys []string, vals [][]byte) error {
-		entries, ok, err := decodeAll(ctx, vals, decodeInPlace)
+		seen := make([]any, len(vals))
+		entries, ok, err := decodeAll(ctx, vals, decodeInPlace, func(i int, e Entry) {
+			if see != nil {
+				seen[i] = see(e)
+			}
+		})
 		for i, e := range entries {
 			if ok[i] {
 				n, m := e.Encoded.Len()
-				out[keys[i]] = Stamp{Size: e.Size, ModTime: e.ModTime, Generated: e.Generated, Outline: e.Outline != nil, Strings: n, Tags: m}
+				out[keys[i]] = Stamp{Size: e.Size, ModTime: e.ModTime, Generated: e.Generated, Outline: e.Outline != nil, Strings: n, Tags: m, Seen: seen[i]}
 			}
 		}
 		return err
@@ -266,8 +278,10 @@ func (c *Cache) read(ctx context.Context, paths []string, f func(keys []string, 
 
 // decodeAll decodes vals with dec on as many goroutines as there are
 // cores (up to four), each reading the memory-mapped file as safely
-// does. ok[i] says whether vals[i] decoded.
-func decodeAll(ctx context.Context, vals [][]byte, dec func([]byte) (Entry, error)) (entries []Entry, ok []bool, err error) {
+// does, and calls each function of then with the index and the entry of
+// each value that decoded, on the goroutine that decoded it. ok[i] says whether vals[i]
+// decoded.
+func decodeAll(ctx context.Context, vals [][]byte, dec func([]byte) (Entry, error), then ...func(i int, e Entry)) (entries []Entry, ok []bool, err error) {
 	entries, ok = make([]Entry, len(vals)), make([]bool, len(vals))
 	workers := max(1, min(runtime.GOMAXPROCS(0), 4, len(vals)/256))
 	errs := make([]error, workers)
@@ -282,6 +296,11 @@ func decodeAll(ctx context.Context, vals [][]byte, dec func([]byte) (Entry, erro
 					var err error
 					entries[i], err = dec(vals[i])
 					ok[i] = err == nil
+					for _, f := range then {
+						if ok[i] {
+							f(i, entries[i])
+						}
+					}
 				}
 				return nil
 			})

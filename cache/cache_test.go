@@ -182,7 +182,7 @@ func TestStampsAndGet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stamps, err := c.LoadStamps(ctx)
+	stamps, err := c.LoadStamps(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestStampsAndGet(t *testing.T) {
 	}
 	// A database that is not there has no entries, and no error.
 	none := newCache(t)
-	if st, err := none.LoadStamps(ctx); err != nil || len(st) != 0 {
+	if st, err := none.LoadStamps(ctx, nil); err != nil || len(st) != 0 {
 		t.Errorf("LoadStamps of no database = %v, %v; want none, no error", st, err)
 	}
 	if es, err := none.Get(ctx, []string{"a.go"}); err != nil || len(es) != 0 {

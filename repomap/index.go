@@ -43,6 +43,7 @@ type index struct {
 // library otherwise read one after the other, after the walk, for 0.2 s
 // of its wall time.
 type preload struct {
+	words   *wordsQuery   // the words the entries read as stamps are scored for, or nil
 	caches  chan []loaded // one per root, when read
 	link    chan keptLink // when read; nil when it is not read
 	waiting bool          // caches not yet taken
@@ -62,11 +63,10 @@ type loaded struct {
 const (
 	// readStamps reads the stamps alone (cache.LoadStamps): a map that
 	// finds the links it kept reads the tags of the few files it shows,
-	// and reads them when it shows them (index.fill).
+	// and reads them when it shows them (index.fill), and the words and
+	// names of every file for a request's words where they lie, as the
+	// stamps are read (lazyEntry.score).
 	readStamps = iota
-	// readEntries reads every entry (cache.Load): a map for a request's
-	// words reads the words and names of every file.
-	readEntries
 	// readDecoded reads every entry and decodes its tags: the lookups
 	// read every file's.
 	readDecoded
@@ -74,12 +74,14 @@ const (
 
 // startPreload starts reading, while the tree is walked, the disk caches
 // of the roots not read yet, as much of them as read says, and with link
-// the link stage's kept result when the index has none.
-func (x *index) startPreload(ctx context.Context, link bool, read int) {
+// the link stage's kept result when the index has none. With wq, the
+// entries read as stamps are scored for its words as they are read
+// (lazyEntry.score).
+func (x *index) startPreload(ctx context.Context, link bool, read int, wq *wordsQuery) {
 	if x.pre != nil {
 		return
 	}
-	p := &preload{}
+	p := &preload{words: wq}
 	todo := false
 	for _, r := range x.roots {
 		todo = todo || r.cache != nil && !r.loaded
@@ -94,7 +96,18 @@ func (x *index) startPreload(ctx context.Context, link bool, read int) {
 				}
 				out[i].read = true
 				if read == readStamps {
-					out[i].stamps, out[i].err = r.cache.LoadStamps(ctx)
+					var see func(cache.Entry) any
+					if wq != nil {
+						scorers := sync.Pool{New: func() any { return &scorer{q: wq} }}
+						see = func(e cache.Entry) any {
+							sc := scorers.Get().(*scorer)
+							defer scorers.Put(sc)
+							s := &wordsScore{row: make([]float32, len(wq.hashes))}
+							s.length = sc.score(s.row, 0, e.Words, e.Encoded, &e.Tags)
+							return s
+						}
+					}
+					out[i].stamps, out[i].err = r.cache.LoadStamps(ctx, see)
 					continue
 				}
 				out[i].entries, out[i].err = r.cache.Load(ctx)
@@ -170,6 +183,16 @@ type lazyEntry struct {
 	rel           string
 	strings, tags int  // the counts of its tags
 	outline       bool // it has an outline
+	// score is what the words of its text and names give its relevance
+	// to the words of scored, made as the disk cache was read; nil when
+	// none was.
+	score  *wordsScore
+	scored *wordsQuery
+}
+
+// scoredFor reports whether l's score is for the words of q.
+func (l *lazyEntry) scoredFor(q *wordsQuery) bool {
+	return l.score != nil && l.scored.text == q.text && l.scored.weight == q.weight
 }
 
 // decode decodes e's tags, if they are still as the disk cache holds
@@ -500,8 +523,9 @@ func fileRole(rules roleRules, rel string, generated bool) Role {
 // entries of files the index does not know.
 func (x *index) loadCaches(ctx context.Context) {
 	var pre []loaded
+	var wq *wordsQuery
 	if p := x.pre; p != nil && p.waiting {
-		pre, p.waiting = <-p.caches, false
+		pre, p.waiting, wq = <-p.caches, false, p.words
 		if p.link == nil {
 			x.pre = nil
 		}
@@ -514,8 +538,11 @@ func (x *index) loadCaches(ctx context.Context) {
 		usable := i < len(pre) && pre[i].read && !(isDone(pre[i].err) && ctx.Err() == nil)
 		if usable && pre[i].stamps != nil {
 			adopt(x, r, pre[i].stamps, func(rel string, st cache.Stamp) *entry {
-				return &entry{size: st.Size, mod: st.ModTime, generated: st.Generated,
-					lazy: &lazyEntry{root: i, rel: rel, strings: st.Strings, tags: st.Tags, outline: st.Outline}}
+				l := &lazyEntry{root: i, rel: rel, strings: st.Strings, tags: st.Tags, outline: st.Outline}
+				if score, ok := st.Seen.(*wordsScore); ok {
+					l.score, l.scored = score, wq
+				}
+				return &entry{size: st.Size, mod: st.ModTime, generated: st.Generated, lazy: l}
 			})
 			continue
 		}

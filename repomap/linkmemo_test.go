@@ -236,7 +236,7 @@ func TestFillAfterCacheChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	m.idx.startPreload(ctx, false, readStamps)
+	m.idx.startPreload(ctx, false, readStamps, nil)
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -249,11 +249,13 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	encDone := make(chan error, 1)
 	loadEncoding := func() {
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
-		read := readStamps
-		if req.Text != "" {
-			read = readEntries // the words and names of every file
+		// A request's words are scored in every file's entry as the disk
+		// cache is read (relevance).
+		var wq *wordsQuery
+		if rk, _ := parseRanking(m.opts.Ranking); req.Text != "" && rk.relevance {
+			wq = newWordsQuery(req.Text, rk.relText)
 		}
-		m.idx.startPreload(ctx, true, read)
+		m.idx.startPreload(ctx, true, readStamps, wq)
 	}
 	if kept == nil {
 		loadEncoding()
@@ -383,7 +385,7 @@ func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
-	m.idx.startPreload(ctx, false, readDecoded)
+	m.idx.startPreload(ctx, false, readDecoded, nil)
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err

@@ -311,9 +311,6 @@ func (r *ranked) prefix(ctx context.Context, k int) []fit.Item {
 // rankSnapshot ranks the definitions of the files of s for the query q,
 // with the ranking rk.
 func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked {
-	if q.text != "" {
-		s.fillAll(ctx) // the relevance reads the words of every file
-	}
 	l := s.linked(ctx, rk)
 	in, top := rankInput(s, l, rk, q)
 	size := l.size

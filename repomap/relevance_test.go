@@ -154,6 +154,59 @@ func TestRelevanceEncoded(t *testing.T) {
 	}
 }
 
+// TestRelevanceScoredAsRead checks that the relevance of files whose
+// entries were scored for the words as the disk cache was read, and not
+// read otherwise, is that of the same files read and decoded, to the
+// bit; and that a score for other words is not taken.
+func TestRelevanceScoredAsRead(t *testing.T) {
+	tree := map[string]string{
+		"db/query.py":  "class QuerySet:\n    def update(self, **kwargs):\n        return self.common()\n",
+		"db/fields.py": "class Field:\n    def common(self):\n        pass\n",
+		"web/views.go": "package web\n\n// Render writes the query set.\nfunc Render(q QuerySet) { q.Update(); common(q) }\n",
+		"web/urls.js":  "function route(path) { return common(path, QuerySet.update); }\n",
+	}
+	root := writeTree(t, tree)
+	dir := t.TempDir()
+	buildUnkept(t, root, Options{CacheDir: dir})
+	ctx := t.Context()
+	for _, tc := range []struct{ scored, asked string }{
+		{"QuerySet.update() ignores the common kwargs", "QuerySet.update() ignores the common kwargs"},
+		{"the route renders", "QuerySet.update() ignores the common kwargs"},
+	} {
+		m, err := New(root, &Options{CacheDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		m.idx.startPreload(ctx, false, readStamps, newWordsQuery(tc.scored, relText))
+		files, skipped, err := m.idx.walk(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := m.idx.update(ctx, files, skipped)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range snap.entries {
+			if e.lazy == nil || e.lazy.score == nil {
+				t.Fatalf("%s: not scored as read", snap.files[i].path)
+			}
+		}
+		got := relevance(snap, tc.asked, relText)
+		same := tc.scored == tc.asked
+		for i, e := range snap.entries {
+			if (e.lazy == nil) == same {
+				t.Errorf("scored for %q, asked %q: %s read %t, want %t", tc.scored, tc.asked, snap.files[i].path, e.lazy == nil, !same)
+			}
+		}
+		snap.decodeAll()
+		want := relevance(snap, tc.asked, relText)
+		if len(want) < 3 || !maps.Equal(got, want) {
+			t.Errorf("scored for %q, asked %q: relevance = %v, want %v", tc.scored, tc.asked, got, want)
+		}
+	}
+}
+
 // snapshotOf returns the snapshot of an unfocused map of tree.
 func snapshotOf(t *testing.T, tree fstest.MapFS) *snapshot {
 	t.Helper()
