@@ -270,9 +270,10 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	if memoRoot != nil {
 		tree = m.idx.treeDigest(files, skipped)
 		if kept != nil && kept.tree == tree {
-			res := kept.reused(files, start, time.Now())
-			m.last = &lastRender{req: req.key(), state: stamps(files), res: &result{text: res.Text, tokens: res.Tokens, budget: res.Budget, stats: res.Stats, public: res}}
-			return m.last.res, nil
+			if res := kept.reused(files, start, time.Now()); res != nil {
+				m.last = &lastRender{req: req.key(), state: stamps(files), res: &result{text: res.Text, tokens: res.Tokens, budget: res.Budget, stats: res.Stats, public: res}}
+				return m.last.res, nil
+			}
 		}
 		if kept != nil {
 			loadEncoding()
@@ -354,7 +355,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		// (A map with a file the next process parses again is not
 		// kept: that process's map may differ.)
 		m.idx.settle() // one write at a time
-		if err := storeMemo(ctx, memoRoot, memoKey, tree, res.public); err != nil {
+		if err := storeMemo(ctx, memoRoot, memoKey, tree, res.public, files); err != nil {
 			m.idx.warnCache(memoRoot, err)
 		}
 	}
