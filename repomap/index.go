@@ -441,7 +441,7 @@ func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
 	var files []file
 	var skipped []skip
 	for i, r := range x.roots {
-		fs, sk, err := walkRoot(ctx, r.Root, x.opts.Exclude, x.opts.Include, x.opts.Parallelism)
+		fs, sk, err := walkRoot(ctx, r.Root, r.onDisk, x.opts.Exclude, x.opts.Include, x.opts.Parallelism)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -58,6 +58,7 @@ type Root struct {
 // root is a Root with its cache.
 type root struct {
 	Root
+	onDisk bool         // FS is the directory Dir on disk (os.DirFS)
 	cache  *cache.Cache // nil without a disk cache
 	loaded bool         // whether the disk cache was read
 	// known reports whether the disk cache holds the file at a path, of
@@ -136,6 +137,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 			return nil, fmt.Errorf("repomap: two roots named %q", r.Name)
 		}
 		names[r.Name] = true
+		onDisk := false
 		if r.FS == nil {
 			if r.Dir == "" {
 				return nil, errors.New("repomap: a root has neither FS nor Dir")
@@ -148,8 +150,9 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 				return nil, fmt.Errorf("repomap: %s is not a directory", r.Dir)
 			}
 			r.FS = os.DirFS(r.Dir)
+			onDisk = true
 		}
-		rt := &root{Root: r}
+		rt := &root{Root: r, onDisk: onDisk}
 		if r.Dir != "" && !o.NoCache {
 			c, err := cache.New(o.CacheDir, r.Dir, &cache.Options{Timeout: o.CacheTimeout})
 			if err != nil {

@@ -47,8 +47,14 @@ func walk(ctx context.Context, fsys fs.FS) ([]file, []skip, error) {
 // walkRoot lists the files of the root r as walkTree does, with the
 // rules of git from above the tree (gitPatterns) when r has a directory
 // on disk.
-func walkRoot(ctx context.Context, r Root, exclude, include []string, workers int) ([]file, []skip, error) {
+//
+// With disk, r.FS is the directory disk on disk (os.DirFS), and the walk
+// reads its directories there (diskDir).
+func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string, workers int) ([]file, []skip, error) {
 	o := walkOptions{exclude: exclude, include: include, workers: workers}
+	if disk {
+		o.disk = r.Dir
+	}
 	if r.Dir != "" {
 		git, err := gitPatterns(r.Dir)
 		if err != nil {
@@ -70,6 +76,9 @@ type walkOptions struct {
 	git []gitignore.Pattern
 	// workers is how many goroutines read directories; 0 means one.
 	workers int
+	// disk, when not empty, is the tree's directory on disk, where its
+	// fs.FS reads (os.DirFS): the walk reads directories there.
+	disk string
 }
 
 // walkTree lists the regular files under the root of fsys, in lexical
@@ -95,7 +104,7 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, e
 	patterns := append(slices.Clip(o.git), readIgnore(fsys, ".git/info/exclude", nil)...)
 	patterns = append(patterns, dirIgnore(fsys, ".", entries, nil)...)
 	patterns = append(patterns, readIgnore(fsys, IgnoreFile, nil)...)
-	w := &walker{ctx: ctx, fsys: fsys, sel: newSelection(o.exclude, o.include)}
+	w := &walker{ctx: ctx, fsys: fsys, disk: o.disk, sel: newSelection(o.exclude, o.include)}
 	top := &dirList{}
 	w.run(max(o.workers, 1), dirJob{dir: ".", entries: entries, ignore: newIgnoreSet(nil, patterns, nil), out: top})
 	if w.err != nil {
@@ -114,6 +123,7 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, e
 type walker struct {
 	ctx  context.Context
 	fsys fs.FS
+	disk string // the tree's directory on disk, or "" (walkOptions.disk)
 	sel  selection
 
 	mu      sync.Mutex
@@ -220,9 +230,20 @@ func (w *walker) push(jobs []dirJob) {
 // directory. Its directories are queued as jobs of their own.
 func (w *walker) dir(job dirJob) error {
 	out, entries, ignore := job.out, job.entries, job.ignore
+	var dd *diskDir
+	if w.disk != "" {
+		if dd = openDiskDir(filepath.Join(w.disk, filepath.FromSlash(job.dir))); dd != nil {
+			defer dd.close()
+		}
+	}
 	if entries == nil {
 		var err error
-		if entries, err = fs.ReadDir(w.fsys, job.dir); err != nil {
+		if dd != nil {
+			entries, err = dd.readDir()
+		} else {
+			entries, err = fs.ReadDir(w.fsys, job.dir)
+		}
+		if err != nil {
 			out.items = append(out.items, dirItem{skip: &skip{job.dir, "unreadable: " + errText(err)}})
 			return nil
 		}
@@ -267,14 +288,27 @@ func (w *walker) dir(job dirJob) error {
 			out.items = append(out.items, dirItem{skip: &skip{p, "not a regular file"}})
 			continue
 		}
-		info, err := d.Info()
+		size, mod, err := w.stamp(dd, d)
 		if err != nil {
 			out.items = append(out.items, dirItem{skip: &skip{p, "unreadable: " + errText(err)}})
 			continue
 		}
-		out.items = append(out.items, dirItem{file: &file{path: p, size: info.Size(), mod: info.ModTime().UnixNano()}})
+		out.items = append(out.items, dirItem{file: &file{path: p, size: size, mod: mod}})
 	}
 	return nil
+}
+
+// stamp returns the size and modification time of the file of entry d,
+// read by dd, its directory open on disk, when it is not nil.
+func (w *walker) stamp(dd *diskDir, d fs.DirEntry) (size, mod int64, err error) {
+	if dd != nil {
+		return dd.stamp(d.Name())
+	}
+	info, err := d.Info()
+	if err != nil {
+		return 0, 0, err
+	}
+	return info.Size(), info.ModTime().UnixNano(), nil
 }
 
 // ignoreSet is the ignore rules that apply in one directory, the last

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -485,7 +486,7 @@ func TestWalkRoot(t *testing.T) {
 	})
 	dir := filepath.Join(repo, "a", "b")
 	list := func(r Root) []string {
-		files, _, err := walkRoot(context.Background(), r, nil, []string{"*.go", "*.yaml"}, 2)
+		files, _, err := walkRoot(context.Background(), r, r.Dir != "", nil, []string{"*.go", "*.yaml"}, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -502,6 +503,43 @@ func TestWalkRoot(t *testing.T) {
 	// A root that is only a file system knows nothing above it.
 	if got, want := list(Root{FS: os.DirFS(dir)}), []string{"main.go", "secret.yaml"}; !slices.Equal(got, want) {
 		t.Errorf("walkRoot(a/b as an fs.FS) = %q, want %q", got, want)
+	}
+}
+
+// TestWalkOnDisk checks that a walk that reads a tree's directories on
+// disk (diskDir) lists what a walk through its fs.FS lists: the files
+// with their sizes and modification times, in order, and the skips.
+func TestWalkOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	tree := map[string]string{".gitignore": "*.log\nbuild/\n", "a.go": "package a\n", "b/c/d.py": "x = 1\n",
+		"b/c/e.log": "log\n", "b/build/f.go": "package f\n", "b/z.txt": "zz\n", "b-x/y.js": "var y\n", "b.md": "# B\n"}
+	writeFiles(t, dir, tree)
+	when := time.Date(2025, 5, 6, 7, 8, 9, 123456789, time.UTC)
+	for p := range tree {
+		when = when.Add(time.Minute)
+		if err := os.Chtimes(filepath.Join(dir, p), when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a.go", filepath.Join(dir, "link.go")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink("b", filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	r := Root{Dir: dir, FS: os.DirFS(dir)}
+	for _, workers := range []int{1, 3} {
+		wantFiles, wantSkips, err := walkRoot(context.Background(), r, false, nil, nil, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, skips, err := walkRoot(context.Background(), r, true, nil, nil, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(files, wantFiles) || !slices.Equal(skips, wantSkips) || len(files) != 6 || len(skips) != 2 {
+			t.Errorf("on disk, %d workers: %v, skips %v; through the fs.FS: %v, skips %v", workers, files, skips, wantFiles, wantSkips)
+		}
 	}
 }
 
