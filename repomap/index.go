@@ -278,7 +278,10 @@ func (s *snapshot) fillAll(ctx context.Context) {
 // stamps (lazy) from the disk caches, in one read of each root's. An
 // entry the cache no longer holds as its stamp says (another process
 // wrote it since, or the cache cannot be read) is made by parsing its
-// file, as if it had changed: the map is the same.
+// file, as if it had changed: the map is the same. When ctx is done, the
+// entries not read stay as they are, for a later fill to read: a parse
+// with a done context gives no tags, which the index would keep for the
+// file and the next persist would write to the disk cache.
 func (x *index) fill(ctx context.Context, es []*entry) {
 	byRoot := make(map[int][]*entry)
 	seen := make(map[*entry]bool, len(es))
@@ -317,11 +320,16 @@ func (x *index) fill(ctx context.Context, es []*entry) {
 				}
 				continue
 			}
+			if ctx.Err() != nil {
+				continue
+			}
 			if p == nil {
 				p = tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
 			}
 			f := file{path: r.mapPath(l.rel), root: l.root, rel: l.rel, size: e.size, mod: e.mod}
-			*e = *x.parse(ctx, p, f, l.outline)
+			if parsed := x.parse(ctx, p, f, l.outline); ctx.Err() == nil {
+				*e = *parsed // else the parse may have been cut short
+			}
 		}
 	}
 }
@@ -392,7 +400,9 @@ func (s *snapshot) source(ctx context.Context, p string) *render.Source {
 	}
 	x, e, f := s.idx, s.entries[i], s.files[i]
 	if e.lazy != nil {
-		x.fill(ctx, []*entry{e})
+		// Not ctx: a fill with a done one leaves e unread, and a block
+		// made without its outline would be kept (blockMemo).
+		x.fill(context.Background(), []*entry{e})
 	}
 	if e.lines == nil {
 		text, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize)

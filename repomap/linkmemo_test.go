@@ -293,6 +293,75 @@ func TestFillAfterCacheChanged(t *testing.T) {
 	}
 }
 
+// TestFillCancelled checks that entries read as stamps stay unread when
+// the context is done as they are filled, rather than being parsed with
+// a done context into entries without tags that a later map would use
+// and the next persist would write to the disk cache.
+func TestFillCancelled(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	ctx := context.Background()
+	buildUnkept(t, root, Options{CacheDir: dir})
+
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.idx.startPreload(ctx, false, readStamps, nil)
+	files, skipped, err := m.idx.walk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := m.idx.update(ctx, files, skipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	snap.fillAll(done)
+	for i, e := range snap.entries {
+		if e.lazy == nil {
+			t.Errorf("%s was read or parsed with a done context", snap.files[i].path)
+		}
+	}
+	snap.fillAll(ctx)
+	m.idx.persist(files)
+
+	fresh, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := fresh.snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range snap.entries {
+		p := snap.files[i].path
+		if e.lazy != nil {
+			t.Errorf("%s is not read after fillAll", p)
+			continue
+		}
+		e.decode()
+		w := want.entry(p)
+		if !reflect.DeepEqual(e.tags, w.tags) || !bytes.Equal(e.words, w.words) {
+			t.Errorf("%s after a cancelled fill: tags %v, %d bytes of words; a new Map's: %v, %d bytes", p, e.tags, len(e.words), w.tags, len(w.words))
+		}
+		if h, ok := held[p]; ok && !reflect.DeepEqual(h.Encoded.Decode(), w.tags) {
+			t.Errorf("%s in the disk cache after a cancelled fill: tags %v; a new Map's: %v", p, h.Encoded.Decode(), w.tags)
+		}
+	}
+}
+
 // TestOverviewRanksKept checks that the ranks of a map for no request are
 // kept with the links, in memory and on disk, and that the maps that
 // start from them are those a new Map makes: for no request, and for
