@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -165,6 +166,94 @@ func TestEncoded(t *testing.T) {
 	}
 }
 
+// TestStampsAndGet checks that LoadStamps reads of each entry what Load
+// reads but for its tags, words and outline, with their counts, and that
+// Get reads the entries of the paths asked for as Load does.
+func TestStampsAndGet(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	a, b := sampleEntry("a.go", 30), sampleEntry("b.go", 0)
+	a.Outline, a.Generated, a.Words = sampleOutline(t), true, []byte{1, 2, 3}
+	put := map[string]Entry{"a.go": a, "b.go": b, "c.go": sampleEntry("c.go", 5)}
+	if err := c.Store(ctx, put, nil); err != nil {
+		t.Fatal(err)
+	}
+	all, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamps, err := c.LoadStamps(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make(map[string]Stamp)
+	for p, e := range all {
+		n, m := e.Encoded.Len()
+		want[p] = Stamp{Size: e.Size, ModTime: e.ModTime, Generated: e.Generated, Outline: e.Outline != nil, Strings: n, Tags: m}
+	}
+	if diff := cmp.Diff(want, stamps); diff != "" || len(stamps) != 3 || !stamps["a.go"].Outline || stamps["a.go"].Tags != 30 {
+		t.Errorf("LoadStamps (-want +got):\n%s", diff)
+	}
+	got, err := c.Get(ctx, []string{"c.go", "a.go", "gone.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]Entry{"a.go": all["a.go"], "c.go": all["c.go"]}, got, tagsInternals, decoded); diff != "" {
+		t.Errorf("Get (-want +got):\n%s", diff)
+	}
+	// A database that is not there has no entries, and no error.
+	none := newCache(t)
+	if st, err := none.LoadStamps(ctx, nil); err != nil || len(st) != 0 {
+		t.Errorf("LoadStamps of no database = %v, %v; want none, no error", st, err)
+	}
+	if es, err := none.Get(ctx, []string{"a.go"}); err != nil || len(es) != 0 {
+		t.Errorf("Get of no database = %v, %v; want none, no error", es, err)
+	}
+}
+
+// TestEncodedNames checks that Names, read in place, gives each string
+// of an entry's tags with the counts of the definitions and references
+// that name it, as the decoded tags give them.
+func TestEncodedNames(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	put := map[string]Entry{"a.go": sampleEntry("a.go", 30), "b.go": sampleEntry("b.go", 0)}
+	if err := c.Store(ctx, put, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type name struct {
+		s          string
+		defs, refs int
+	}
+	var buf []int32
+	for p, e := range got {
+		set := put[p].Tags
+		var want []name
+		for j, s := range set.Strings {
+			n := name{s: s}
+			for _, tg := range set.Tags {
+				switch {
+				case int(tg.Name) != j:
+				case tg.Kind == tags.Definition:
+					n.defs++
+				default:
+					n.refs++
+				}
+			}
+			want = append(want, n)
+		}
+		var names []name
+		buf = e.Encoded.Names(buf, func(s []byte, defs, refs int) { names = append(names, name{string(s), defs, refs}) })
+		if diff := cmp.Diff(want, names, cmp.AllowUnexported(name{})); diff != "" {
+			t.Errorf("Names of %s (-want +got):\n%s", p, diff)
+		}
+	}
+}
+
 func TestFingerprintChange(t *testing.T) {
 	c := newCache(t)
 	ctx := context.Background()
@@ -214,6 +303,23 @@ func TestBlobs(t *testing.T) {
 	}
 	if b, _ := c.LoadBlob(ctx, "other"); b != nil {
 		t.Errorf("LoadBlob(other name) = %q, want nil", b)
+	}
+	if err := c.StoreBlob(ctx, "ranks", []byte("some ranks")); err != nil {
+		t.Fatal(err)
+	}
+	var read []string
+	err := c.ReadBlobs(ctx, []string{"ranks", "other", "graph"}, func(blobs [][]byte) error {
+		for _, b := range blobs {
+			read = append(read, fmt.Sprintf("%q %t", b, b == nil))
+		}
+		return nil
+	})
+	if want := []string{`"some ranks" false`, `"" true`, `"" false`}; err != nil || !slices.Equal(read, want) {
+		t.Errorf("ReadBlobs = %q, %v; want %q", read, err, want)
+	}
+	stop := errors.New("stop")
+	if err := c.ReadBlobs(ctx, []string{"ranks"}, func([][]byte) error { return stop }); err != stop {
+		t.Errorf("ReadBlobs whose function fails = %v, want its error", err)
 	}
 	c2 := *c
 	c2.fingerprint = []byte("other queries")

@@ -22,7 +22,9 @@
 // # Access
 //
 // The database is a bbolt file. [Cache.Load] opens it read-only (a shared
-// lock), reads every entry into memory and closes it; [Cache.Store] opens
+// lock), reads every entry into memory and closes it ([Cache.LoadStamps]
+// reads of each entry all but its tags, words and outline, and
+// [Cache.Get] the whole entries of some paths); [Cache.Store] opens
 // it for writing (an exclusive lock), writes all new entries in one
 // transaction, deletes the entries of files that are gone, and closes it.
 // So a process holds the file only for the moment it reads or writes, and

@@ -96,9 +96,63 @@ func (t Encoded) Decode() tags.Set {
 	return set
 }
 
+// Names calls f with each string of the set, in order, and the number
+// of the set's definitions and of its references that it names, without
+// decoding the set: what the relevance of a file to a request's words
+// reads of every file. The bytes are the set's own: f must neither
+// change nor keep them. buf is scratch space, returned for the next
+// call; it may be nil.
+func (t Encoded) Names(buf []int32, f func(s []byte, defs, refs int)) []int32 {
+	r := reader{b: t.b, ok: true}
+	nstr := int(r.uvarint())
+	// buf holds, per string, its end in t.b, its definitions and its
+	// references.
+	buf = slices.Grow(buf[:0], 3*nstr)[:3*nstr]
+	for j := range nstr {
+		l := int(r.uvarint())
+		r.i += l
+		buf[3*j], buf[3*j+1], buf[3*j+2] = int32(r.i), 0, 0
+	}
+	ntags := int(r.uvarint())
+	for range ntags {
+		kind := r.uvarint()
+		name := r.uvarint()
+		r.uvarint() // sub
+		if kind&kindQual != 0 {
+			kind &^= kindQual
+			r.uvarint()
+		}
+		r.uvarint() // line
+		if !r.ok || name >= uint64(nstr) {
+			break // cannot be: the set was checked when it was read
+		}
+		if tags.Kind(kind) == tags.Definition {
+			buf[3*name+1]++
+		} else {
+			buf[3*name+2]++
+		}
+	}
+	r = reader{b: t.b, ok: true}
+	r.uvarint()
+	for j := range nstr {
+		l := int(r.uvarint())
+		f(t.b[r.i:r.i+l:r.i+l], int(buf[3*j+1]), int(buf[3*j+2]))
+		r.i = int(buf[3*j])
+	}
+	return buf
+}
+
 // decode returns an entry from its binary form, with its tags left in
 // Entry.Encoded, checked. Malformed input gives an error, never a panic.
-func decode(b []byte) (Entry, error) {
+func decode(b []byte) (Entry, error) { return decodeEntry(b, true) }
+
+// decodeInPlace is decode whose entry's tags and words are b's own bytes,
+// not copied: for what does not outlive b.
+func decodeInPlace(b []byte) (Entry, error) { return decodeEntry(b, false) }
+
+// decodeEntry is decode, which copies the entry's tags and words out of
+// b when copied is set.
+func decodeEntry(b []byte, copied bool) (Entry, error) {
 	var e Entry
 	r := reader{b: b, ok: true}
 	size := r.uvarint()
@@ -110,7 +164,10 @@ func decode(b []byte) (Entry, error) {
 
 	// What follows the size and time is copied once, out of the
 	// database's memory: the tags' part, and the words after it.
-	b = bytes.Clone(b[r.i:])
+	b = b[r.i:]
+	if copied {
+		b = bytes.Clone(b)
+	}
 	r = reader{b: b, ok: true}
 	_, nstr, ntags, err := readTags(&r, false)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrMalformed is returned, wrapped, by Index.UnmarshalBinary for data
@@ -294,48 +295,46 @@ func (d *decoder) bytes(n int) []byte {
 }
 
 // sorted reads what appendSorted wrote: the strings, strictly increasing,
-// all slices of one string.
+// all slices of one string, which is made in place as they are read
+// (strings.Builder): no block of bytes to zero first, nor to copy into a
+// string after.
 func (d *decoder) sorted() []string {
 	n := d.count()
-	buf := make([]byte, 0, d.length(n))
-	ends := make([]int, 0, n)
-	prev := 0 // buf[prevStart:] is the previous string
-	prevStart := 0
+	var b strings.Builder
+	b.Grow(d.length(n))
+	out := make([]string, 0, n)
+	prev := ""
 	for range n {
 		shared, size := d.uvarint(), d.uvarint()
 		if d.err != nil {
 			break
 		}
-		if shared > uint64(prev) || size > uint64(len(d.b)) {
+		if shared > uint64(len(prev)) || size > uint64(len(d.b)) {
 			d.fail("a string past the end")
 			break
 		}
-		start := len(buf)
+		start := b.Len()
 		if start+int(shared) > d.limit {
 			// Prefixes make strings from few bytes; a form that makes
 			// far more than any index does is not one.
 			d.fail("strings longer than an index holds")
 			break
 		}
-		buf = append(buf, buf[prevStart:prevStart+int(shared)]...)
-		buf = append(buf, d.b[:size]...)
+		b.WriteString(prev[:shared])
+		b.Write(d.b[:size])
 		d.b = d.b[size:]
-		if len(ends) > 0 && string(buf[prevStart:start]) >= string(buf[start:]) {
+		// What the builder holds is never changed by what is written
+		// after it: the string of every part of it stays as it is.
+		s := b.String()[start:]
+		if len(out) > 0 && prev >= s {
 			d.fail("strings out of order")
 			break
 		}
-		ends = append(ends, len(buf))
-		prevStart, prev = start, len(buf)-start
+		out = append(out, s)
+		prev = s
 	}
 	if d.err != nil {
 		return nil
-	}
-	all := string(buf)
-	out := make([]string, len(ends))
-	from := 0
-	for i, end := range ends {
-		out[i] = all[from:end]
-		from = end
 	}
 	return out
 }

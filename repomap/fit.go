@@ -168,21 +168,21 @@ func text(blocks []block) string {
 // fit returns the map of the longest prefix of r's items that has at most
 // budget tokens: its text, its token count and the prefix's length.
 func (bs *blocks) fit(ctx context.Context, r *ranked, budget int) (string, int, int, error) {
-	cost := func(k int) (int, error) { return bs.tokens(bs.ofItems(ctx, r.prefix(k))), nil }
+	cost := func(k int) (int, error) { return bs.tokens(bs.ofItems(ctx, r.prefix(ctx, k))), nil }
 	// A first guess of 25 tokens an item.
 	k, err := fit.Prefix(ctx, r.n, budget, budget/25, cost)
 	if err != nil {
 		return "", 0, 0, fmt.Errorf("repomap: %w", err)
 	}
 	want, _ := cost(k)
-	out := text(bs.ofItems(ctx, r.prefix(k)))
+	out := text(bs.ofItems(ctx, r.prefix(ctx, k)))
 	n := bs.count(out)
 	if n != want {
 		// The sum was off; never let that break the cap.
 		bs.snap.idx.opts.Logger.Debug("repomap: token sum differs from the count", "sum", want, "count", n)
 		for n > budget && k > 0 {
 			k--
-			out = text(bs.ofItems(ctx, r.prefix(k)))
+			out = text(bs.ofItems(ctx, r.prefix(ctx, k)))
 			n = bs.count(out)
 		}
 	}

@@ -43,27 +43,45 @@ type index struct {
 // library otherwise read one after the other, after the walk, for 0.2 s
 // of its wall time.
 type preload struct {
+	words   *wordsQuery   // the words the entries read as stamps are scored for, or nil
 	caches  chan []loaded // one per root, when read
 	link    chan keptLink // when read; nil when it is not read
 	waiting bool          // caches not yet taken
 }
 
-// loaded is a root's disk cache as Cache.Load returned it.
+// loaded is a root's disk cache as Cache.Load returned it, or as
+// Cache.LoadStamps did.
 type loaded struct {
 	entries map[string]cache.Entry
+	stamps  map[string]cache.Stamp // instead of entries: what was read of them
 	err     error
 	read    bool // it was read: the root has a cache not read before
 }
 
+// How much of the disk caches' entries the index reads while the tree
+// is walked (startPreload).
+const (
+	// readStamps reads the stamps alone (cache.LoadStamps): a map that
+	// finds the links it kept reads the tags of the few files it shows,
+	// and reads them when it shows them (index.fill), and the words and
+	// names of every file for a request's words where they lie, as the
+	// stamps are read (lazyEntry.score).
+	readStamps = iota
+	// readDecoded reads every entry and decodes its tags: the lookups
+	// read every file's.
+	readDecoded
+)
+
 // startPreload starts reading, while the tree is walked, the disk caches
-// of the roots not read yet, and with link the link stage's kept result
-// when the index has none. With decode, the tags read are decoded too:
-// the map will read every file's (a request's words, a lookup).
-func (x *index) startPreload(ctx context.Context, link, decode bool) {
+// of the roots not read yet, as much of them as read says, and with link
+// the link stage's kept result when the index has none. With wq, the
+// entries read as stamps are scored for its words as they are read
+// (lazyEntry.score).
+func (x *index) startPreload(ctx context.Context, link bool, read int, wq *wordsQuery) {
 	if x.pre != nil {
 		return
 	}
-	p := &preload{}
+	p := &preload{words: wq}
 	todo := false
 	for _, r := range x.roots {
 		todo = todo || r.cache != nil && !r.loaded
@@ -73,12 +91,28 @@ func (x *index) startPreload(ctx context.Context, link, decode bool) {
 		go func() {
 			out := make([]loaded, len(x.roots))
 			for i, r := range x.roots {
-				if r.cache != nil && !r.loaded {
-					out[i].entries, out[i].err = r.cache.Load(ctx)
-					out[i].read = true
-					if decode {
-						decodeEntries(out[i].entries, x.opts.Parallelism)
+				if r.cache == nil || r.loaded {
+					continue
+				}
+				out[i].read = true
+				if read == readStamps {
+					var see func(cache.Entry) any
+					if wq != nil {
+						scorers := sync.Pool{New: func() any { return &scorer{q: wq} }}
+						see = func(e cache.Entry) any {
+							sc := scorers.Get().(*scorer)
+							defer scorers.Put(sc)
+							s := &wordsScore{row: make([]float32, len(wq.hashes))}
+							s.length = sc.score(s.row, 0, e.Words, e.Encoded, &e.Tags)
+							return s
+						}
 					}
+					out[i].stamps, out[i].err = r.cache.LoadStamps(ctx, see)
+					continue
+				}
+				out[i].entries, out[i].err = r.cache.Load(ctx)
+				if read == readDecoded {
+					decodeEntries(out[i].entries, x.opts.Parallelism)
 				}
 			}
 			p.caches <- out
@@ -136,14 +170,41 @@ type entry struct {
 	dirty     bool          // not yet written to the disk cache
 	retry     bool          // never written: the next process parses the file again (a parse that timed out)
 	skip      string        // why it was left out of parsing, or ""
+	// lazy, when not nil, says that the tags, words and outline of the
+	// entry are in the disk cache, not read yet (readStamps): fill
+	// reads them, and the fields above are those of its stamp.
+	lazy *lazyEntry
+}
+
+// lazyEntry is where the rest of an entry read as a stamp is, with what
+// the stamp told of it.
+type lazyEntry struct {
+	root          int
+	rel           string
+	strings, tags int  // the counts of its tags
+	outline       bool // it has an outline
+	// score is what the words of its text and names give its relevance
+	// to the words of scored, made as the disk cache was read; nil when
+	// none was.
+	score  *wordsScore
+	scored *wordsQuery
+}
+
+// scoredFor reports whether l's score is for the words of q.
+func (l *lazyEntry) scoredFor(q *wordsQuery) bool {
+	return l.score != nil && l.scored.text == q.text && l.scored.weight == q.weight
 }
 
 // decode decodes e's tags, if they are still as the disk cache holds
 // them. A map that finds the links it kept reads the tags of the files
-// it shows alone; what reads the tags of every file (the link stage,
-// the relevance of files to words, the lookups) decodes them first
-// (snapshot.decodeAll).
+// it shows alone, and the names of every file's tags for a request's
+// words, in place (relevance); what reads the tags of every file (the
+// link stage, the lookups) decodes them first (snapshot.decodeAll). An
+// entry read as a stamp is filled first (snapshot.decode does).
 func (e *entry) decode() {
+	if e.lazy != nil {
+		panic("repomap: decode of an entry not read")
+	}
 	if n, m := e.enc.Len(); n > 0 || m > 0 {
 		e.tags, e.enc = e.enc.Decode(), cache.Encoded{}
 	}
@@ -152,6 +213,9 @@ func (e *entry) decode() {
 // tagCounts returns the number of strings and of tags of e's tags,
 // decoded or not.
 func (e *entry) tagCounts() (strings, tags int) {
+	if l := e.lazy; l != nil {
+		return l.strings, l.tags
+	}
 	if n, m := e.enc.Len(); n > 0 || m > 0 {
 		return n, m
 	}
@@ -171,8 +235,9 @@ type snapshot struct {
 }
 
 // decodeAll decodes the tags of every entry of s, on as many
-// goroutines as the Map may use.
+// goroutines as the Map may use, reading first those not read (fill).
 func (s *snapshot) decodeAll() {
+	s.fillAll(context.Background())
 	var todo []*entry
 	for _, e := range s.entries {
 		if n, m := e.enc.Len(); n > 0 || m > 0 {
@@ -184,6 +249,89 @@ func (s *snapshot) decodeAll() {
 		workers = s.idx.opts.Parallelism
 	}
 	inParallel(len(todo), workers, func(i int) { todo[i].decode() })
+}
+
+// decode decodes the tags of e, an entry of s, reading them first when
+// they were not read.
+func (s *snapshot) decode(e *entry) {
+	if e.lazy != nil {
+		s.idx.fill(context.Background(), []*entry{e})
+	}
+	e.decode()
+}
+
+// fillAll reads what was not read of the entries of s (fill).
+func (s *snapshot) fillAll(ctx context.Context) {
+	if s.idx == nil {
+		return
+	}
+	var todo []*entry
+	for _, e := range s.entries {
+		if e.lazy != nil {
+			todo = append(todo, e)
+		}
+	}
+	s.idx.fill(ctx, todo)
+}
+
+// fill reads the tags, words and outlines of the entries of es read as
+// stamps (lazy) from the disk caches, in one read of each root's. An
+// entry the cache no longer holds as its stamp says (another process
+// wrote it since, or the cache cannot be read) is made by parsing its
+// file, as if it had changed: the map is the same. When ctx is done, the
+// entries not read stay as they are, for a later fill to read: a parse
+// with a done context gives no tags, which the index would keep for the
+// file and the next persist would write to the disk cache.
+func (x *index) fill(ctx context.Context, es []*entry) {
+	byRoot := make(map[int][]*entry)
+	seen := make(map[*entry]bool, len(es))
+	for _, e := range es {
+		if e.lazy != nil && !seen[e] {
+			seen[e] = true
+			byRoot[e.lazy.root] = append(byRoot[e.lazy.root], e)
+		}
+	}
+	var p *tags.Parser // for the entries the caches lack
+	defer func() {
+		if p != nil {
+			p.Close()
+		}
+	}()
+	for ri, todo := range byRoot {
+		r := x.roots[ri]
+		rels := make([]string, len(todo))
+		for i, e := range todo {
+			rels[i] = e.lazy.rel
+		}
+		var got map[string]cache.Entry
+		var err error
+		if r.cache != nil {
+			got, err = r.cache.Get(ctx, rels)
+			if err != nil && ctx.Err() == nil {
+				x.warnCache(r, err)
+			}
+		}
+		for _, e := range todo {
+			l := e.lazy
+			if c, ok := got[l.rel]; ok && c.Size == e.size && c.ModTime == e.mod {
+				e.enc, e.words, e.outline, e.generated, e.lazy = c.Encoded, c.Words, c.Outline, c.Generated, nil
+				if len(c.Tags.Tags) > 0 || len(c.Tags.Strings) > 0 {
+					e.tags = c.Tags
+				}
+				continue
+			}
+			if ctx.Err() != nil {
+				continue
+			}
+			if p == nil {
+				p = tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
+			}
+			f := file{path: r.mapPath(l.rel), root: l.root, rel: l.rel, size: e.size, mod: e.mod}
+			if parsed := x.parse(ctx, p, f, l.outline); ctx.Err() == nil {
+				*e = *parsed // else the parse may have been cut short
+			}
+		}
+	}
 }
 
 // decodeEntries decodes the tags of entries, on at most workers
@@ -251,6 +399,11 @@ func (s *snapshot) source(ctx context.Context, p string) *render.Source {
 		return nil
 	}
 	x, e, f := s.idx, s.entries[i], s.files[i]
+	if e.lazy != nil {
+		// Not ctx: a fill with a done one leaves e unread, and a block
+		// made without its outline would be kept (blockMemo).
+		x.fill(context.Background(), []*entry{e})
+	}
 	if e.lines == nil {
 		text, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize)
 		if reason != "" {
@@ -298,7 +451,7 @@ func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
 	var files []file
 	var skipped []skip
 	for i, r := range x.roots {
-		fs, sk, err := walkRoot(ctx, r.Root, x.opts.Exclude, x.opts.Include, x.opts.Parallelism)
+		fs, sk, err := walkRoot(ctx, r.Root, r.onDisk, x.opts.Exclude, x.opts.Include, x.opts.Parallelism)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -380,8 +533,9 @@ func fileRole(rules roleRules, rel string, generated bool) Role {
 // entries of files the index does not know.
 func (x *index) loadCaches(ctx context.Context) {
 	var pre []loaded
+	var wq *wordsQuery
 	if p := x.pre; p != nil && p.waiting {
-		pre, p.waiting = <-p.caches, false
+		pre, p.waiting, wq = <-p.caches, false, p.words
 		if p.link == nil {
 			x.pre = nil
 		}
@@ -391,9 +545,20 @@ func (x *index) loadCaches(ctx context.Context) {
 			continue
 		}
 		r.loaded = true
+		usable := i < len(pre) && pre[i].read && !(isDone(pre[i].err) && ctx.Err() == nil)
+		if usable && pre[i].stamps != nil {
+			adopt(x, r, pre[i].stamps, func(rel string, st cache.Stamp) *entry {
+				l := &lazyEntry{root: i, rel: rel, strings: st.Strings, tags: st.Tags, outline: st.Outline}
+				if score, ok := st.Seen.(*wordsScore); ok {
+					l.score, l.scored = score, wq
+				}
+				return &entry{size: st.Size, mod: st.ModTime, generated: st.Generated, lazy: l}
+			})
+			continue
+		}
 		var entries map[string]cache.Entry
 		var err error
-		if i < len(pre) && pre[i].read && !(isDone(pre[i].err) && ctx.Err() == nil) {
+		if usable {
 			entries, err = pre[i].entries, pre[i].err
 		} else {
 			// Not read while the tree was walked, or read for an
@@ -404,14 +569,22 @@ func (x *index) loadCaches(ctx context.Context) {
 			x.warnCache(r, err)
 			continue
 		}
-		r.known = func(rel string) bool { _, ok := entries[rel]; return ok }
-		r.nKnown = len(entries)
-		for rel, e := range entries {
-			p := r.mapPath(rel)
-			if _, ok := x.files[p]; ok {
-				continue
-			}
-			x.files[p] = &entry{size: e.Size, mod: e.ModTime, tags: e.Tags, enc: e.Encoded, words: e.Words, outline: e.Outline, generated: e.Generated}
+		adopt(x, r, entries, func(_ string, e cache.Entry) *entry {
+			return &entry{size: e.Size, mod: e.ModTime, tags: e.Tags, enc: e.Encoded, words: e.Words, outline: e.Outline, generated: e.Generated}
+		})
+	}
+}
+
+// adopt records that the disk cache of r holds the files of held, by
+// path relative to r, and gives the index the entry newEntry makes of
+// each of them it does not know.
+func adopt[V any](x *index, r *root, held map[string]V, newEntry func(rel string, v V) *entry) {
+	r.known = func(rel string) bool { _, ok := held[rel]; return ok }
+	r.nKnown = len(held)
+	for rel, v := range held {
+		p := r.mapPath(rel)
+		if _, ok := x.files[p]; !ok {
+			x.files[p] = newEntry(rel, v)
 		}
 	}
 }
@@ -451,7 +624,7 @@ func (x *index) persist(files []file) {
 			if r.known != nil && r.known(f.rel) {
 				known++
 			}
-			if e := x.files[f.path]; e != nil && e.dirty {
+			if e := x.files[f.path]; e != nil && e.dirty && e.lazy == nil {
 				if w.put == nil {
 					w.put = make(map[string]cache.Entry)
 				}
@@ -593,7 +766,7 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	for i, f := range files {
 		if e := x.files[f.path]; e == nil || e.size != f.size || e.mod != f.mod {
 			todo = append(todo, i)
-			outlined = append(outlined, e != nil && e.outline != nil)
+			outlined = append(outlined, e != nil && (e.outline != nil || e.lazy != nil && e.lazy.outline))
 		}
 	}
 	if len(todo) == 0 {

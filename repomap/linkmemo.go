@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -142,7 +143,11 @@ var buildStamp = sync.OnceValue(func() string {
 
 // linkDigest returns the digest of what the link stage's result for s
 // with rk depends on: the build, the ranking's link settings, and each
-// file's path, stamp and tags as counted.
+// file's path, stamp and tags as counted. Why a file has no tags is not
+// in it: the disk cache does not keep it, and a process that read the
+// entries back would not find the links the process that parsed them
+// kept (on the Go standard library, which has files too large to parse,
+// the first warm map after a cold one linked anew, for 2 s).
 func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
 	h := sha256.New()
 	var b []byte
@@ -159,8 +164,6 @@ func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
 		nstr, ntags := e.tagCounts()
 		b = binary.AppendUvarint(b, uint64(ntags))
 		b = binary.AppendUvarint(b, uint64(nstr))
-		b = append(b, e.skip...)
-		b = append(b, 0)
 		if len(b) > 1<<15 {
 			h.Write(b)
 			b = b[:0]
@@ -196,6 +199,7 @@ func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
 			return l
 		}
 	}
+	s.fillAll(ctx) // the link stage reads the tags of every file
 	var l linked
 	var lk *linker
 	if m := x.link; m != nil && m.lk != nil && m.lk.update(s) {
@@ -268,20 +272,25 @@ type keptLink struct {
 // readLinked reads the link stage's result from r's disk cache: the one
 // for the digest want, or with want nil whichever it holds.
 func readLinked(ctx context.Context, r *root, want *[sha256.Size]byte) keptLink {
-	data, err := r.cache.LoadBlob(ctx, linkBlob)
+	// Both are read in one read of the disk cache, and the links are
+	// decoded from its bytes rather than copied out of it first.
+	var k keptLink
+	err := r.cache.ReadBlobs(ctx, []string{linkBlob, ranksBlob}, func(blobs [][]byte) error {
+		data := blobs[0]
+		if len(data) >= len(linkMagic)+len(k.key) {
+			k.key = [sha256.Size]byte(data[len(linkMagic):])
+		}
+		if want != nil {
+			k.key = *want
+		}
+		k.l, k.err = decodeLinked(data, k.key)
+		if k.err == nil && blobs[1] != nil {
+			k.ranks = bytes.Clone(blobs[1]) // without, the ranking iterates
+		}
+		return nil
+	})
 	if err != nil {
 		return keptLink{loadErr: err}
-	}
-	var k keptLink
-	if len(data) >= len(linkMagic)+len(k.key) {
-		k.key = [sha256.Size]byte(data[len(linkMagic):])
-	}
-	if want != nil {
-		k.key = *want
-	}
-	k.l, k.err = decodeLinked(data, k.key)
-	if k.err == nil {
-		k.ranks, _ = r.cache.LoadBlob(ctx, ranksBlob) // without, the ranking iterates
 	}
 	return k
 }
@@ -348,7 +357,8 @@ func appendString(b []byte, s string) []byte {
 }
 
 // decodeLinked reads what encodeLinked wrote, for the files of digest
-// key; errOtherFiles when it was written for others.
+// key; errOtherFiles when it was written for others. What it returns
+// keeps nothing of data.
 func decodeLinked(data []byte, key [sha256.Size]byte) (linked, error) {
 	bad := func(what string) (linked, error) { return linked{}, fmt.Errorf("repomap: link cache: %s", what) }
 	if len(data) < len(linkMagic)+len(key) || string(data[:len(linkMagic)]) != linkMagic {

@@ -1,11 +1,14 @@
 package repomap
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,6 +90,30 @@ func TestLinkKept(t *testing.T) {
 	}
 }
 
+// TestLinkKeptWithSkipped checks that the links a process made of a
+// tree with files it could not parse (too large, binary) are those the
+// next process reads: the disk cache keeps no reason for a file's having
+// no tags, and the links must not depend on it.
+func TestLinkKeptWithSkipped(t *testing.T) {
+	tree := maps.Clone(smallTree)
+	tree["big.go"] = "package p\n\n" + strings.Repeat("// padding\n", 200)
+	tree["blob.js"] = "var a\x00b\n"
+	root := writeTree(t, tree)
+	dir := t.TempDir()
+	opts := Options{CacheDir: dir, MaxFileSize: 1000}
+	first := buildUnkept(t, root, opts)
+	if first.Stats.Linked != "made" || first.Stats.Skipped != 2 {
+		t.Fatalf("first map: links %q, %d skipped; want made, 2", first.Stats.Linked, first.Stats.Skipped)
+	}
+	next := buildUnkept(t, root, opts)
+	if next.Stats.Linked != "cached" {
+		t.Errorf("next process's map: links %q, want cached", next.Stats.Linked)
+	}
+	if next.Text != first.Text {
+		t.Errorf("next process's map:\n%s\nwant:\n%s", next.Text, first.Text)
+	}
+}
+
 // TestLinkCacheDamaged checks that a link stage's result in the disk
 // cache that does not read is made again, for the same map.
 func TestLinkCacheDamaged(t *testing.T) {
@@ -123,7 +150,7 @@ func TestLinkCacheDamaged(t *testing.T) {
 }
 
 // TestTagsDecodedLazily checks that a map that finds the links it kept
-// decodes the tags of the files it shows alone, for the map a Map
+// reads and decodes the tags of the files it shows alone, for the map a Map
 // without a cache makes, and that the lookups after it, which read the
 // tags of every file, find what a new Map finds.
 func TestTagsDecodedLazily(t *testing.T) {
@@ -167,18 +194,18 @@ func TestTagsDecodedLazily(t *testing.T) {
 			shown[f.Path] = true
 		}
 	}
-	encoded := 0
+	encoded := 0 // or not read at all
 	for p, e := range m.idx.files {
 		n, k := e.enc.Len()
-		if shown[p] && (n > 0 || k > 0) {
+		if shown[p] && (n > 0 || k > 0 || e.lazy != nil) {
 			t.Errorf("%s is shown, but its tags were not decoded", p)
 		}
-		if n > 0 || k > 0 {
+		if n > 0 || k > 0 || e.lazy != nil {
 			encoded++
 		}
 	}
 	if len(shown) == 0 || encoded == 0 {
-		t.Errorf("%d files shown, %d left encoded; want some of both", len(shown), encoded)
+		t.Errorf("%d files shown, %d left encoded or not read; want some of both", len(shown), encoded)
 	}
 	for _, name := range []string{"Beta", "E3", "gamma"} {
 		a, err1 := m.References(ctx, name)
@@ -190,6 +217,147 @@ func TestTagsDecodedLazily(t *testing.T) {
 		d, err2 := fresh.Definitions(ctx, name)
 		if err1 != nil || err2 != nil || len(c) == 0 || !reflect.DeepEqual(c, d) {
 			t.Errorf("Definitions(%s) after a lazy map = %v, %v; a new Map's: %v, %v", name, c, err1, d, err2)
+		}
+	}
+}
+
+// TestFillAfterCacheChanged checks that the entries a map read as stamps
+// are read in full as the disk cache holds them, and that one the cache
+// no longer holds as its stamp says (another process wrote it since, or
+// dropped it) is made by parsing its file: the tags are a new Map's.
+func TestFillAfterCacheChanged(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	ctx := context.Background()
+	buildUnkept(t, root, Options{CacheDir: dir})
+
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.idx.startPreload(ctx, false, readStamps, nil)
+	files, skipped, err := m.idx.walk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := m.idx.update(ctx, files, skipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range snap.entries {
+		if e.lazy == nil {
+			t.Fatalf("%s was read in full; want its stamp alone", snap.files[i].path)
+		}
+	}
+	// Another process drops b.go's entry and writes a.go's for another
+	// version of the file.
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := all["c/c.py"]
+	other.ModTime++
+	if err := c.Store(ctx, map[string]cache.Entry{"a.go": other}, func(p string) bool { return p != "b.go" }); err != nil {
+		t.Fatal(err)
+	}
+	snap.fillAll(ctx)
+
+	fresh, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := fresh.snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range snap.entries {
+		p := snap.files[i].path
+		if e.lazy != nil {
+			t.Errorf("%s is not read after fillAll", p)
+			continue
+		}
+		e.decode()
+		w := want.entry(p)
+		if !reflect.DeepEqual(e.tags, w.tags) || !bytes.Equal(e.words, w.words) || e.size != w.size || e.mod != w.mod {
+			t.Errorf("%s after fillAll: tags %v, %d bytes of words; a new Map's: %v, %d bytes", p, e.tags, len(e.words), w.tags, len(w.words))
+		}
+	}
+	if e := snap.entry("a.go"); e == nil || !e.dirty {
+		t.Errorf("a.go, parsed again, is not to be written to the cache")
+	}
+}
+
+// TestFillCancelled checks that entries read as stamps stay unread when
+// the context is done as they are filled, rather than being parsed with
+// a done context into entries without tags that a later map would use
+// and the next persist would write to the disk cache.
+func TestFillCancelled(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	ctx := context.Background()
+	buildUnkept(t, root, Options{CacheDir: dir})
+
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.idx.startPreload(ctx, false, readStamps, nil)
+	files, skipped, err := m.idx.walk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := m.idx.update(ctx, files, skipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	snap.fillAll(done)
+	for i, e := range snap.entries {
+		if e.lazy == nil {
+			t.Errorf("%s was read or parsed with a done context", snap.files[i].path)
+		}
+	}
+	snap.fillAll(ctx)
+	m.idx.persist(files)
+
+	fresh, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := fresh.snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cache.New(dir, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := c.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range snap.entries {
+		p := snap.files[i].path
+		if e.lazy != nil {
+			t.Errorf("%s is not read after fillAll", p)
+			continue
+		}
+		e.decode()
+		w := want.entry(p)
+		if !reflect.DeepEqual(e.tags, w.tags) || !bytes.Equal(e.words, w.words) {
+			t.Errorf("%s after a cancelled fill: tags %v, %d bytes of words; a new Map's: %v, %d bytes", p, e.tags, len(e.words), w.tags, len(w.words))
+		}
+		if h, ok := held[p]; ok && !reflect.DeepEqual(h.Encoded.Decode(), w.tags) {
+			t.Errorf("%s in the disk cache after a cancelled fill: tags %v; a new Map's: %v", p, h.Encoded.Decode(), w.tags)
 		}
 	}
 }

@@ -58,6 +58,7 @@ type Root struct {
 // root is a Root with its cache.
 type root struct {
 	Root
+	onDisk bool         // FS is the directory Dir on disk (os.DirFS)
 	cache  *cache.Cache // nil without a disk cache
 	loaded bool         // whether the disk cache was read
 	// known reports whether the disk cache holds the file at a path, of
@@ -136,6 +137,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 			return nil, fmt.Errorf("repomap: two roots named %q", r.Name)
 		}
 		names[r.Name] = true
+		onDisk := false
 		if r.FS == nil {
 			if r.Dir == "" {
 				return nil, errors.New("repomap: a root has neither FS nor Dir")
@@ -148,8 +150,9 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 				return nil, fmt.Errorf("repomap: %s is not a directory", r.Dir)
 			}
 			r.FS = os.DirFS(r.Dir)
+			onDisk = true
 		}
-		rt := &root{Root: r}
+		rt := &root{Root: r, onDisk: onDisk}
 		if r.Dir != "" && !o.NoCache {
 			c, err := cache.New(o.CacheDir, r.Dir, &cache.Options{Timeout: o.CacheTimeout})
 			if err != nil {
@@ -249,7 +252,13 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	encDone := make(chan error, 1)
 	loadEncoding := func() {
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
-		m.idx.startPreload(ctx, true, req.Text != "")
+		// A request's words are scored in every file's entry as the disk
+		// cache is read (relevance).
+		var wq *wordsQuery
+		if rk, _ := parseRanking(m.opts.Ranking); req.Text != "" && rk.relevance {
+			wq = newWordsQuery(req.Text, rk.relText)
+		}
+		m.idx.startPreload(ctx, true, readStamps, wq)
 	}
 	if kept == nil {
 		loadEncoding()
@@ -264,9 +273,10 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	if memoRoot != nil {
 		tree = m.idx.treeDigest(files, skipped)
 		if kept != nil && kept.tree == tree {
-			res := kept.reused(files, start, time.Now())
-			m.last = &lastRender{req: req.key(), state: stamps(files), res: &result{text: res.Text, tokens: res.Tokens, budget: res.Budget, stats: res.Stats, public: res}}
-			return m.last.res, nil
+			if res := kept.reused(files, start, time.Now()); res != nil {
+				m.last = &lastRender{req: req.key(), state: stamps(files), res: &result{text: res.Text, tokens: res.Tokens, budget: res.Budget, stats: res.Stats, public: res}}
+				return m.last.res, nil
+			}
 		}
 		if kept != nil {
 			loadEncoding()
@@ -348,7 +358,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		// (A map with a file the next process parses again is not
 		// kept: that process's map may differ.)
 		m.idx.settle() // one write at a time
-		if err := storeMemo(ctx, memoRoot, memoKey, tree, res.public); err != nil {
+		if err := storeMemo(ctx, memoRoot, memoKey, tree, res.public, files); err != nil {
 			m.idx.warnCache(memoRoot, err)
 		}
 	}
@@ -379,7 +389,7 @@ func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
-	m.idx.startPreload(ctx, false, true)
+	m.idx.startPreload(ctx, false, readDecoded, nil)
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err
@@ -388,6 +398,7 @@ func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	snap.fillAll(ctx)
 	snap.decodeAll() // the lookups read every file's tags
 	m.blocks.keep(snap)
 	return snap, nil

@@ -101,7 +101,7 @@ func TestFitBudget(t *testing.T) {
 		prevShown, prevDefs = r.shown, defs
 		// The prefix is the longest that fits: one more item does not.
 		if r.shown < r.ranked.n {
-			more := text(r.blocks.ofItems(context.Background(), r.ranked.prefix(r.shown+1)))
+			more := text(r.blocks.ofItems(context.Background(), r.ranked.prefix(context.Background(), r.shown+1)))
 			if n := countTokens(enc, more); n <= budget {
 				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
 			}

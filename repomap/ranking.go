@@ -252,13 +252,27 @@ type rowIndex struct {
 	max   int                   // the most rows of one item, the first ones; 0 for no limit
 }
 
+// read reads, in one read of the disk cache, the tags of the files of
+// items that were not read (index.fill), before their rows are asked for.
+func (x *rowIndex) read(ctx context.Context, items []fit.Item) {
+	var todo []*entry
+	for _, it := range items {
+		if e := x.snap.entry(it.Path); e != nil && e.lazy != nil {
+			todo = append(todo, e)
+		}
+	}
+	if len(todo) > 0 {
+		x.snap.idx.fill(ctx, todo)
+	}
+}
+
 // rows returns the rows of the shown definitions of name in the file at p,
 // at most x.max of them when it is set.
 func (x *rowIndex) rows(p, name string) []fit.Row {
 	defs, ok := x.files[p]
 	if !ok {
 		if e := x.snap.entry(p); e != nil {
-			e.decode()
+			x.snap.decode(e)
 			for _, r := range shownDefs(e.tags) {
 				defs = append(defs, shownDef{rankName(r.Kind, r.Name), r})
 			}
@@ -281,8 +295,11 @@ func (x *rowIndex) rows(p, name string) []fit.Row {
 
 // prefix returns the first k items of r, with their rows: the items
 // are made, and the rows of each found, the first time a prefix holds it.
-func (r *ranked) prefix(k int) []fit.Item {
+func (r *ranked) prefix(ctx context.Context, k int) []fit.Item {
 	r.make(k)
+	if r.index != nil && r.filled < k {
+		r.index.read(ctx, r.items[r.filled:min(k, len(r.items))])
+	}
 	for ; r.filled < k; r.filled++ {
 		if it := &r.items[r.filled]; it.Name != "" && it.Rows == nil && r.index != nil {
 			it.Rows = r.index.rows(it.Path, it.Name)
@@ -1304,7 +1321,7 @@ func overviewDoors(s *snapshot, rk ranking) (doors, readmes []string) {
 				continue
 			}
 			e := s.entries[i]
-			e.decode()
+			s.decode(e)
 			if slices.ContainsFunc(e.tags.Tags, func(t tags.Packed) bool { return t.Kind == tags.Reference }) {
 				readmes = append(readmes, f.path)
 			}

@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"path"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/words"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -59,83 +61,165 @@ func queryWords(text string) map[string]int {
 	return out
 }
 
+// wordsQuery is a request's words, as the relevance of a file reads
+// them: the hashes of its words, ascending, and the weight of a word of
+// a file's text.
+type wordsQuery struct {
+	text   string // the request's words
+	weight float64
+	hashes []uint32
+}
+
+// newWordsQuery returns the query of the words of text, each word of a
+// file's text weighing textWeight; nil when text has no words but stop
+// words.
+func newWordsQuery(text string, textWeight float64) *wordsQuery {
+	q := queryWords(text)
+	if len(q) == 0 {
+		return nil
+	}
+	wq := &wordsQuery{text: text, weight: textWeight}
+	for w := range q {
+		wq.hashes = append(wq.hashes, words.Hash(w))
+	}
+	slices.Sort(wq.hashes)
+	wq.hashes = slices.Compact(wq.hashes)
+	return wq
+}
+
+// wordsScore is what a file's words of its text and names give its
+// relevance to a query: the weight of each of the query's words in the
+// file (one per hash), and of every word of the file.
+type wordsScore struct {
+	row    []float32
+	length float32
+}
+
+// scorer scores files for a query; it keeps scratch space, and is for one
+// goroutine.
+type scorer struct {
+	q       *wordsQuery
+	buf     []uint32
+	scratch []int32
+}
+
+// score adds to row, one per hash of the query, the weight of each of
+// its words among the words of a file: those of its text (bag, the
+// binary words.Bag), each weighing the query's weight, and those of the
+// names of its tags (enc as the disk cache holds them, or set decoded),
+// each weighing defWordWeight per definition, and without words of the
+// text 1 per reference too; it returns the length it adds to, the weight
+// of all the file's words. (The names' weights are whole numbers, whose
+// sum is the same in any order.)
+func (sc *scorer) score(row []float32, length float32, bag []byte, enc cache.Encoded, set *tags.Set) float32 {
+	hashes := sc.q.hashes
+	nq := len(hashes)
+	hasText := false
+	if len(bag) > 0 {
+		k, total := 0, uint64(0)
+		tw := float32(sc.q.weight)
+		err := words.Each(bag, func(h, c uint32) {
+			total += uint64(c)
+			for k < nq && hashes[k] < h {
+				k++
+			}
+			if k < nq && hashes[k] == h {
+				row[k] += tw * float32(c)
+			}
+		})
+		if hasText = err == nil; hasText {
+			length += tw * float32(total)
+		} else {
+			clear(row)
+		}
+	}
+	uses := func(defs, refs int) float32 {
+		n := defWordWeight * defs
+		if !hasText {
+			n += refs
+		}
+		return float32(n)
+	}
+	if n, _ := enc.Len(); n > 0 {
+		// Not decoded: the names are read in place.
+		sc.scratch = enc.Names(sc.scratch, func(str []byte, defs, refs int) {
+			if w := uses(defs, refs); w > 0 {
+				sc.buf = words.AppendBytesHashes(sc.buf[:0], str)
+				length = sc.weigh(row, length, w)
+			}
+		})
+		return length
+	}
+	counts := slices.Grow(sc.scratch[:0], 2*len(set.Strings))[:2*len(set.Strings)]
+	clear(counts)
+	for _, t := range set.Tags {
+		if t.Kind == tags.Definition {
+			counts[2*t.Name]++
+		} else {
+			counts[2*t.Name+1]++
+		}
+	}
+	for j, str := range set.Strings {
+		if w := uses(int(counts[2*j]), int(counts[2*j+1])); w > 0 {
+			sc.buf = words.AppendHashes(sc.buf[:0], str)
+			length = sc.weigh(row, length, w)
+		}
+	}
+	sc.scratch = counts
+	return length
+}
+
+// weigh adds to row and length the words of sc.buf, weighing weight
+// each, and returns the length.
+func (sc *scorer) weigh(row []float32, length, weight float32) float32 {
+	for _, h := range sc.buf {
+		length += weight
+		if k, ok := slices.BinarySearch(sc.q.hashes, h); ok {
+			row[k] += weight
+		}
+	}
+	return length
+}
+
 // relevance returns the BM25 score of each file of s for the words of
 // text, by path; files that match no word are left out. A file's words
 // are those of its text, each weighing textWeight, those of the names it
 // defines, defWordWeight more, and those of its path, pathWordWeight more;
 // a file without counted words has the words of its names instead (those
 // it defines and refers to). The counts are read from the entries' binary
-// bags as they stream, for the request's words alone.
+// bags as they stream, for the request's words alone; those of the files
+// whose entries were not read are the scores made as the disk cache was
+// read (entry.lazy), when they are for these words.
 func relevance(s *snapshot, text string, textWeight float64) map[string]float64 {
-	q := queryWords(text)
-	if len(q) == 0 {
+	q := newWordsQuery(text, textWeight)
+	if q == nil {
 		return nil
 	}
-	s.decodeAll()
-	hashes := make([]uint32, 0, len(q))
-	for w := range q {
-		hashes = append(hashes, words.Hash(w))
-	}
-	slices.Sort(hashes)
-	hashes = slices.Compact(hashes)
-	nq := len(hashes)
+	nq := len(q.hashes)
 	tf := make([]float32, len(s.files)*nq) // by file, then word
 	lengths := make([]float32, len(s.files))
-	var buf []uint32
-	var uses []float32
+	sc := &scorer{q: q}
+	var lazy []*entry // those not read, nor scored for q
+	for _, e := range s.entries {
+		if l := e.lazy; l != nil && !l.scoredFor(q) {
+			lazy = append(lazy, e)
+		}
+	}
+	if len(lazy) > 0 && s.idx != nil {
+		s.idx.fill(context.Background(), lazy)
+	}
 	for i, f := range s.files {
 		e := s.entries[i]
 		row := tf[i*nq : (i+1)*nq]
-		length := float32(0)
-		hasText := false
-		if len(e.words) > 0 {
-			k, total := 0, uint64(0)
-			tw := float32(textWeight)
-			err := words.Each(e.words, func(h, c uint32) {
-				total += uint64(c)
-				for k < nq && hashes[k] < h {
-					k++
-				}
-				if k < nq && hashes[k] == h {
-					row[k] += tw * float32(c)
-				}
-			})
-			if hasText = err == nil; hasText {
-				length += tw * float32(total)
-			} else {
-				clear(row)
-			}
+		var length float32
+		if l := e.lazy; l != nil && l.scoredFor(q) {
+			copy(row, l.score.row)
+			length = l.score.length
+		} else {
+			length = sc.score(row, 0, e.words, e.enc, &e.tags)
 		}
-		add := func(name string, weight float32) {
-			start := len(buf)
-			buf = words.AppendHashes(buf, name)
-			for _, h := range buf[start:] {
-				length += weight
-				if k, ok := slices.BinarySearch(hashes, h); ok {
-					row[k] += weight
-				}
-			}
-			buf = buf[:start]
-		}
-		// Each string of the file's Set is split once, weighed by its uses.
-		set := e.tags
-		uses = slices.Grow(uses[:0], len(set.Strings))[:len(set.Strings)]
-		clear(uses)
-		for _, t := range set.Tags {
-			switch {
-			case t.Kind == tags.Definition:
-				uses[t.Name] += defWordWeight
-			case !hasText:
-				uses[t.Name]++
-			}
-		}
-		for j, str := range set.Strings {
-			if uses[j] > 0 {
-				add(str, uses[j])
-			}
-		}
-		add(strings.TrimSuffix(f.path, path.Ext(f.path)), pathWordWeight)
-		lengths[i] = length
+		sc.buf = words.AppendHashes(sc.buf[:0], strings.TrimSuffix(f.path, path.Ext(f.path)))
+		lengths[i] = sc.weigh(row, length, pathWordWeight)
 	}
 	n := float64(len(s.files))
 	var total float64
@@ -144,7 +228,7 @@ func relevance(s *snapshot, text string, textWeight float64) map[string]float64 
 	}
 	avg := total / max(n, 1)
 	idf := make([]float64, nq)
-	for k := range hashes {
+	for k := range q.hashes {
 		df := 0.0
 		for i := range s.files {
 			if tf[i*nq+k] > 0 {

@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"testing/fstest"
@@ -82,6 +83,126 @@ func TestRelevanceText(t *testing.T) {
 		}
 		if rel := relevance(snap, q, 0); rel["hooks.py"] > 0 {
 			t.Errorf("%q with the text's words weighed 0: hooks.py scores %g, want 0", q, rel["hooks.py"])
+		}
+	}
+}
+
+// TestRelevanceEncoded checks that the relevance of files read from the
+// disk cache, whose tags it reads in place, is that of the same files
+// with their tags decoded, to the bit: with the words of the files'
+// text, and without (where the names they refer to count too).
+func TestRelevanceEncoded(t *testing.T) {
+	tree := map[string]string{
+		"db/query.py":  "class QuerySet:\n    def update(self, **kwargs):\n        return self.common()\n\n    def update_or_create(self):\n        return update(self)\n",
+		"db/fields.py": "class Field:\n    def common(self):\n        pass\n",
+		"web/views.go": "package web\n\n// Render writes the query set.\nfunc Render(q QuerySet) { q.Update(); common(q) }\n",
+		"web/urls.js":  "function route(path) { return common(path, QuerySet.update); }\n",
+		"README.md":    "# Query sets\n\nUpdate them with `update`.\n",
+	}
+	root := writeTree(t, tree)
+	dir := t.TempDir()
+	buildUnkept(t, root, Options{CacheDir: dir})
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	files, skipped, err := m.idx.walk(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := m.idx.update(t.Context(), files, skipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "QuerySet.update() ignores the common kwargs when the route renders"
+	for _, noText := range []bool{false, true} {
+		if noText {
+			for _, e := range snap.entries {
+				e.words = nil
+			}
+		}
+		encoded := 0
+		for _, e := range snap.entries {
+			if n, _ := e.enc.Len(); n > 0 {
+				encoded++
+			}
+		}
+		if encoded < 4 {
+			t.Fatalf("%d files with their tags as the cache holds them, want 4 at least", encoded)
+		}
+		got := relevance(snap, text, relText)
+		for _, e := range snap.entries {
+			if n, _ := e.enc.Len(); n > 0 {
+				encoded--
+			}
+		}
+		if encoded != 0 {
+			t.Fatalf("the relevance decoded the tags of %d files", encoded)
+		}
+		decoded := *snap
+		decoded.entries = make([]*entry, len(snap.entries))
+		for i, e := range snap.entries {
+			c := *e
+			c.decode()
+			decoded.entries[i] = &c
+		}
+		want := relevance(&decoded, text, relText)
+		if len(want) < 3 || !maps.Equal(got, want) {
+			t.Errorf("without words of the text %t: relevance of the tags read in place = %v, want %v", noText, got, want)
+		}
+	}
+}
+
+// TestRelevanceScoredAsRead checks that the relevance of files whose
+// entries were scored for the words as the disk cache was read, and not
+// read otherwise, is that of the same files read and decoded, to the
+// bit; and that a score for other words is not taken.
+func TestRelevanceScoredAsRead(t *testing.T) {
+	tree := map[string]string{
+		"db/query.py":  "class QuerySet:\n    def update(self, **kwargs):\n        return self.common()\n",
+		"db/fields.py": "class Field:\n    def common(self):\n        pass\n",
+		"web/views.go": "package web\n\n// Render writes the query set.\nfunc Render(q QuerySet) { q.Update(); common(q) }\n",
+		"web/urls.js":  "function route(path) { return common(path, QuerySet.update); }\n",
+	}
+	root := writeTree(t, tree)
+	dir := t.TempDir()
+	buildUnkept(t, root, Options{CacheDir: dir})
+	ctx := t.Context()
+	for _, tc := range []struct{ scored, asked string }{
+		{"QuerySet.update() ignores the common kwargs", "QuerySet.update() ignores the common kwargs"},
+		{"the route renders", "QuerySet.update() ignores the common kwargs"},
+	} {
+		m, err := New(root, &Options{CacheDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		m.idx.startPreload(ctx, false, readStamps, newWordsQuery(tc.scored, relText))
+		files, skipped, err := m.idx.walk(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := m.idx.update(ctx, files, skipped)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range snap.entries {
+			if e.lazy == nil || e.lazy.score == nil {
+				t.Fatalf("%s: not scored as read", snap.files[i].path)
+			}
+		}
+		got := relevance(snap, tc.asked, relText)
+		same := tc.scored == tc.asked
+		for i, e := range snap.entries {
+			if (e.lazy == nil) == same {
+				t.Errorf("scored for %q, asked %q: %s read %t, want %t", tc.scored, tc.asked, snap.files[i].path, e.lazy == nil, !same)
+			}
+		}
+		snap.decodeAll()
+		want := relevance(snap, tc.asked, relText)
+		if len(want) < 3 || !maps.Equal(got, want) {
+			t.Errorf("scored for %q, asked %q: relevance = %v, want %v", tc.scored, tc.asked, got, want)
 		}
 	}
 }

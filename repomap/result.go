@@ -63,7 +63,7 @@ func (m *Map) Build(ctx context.Context, req Request) (*Result, error) {
 func publish(ctx context.Context, bs *blocks, r *result, encName string) *Result {
 	pub := &Result{Text: r.text, Tokens: r.tokens, Budget: r.budget, Encoding: encName, Stats: r.stats}
 	pub.Ranked = r.ranked.files()
-	shown := r.ranked.prefix(r.shown)
+	shown := r.ranked.prefix(ctx, r.shown)
 	defs := make(map[string][]Def)
 	for _, it := range shown {
 		ds := defs[it.Path]

@@ -47,8 +47,14 @@ func walk(ctx context.Context, fsys fs.FS) ([]file, []skip, error) {
 // walkRoot lists the files of the root r as walkTree does, with the
 // rules of git from above the tree (gitPatterns) when r has a directory
 // on disk.
-func walkRoot(ctx context.Context, r Root, exclude, include []string, workers int) ([]file, []skip, error) {
+//
+// With disk, r.FS is the directory disk on disk (os.DirFS), and the walk
+// reads its directories there (diskDir).
+func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string, workers int) ([]file, []skip, error) {
 	o := walkOptions{exclude: exclude, include: include, workers: workers}
+	if disk {
+		o.disk = r.Dir
+	}
 	if r.Dir != "" {
 		git, err := gitPatterns(r.Dir)
 		if err != nil {
@@ -70,6 +76,9 @@ type walkOptions struct {
 	git []gitignore.Pattern
 	// workers is how many goroutines read directories; 0 means one.
 	workers int
+	// disk, when not empty, is the tree's directory on disk, where its
+	// fs.FS reads (os.DirFS): the walk reads directories there.
+	disk string
 }
 
 // walkTree lists the regular files under the root of fsys, in lexical
@@ -95,9 +104,9 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, e
 	patterns := append(slices.Clip(o.git), readIgnore(fsys, ".git/info/exclude", nil)...)
 	patterns = append(patterns, dirIgnore(fsys, ".", entries, nil)...)
 	patterns = append(patterns, readIgnore(fsys, IgnoreFile, nil)...)
-	w := &walker{ctx: ctx, fsys: fsys, sel: newSelection(o.exclude, o.include)}
+	w := &walker{ctx: ctx, fsys: fsys, disk: o.disk, sel: newSelection(o.exclude, o.include)}
 	top := &dirList{}
-	w.run(max(o.workers, 1), dirJob{dir: ".", entries: entries, patterns: patterns, out: top})
+	w.run(max(o.workers, 1), dirJob{dir: ".", entries: entries, ignore: newIgnoreSet(nil, patterns, nil), out: top})
 	if w.err != nil {
 		return nil, nil, fmt.Errorf("repomap: walk: %w", w.err)
 	}
@@ -114,6 +123,7 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, e
 type walker struct {
 	ctx  context.Context
 	fsys fs.FS
+	disk string // the tree's directory on disk, or "" (walkOptions.disk)
 	sel  selection
 
 	mu      sync.Mutex
@@ -123,14 +133,15 @@ type walker struct {
 	err     error // the first error, which stops the walk
 }
 
-// dirJob is a directory to list: its path and path parts, its patterns
-// (see walker.dir), where its list goes, and its entries, once read.
+// dirJob is a directory to list: its path and path parts, its ignore
+// rules (see walker.dir), where its list goes, and its entries, once
+// read.
 type dirJob struct {
-	dir      string
-	parts    []string
-	entries  []fs.DirEntry // nil until read
-	patterns []gitignore.Pattern
-	out      *dirList
+	dir     string
+	parts   []string
+	entries []fs.DirEntry // nil until read
+	ignore  *ignoreSet
+	out     *dirList
 }
 
 // dirList is what the walk found in one directory, in the order of its
@@ -218,16 +229,29 @@ func (w *walker) push(jobs []dirJob) {
 // .gitignore, looked for in its entries rather than opened in every
 // directory. Its directories are queued as jobs of their own.
 func (w *walker) dir(job dirJob) error {
-	out, entries, patterns := job.out, job.entries, job.patterns
+	out, entries, ignore := job.out, job.entries, job.ignore
+	var dd *diskDir
+	if w.disk != "" {
+		if dd = openDiskDir(filepath.Join(w.disk, filepath.FromSlash(job.dir))); dd != nil {
+			defer dd.close()
+		}
+	}
 	if entries == nil {
 		var err error
-		if entries, err = fs.ReadDir(w.fsys, job.dir); err != nil {
+		if dd != nil {
+			entries, err = dd.readDir()
+		} else {
+			entries, err = fs.ReadDir(w.fsys, job.dir)
+		}
+		if err != nil {
 			out.items = append(out.items, dirItem{skip: &skip{job.dir, "unreadable: " + errText(err)}})
 			return nil
 		}
-		patterns = append(slices.Clip(patterns), dirIgnore(w.fsys, job.dir, entries, job.parts)...)
+		if more := dirIgnore(w.fsys, job.dir, entries, job.parts); len(more) > 0 {
+			ignore = newIgnoreSet(ignore, more, job.parts)
+		}
 	}
-	matcher := gitignore.NewMatcher(patterns)
+	var scratch []int32
 	var subs []dirJob
 	defer func() { w.push(subs) }()
 	for _, d := range entries {
@@ -243,15 +267,20 @@ func (w *walker) dir(job dirJob) error {
 		typ := d.Type()
 		switch {
 		case d.IsDir():
-			if name == ".git" || matcher.Match(ps, true) || !w.sel.enter(p) {
+			var ignored bool
+			if ignored, scratch = ignore.match(ps, true, scratch); ignored || name == ".git" || !w.sel.enter(p) {
 				continue
 			}
 			sub := &dirList{}
 			out.items = append(out.items, dirItem{dir: sub})
-			subs = append(subs, dirJob{dir: p, parts: ps, patterns: patterns, out: sub})
+			subs = append(subs, dirJob{dir: p, parts: ps, ignore: ignore.below(name), out: sub})
 			continue
-		case matcher.Match(ps, false) || !w.sel.keep(p):
+		}
+		var ignored bool
+		if ignored, scratch = ignore.match(ps, false, scratch); ignored || !w.sel.keep(p) {
 			continue
+		}
+		switch {
 		case typ&fs.ModeSymlink != 0:
 			out.items = append(out.items, dirItem{skip: &skip{p, "symbolic link"}})
 			continue
@@ -259,14 +288,129 @@ func (w *walker) dir(job dirJob) error {
 			out.items = append(out.items, dirItem{skip: &skip{p, "not a regular file"}})
 			continue
 		}
-		info, err := d.Info()
+		size, mod, err := w.stamp(dd, d)
 		if err != nil {
 			out.items = append(out.items, dirItem{skip: &skip{p, "unreadable: " + errText(err)}})
 			continue
 		}
-		out.items = append(out.items, dirItem{file: &file{path: p, size: info.Size(), mod: info.ModTime().UnixNano()}})
+		out.items = append(out.items, dirItem{file: &file{path: p, size: size, mod: mod}})
 	}
 	return nil
+}
+
+// stamp returns the size and modification time of the file of entry d,
+// read by dd, its directory open on disk, when it is not nil.
+func (w *walker) stamp(dd *diskDir, d fs.DirEntry) (size, mod int64, err error) {
+	if dd != nil {
+		return dd.stamp(d.Name())
+	}
+	info, err := d.Info()
+	if err != nil {
+		return 0, 0, err
+	}
+	return info.Size(), info.ModTime().UnixNano(), nil
+}
+
+// ignoreSet is the ignore rules that apply in one directory, the last
+// one that matches deciding (gitignore.Matcher), indexed by their quick
+// tests (quickPattern): a rule whose name no part of a path has cannot
+// match it, and below a directory that has the name every path has it.
+// The walk tries on each entry the rules it can match alone: babel's
+// root .gitignore has 70, tried on each of 40,000 entries.
+type ignoreSet struct {
+	patterns []gitignore.Pattern // the rules, each without its quick test
+	// always lists the rules to try on every entry: those without a quick
+	// test, and those whose test the directory's path passes; byName and
+	// suffix, those whose test only an entry of that name, or with that
+	// suffix, can pass. Each list is in the rules' order.
+	always []int32
+	byName map[string][]int32
+	suffix []int32
+	quick  []quickPattern // per rule: its quick test (the zero one for none)
+}
+
+// newIgnoreSet returns the set of up's rules, then more, which apply in
+// the directory whose path parts are parts (up, nil for none, being the
+// set of the directory above, or of no directory).
+func newIgnoreSet(up *ignoreSet, more []gitignore.Pattern, parts []string) *ignoreSet {
+	s := &ignoreSet{byName: make(map[string][]int32)}
+	if up != nil {
+		s.patterns = slices.Clone(up.patterns)
+		s.quick = slices.Clone(up.quick)
+		s.always = slices.Clone(up.always)
+		for name, is := range up.byName {
+			s.byName[name] = is
+		}
+		s.suffix = up.suffix
+	}
+	for _, p := range more {
+		i := int32(len(s.patterns))
+		q, ok := p.(quickPattern)
+		switch {
+		case !ok:
+			s.patterns = append(s.patterns, p)
+			s.quick = append(s.quick, quickPattern{})
+			s.always = append(s.always, i)
+			continue
+		case q.name != "" && !slices.Contains(parts, q.name):
+			s.byName[q.name] = append(slices.Clip(s.byName[q.name]), i)
+		case q.suffix != "" && !slices.ContainsFunc(parts, func(part string) bool { return strings.HasSuffix(part, q.suffix) }):
+			s.suffix = append(slices.Clip(s.suffix), i)
+		default:
+			s.always = append(s.always, i)
+		}
+		s.patterns = append(s.patterns, q.Pattern)
+		s.quick = append(s.quick, q)
+	}
+	return s
+}
+
+// below returns the set of the directory name of s's directory: the
+// rules that only an entry of that name could match are tried on every
+// entry below it.
+func (s *ignoreSet) below(name string) *ignoreSet {
+	named := s.byName[name]
+	var suffixed []int32
+	for _, i := range s.suffix {
+		if strings.HasSuffix(name, s.quick[i].suffix) {
+			suffixed = append(suffixed, i)
+		}
+	}
+	if len(named) == 0 && len(suffixed) == 0 {
+		return s
+	}
+	t := *s
+	t.always = slices.Concat(s.always, named, suffixed)
+	slices.Sort(t.always)
+	t.always = slices.Compact(t.always)
+	return &t
+}
+
+// match reports whether the rules ignore the entry whose path parts are
+// ps (the last one its name), as gitignore.Matcher does; scratch is
+// space for it, returned for the next call.
+func (s *ignoreSet) match(ps []string, isDir bool, scratch []int32) (bool, []int32) {
+	name := ps[len(ps)-1]
+	try := s.always
+	named := s.byName[name]
+	if len(named) > 0 || len(s.suffix) > 0 {
+		scratch = append(append(scratch[:0], s.always...), named...)
+		for _, i := range s.suffix {
+			if strings.HasSuffix(name, s.quick[i].suffix) {
+				scratch = append(scratch, i)
+			}
+		}
+		if len(scratch) > len(s.always) {
+			slices.Sort(scratch)
+			try = scratch
+		}
+	}
+	for k := len(try) - 1; k >= 0; k-- {
+		if m := s.patterns[try[k]].Match(ps, isDir); m > gitignore.NoMatch {
+			return m == gitignore.Exclude, scratch
+		}
+	}
+	return false, scratch
 }
 
 // dirIgnore returns the patterns of the .gitignore file among entries, the

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -485,7 +486,7 @@ func TestWalkRoot(t *testing.T) {
 	})
 	dir := filepath.Join(repo, "a", "b")
 	list := func(r Root) []string {
-		files, _, err := walkRoot(context.Background(), r, nil, []string{"*.go", "*.yaml"}, 2)
+		files, _, err := walkRoot(context.Background(), r, r.Dir != "", nil, []string{"*.go", "*.yaml"}, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -502,6 +503,43 @@ func TestWalkRoot(t *testing.T) {
 	// A root that is only a file system knows nothing above it.
 	if got, want := list(Root{FS: os.DirFS(dir)}), []string{"main.go", "secret.yaml"}; !slices.Equal(got, want) {
 		t.Errorf("walkRoot(a/b as an fs.FS) = %q, want %q", got, want)
+	}
+}
+
+// TestWalkOnDisk checks that a walk that reads a tree's directories on
+// disk (diskDir) lists what a walk through its fs.FS lists: the files
+// with their sizes and modification times, in order, and the skips.
+func TestWalkOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	tree := map[string]string{".gitignore": "*.log\nbuild/\n", "a.go": "package a\n", "b/c/d.py": "x = 1\n",
+		"b/c/e.log": "log\n", "b/build/f.go": "package f\n", "b/z.txt": "zz\n", "b-x/y.js": "var y\n", "b.md": "# B\n"}
+	writeFiles(t, dir, tree)
+	when := time.Date(2025, 5, 6, 7, 8, 9, 123456789, time.UTC)
+	for p := range tree {
+		when = when.Add(time.Minute)
+		if err := os.Chtimes(filepath.Join(dir, p), when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a.go", filepath.Join(dir, "link.go")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink("b", filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	r := Root{Dir: dir, FS: os.DirFS(dir)}
+	for _, workers := range []int{1, 3} {
+		wantFiles, wantSkips, err := walkRoot(context.Background(), r, false, nil, nil, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, skips, err := walkRoot(context.Background(), r, true, nil, nil, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(files, wantFiles) || !slices.Equal(skips, wantSkips) || len(files) != 6 || len(skips) != 2 {
+			t.Errorf("on disk, %d workers: %v, skips %v; through the fs.FS: %v, skips %v", workers, files, skips, wantFiles, wantSkips)
+		}
 	}
 }
 
@@ -620,6 +658,68 @@ func TestQuickPattern(t *testing.T) {
 	}
 	if skipped == 0 {
 		t.Errorf("no path was skipped by a pattern's name")
+	}
+}
+
+// TestIgnoreSet checks that an ignoreSet, made at the top and taken
+// down each path a directory at a time, with the rules of a nested
+// ignore file added on the way, decides as gitignore's matcher of all
+// the rules does, for random sets of rules and paths.
+func TestIgnoreSet(t *testing.T) {
+	lines := []string{
+		"dist", "dist/", "/dist", "!dist", "*.log", "!*.log", "*.log/", "lib/*.js", "/packages/*/lib",
+		"**/node_modules", "!**/test/fixtures/**/node_modules", "a/**/b", "a/**", "**/x.go", "!x.go",
+		"[ab].go", "?.go", "*.min.js", "foo*bar", "build/", "**/build", "a/b/", "test", "!test/", "*.go",
+	}
+	parts := []string{"a", "b", "dist", "lib", "x.go", "x.log", "packages", "p", "node_modules", "test",
+		"fixtures", "build", "a.go", "c.min.js", "foobazbar", "q"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func(n int) []gitignore.Pattern {
+		var ps []gitignore.Pattern
+		for range n {
+			ps = append(ps, newQuickPattern(lines[rng.IntN(len(lines))], nil))
+		}
+		return ps
+	}
+	tried := 0
+	for range 200 {
+		// Rules from outside the tree (not quick ones), the top's, and a
+		// nested ignore file's at nestAt.
+		outside := []gitignore.Pattern{gitignore.ParsePattern(lines[rng.IntN(len(lines))], nil)}
+		top := append(outside, pick(1+rng.IntN(12))...)
+		nestAt := []string{parts[rng.IntN(len(parts))]}
+		var nested []gitignore.Pattern
+		for _, l := range []string{lines[rng.IntN(len(lines))], lines[rng.IntN(len(lines))]} {
+			nested = append(nested, newQuickPattern(l, nestAt))
+		}
+		for range 50 {
+			p := make([]string, 1+rng.IntN(5))
+			for i := range p {
+				p[i] = parts[rng.IntN(len(parts))]
+			}
+			if rng.IntN(2) == 0 {
+				p[0] = nestAt[0]
+			}
+			set, all := newIgnoreSet(nil, top, nil), slices.Clone(top)
+			var scratch []int32
+			for i := range p {
+				if i == 1 && p[0] == nestAt[0] {
+					set, all = newIgnoreSet(set, nested, p[:1]), append(all, nested...)
+				}
+				for _, dir := range []bool{false, true} {
+					got, s := set.match(p[:i+1], dir, scratch)
+					scratch = s
+					if want := gitignore.NewMatcher(all).Match(p[:i+1], dir); got != want {
+						t.Fatalf("rules %q, nested at %q %q: %q (dir %v) ignored %v, want %v", top, nestAt, nested, p[:i+1], dir, got, want)
+					}
+					tried++
+				}
+				set = set.below(p[i])
+			}
+		}
+	}
+	if tried < 10000 {
+		t.Errorf("%d paths tried, want 10,000 at least", tried)
 	}
 }
 

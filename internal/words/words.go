@@ -117,6 +117,9 @@ func Count(src []byte) Bag {
 // Split gives them, and returns the extended slice.
 func AppendHashes(dst []uint32, s string) []uint32 { return appendHashes(dst, s) }
 
+// AppendBytesHashes is AppendHashes of the text b.
+func AppendBytesHashes(dst []uint32, b []byte) []uint32 { return appendHashes(dst, b) }
+
 // The classes of ASCII bytes.
 const (
 	clWord  = 1 << iota // a letter or a digit
