@@ -404,24 +404,29 @@ func (s *snapshot) source(ctx context.Context, p string) *render.Source {
 		// made without its outline would be kept (blockMemo).
 		x.fill(context.Background(), []*entry{e})
 	}
-	if e.lines == nil {
+	needOutline := e.outline == nil && !e.noOutline
+	if e.lines == nil || needOutline {
 		text, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize)
 		if reason != "" {
 			x.opts.Logger.Debug("repomap: render: skipped", "path", p, "reason", reason)
 			return nil
 		}
-		if e.outline == nil && !e.noOutline {
+		if needOutline {
+			// An outline a done ctx cut short is tried again by the
+			// next map: its file has one.
 			e.outline = x.outline(ctx, p, text)
-			e.noOutline = e.outline == nil
+			e.noOutline = e.outline == nil && ctx.Err() == nil
 			e.dirty = e.dirty || e.outline != nil
 		}
-		e.lines = render.Lines(string(text))
-		// Credentials never reach a map: the one place lines are read
-		// for showing is the one place they are redacted, whole lines
-		// before the renderer cuts them.
-		for i, line := range redact.Lines(e.lines) {
-			e.lines[i] = line
-			e.redacted++
+		if e.lines == nil {
+			e.lines = render.Lines(string(text))
+			// Credentials never reach a map: the one place lines are
+			// read for showing is the one place they are redacted,
+			// whole lines before the renderer cuts them.
+			for i, line := range redact.Lines(e.lines) {
+				e.lines[i] = line
+				e.redacted++
+			}
 		}
 	}
 	return &render.Source{Lines: e.lines, Outline: e.outline}

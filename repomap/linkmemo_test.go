@@ -465,3 +465,31 @@ func TestOverviewRanksQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceCancelled checks that an outline a done context cut short is
+// made by the next map that shows the file, rather than the file being
+// taken for one without an outline until it changes.
+func TestSourceCancelled(t *testing.T) {
+	root := writeTree(t, smallTree)
+	m, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ctx := context.Background()
+	snap, err := m.snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if src := snap.source(done, "a.go"); src == nil {
+		t.Fatal("a.go: no source with a done context")
+	} else if src.Outline != nil {
+		t.Fatal("a.go: an outline made with a done context")
+	}
+	src := snap.source(ctx, "a.go")
+	if src == nil || src.Outline == nil {
+		t.Fatalf("a.go after a cancelled render: source %v, want one with its outline", src)
+	}
+}
