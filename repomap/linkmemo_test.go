@@ -231,20 +231,7 @@ func TestFillAfterCacheChanged(t *testing.T) {
 	ctx := context.Background()
 	buildUnkept(t, root, Options{CacheDir: dir})
 
-	m, err := New(root, &Options{CacheDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	m.idx.startPreload(ctx, false, readStamps, nil)
-	files, skipped, err := m.idx.walk(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := m.idx.update(ctx, files, skipped)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, snap := stampSnapshot(t, root, dir, nil)
 	for i, e := range snap.entries {
 		if e.lazy == nil {
 			t.Fatalf("%s was read in full; want its stamp alone", snap.files[i].path)
@@ -267,27 +254,8 @@ func TestFillAfterCacheChanged(t *testing.T) {
 	}
 	snap.fillAll(ctx)
 
-	fresh, err := New(root, &Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	want, err := fresh.snapshot(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, e := range snap.entries {
-		p := snap.files[i].path
-		if e.lazy != nil {
-			t.Errorf("%s is not read after fillAll", p)
-			continue
-		}
-		e.decode()
-		w := want.entry(p)
-		if !reflect.DeepEqual(e.tags, w.tags) || !bytes.Equal(e.words, w.words) || e.size != w.size || e.mod != w.mod {
-			t.Errorf("%s after fillAll: tags %v, %d bytes of words; a new Map's: %v, %d bytes", p, e.tags, len(e.words), w.tags, len(w.words))
-		}
-	}
+	want := freshSnapshot(t, root)
+	checkFilled(t, snap, want, "after fillAll")
 	if e := snap.entry("a.go"); e == nil || !e.dirty {
 		t.Errorf("a.go, parsed again, is not to be written to the cache")
 	}
@@ -303,20 +271,7 @@ func TestFillCancelled(t *testing.T) {
 	ctx := context.Background()
 	buildUnkept(t, root, Options{CacheDir: dir})
 
-	m, err := New(root, &Options{CacheDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	m.idx.startPreload(ctx, false, readStamps, nil)
-	files, skipped, err := m.idx.walk(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := m.idx.update(ctx, files, skipped)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, files, snap := stampSnapshot(t, root, dir, nil)
 	done, cancel := context.WithCancel(ctx)
 	cancel()
 	snap.fillAll(done)
@@ -328,15 +283,7 @@ func TestFillCancelled(t *testing.T) {
 	snap.fillAll(ctx)
 	m.idx.persist(files)
 
-	fresh, err := New(root, &Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	want, err := fresh.snapshot(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := freshSnapshot(t, root)
 	c, err := cache.New(dir, root, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -345,19 +292,10 @@ func TestFillCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, e := range snap.entries {
-		p := snap.files[i].path
-		if e.lazy != nil {
-			t.Errorf("%s is not read after fillAll", p)
-			continue
-		}
-		e.decode()
-		w := want.entry(p)
-		if !reflect.DeepEqual(e.tags, w.tags) || !bytes.Equal(e.words, w.words) {
-			t.Errorf("%s after a cancelled fill: tags %v, %d bytes of words; a new Map's: %v, %d bytes", p, e.tags, len(e.words), w.tags, len(w.words))
-		}
-		if h, ok := held[p]; ok && !reflect.DeepEqual(h.Encoded.Decode(), w.tags) {
-			t.Errorf("%s in the disk cache after a cancelled fill: tags %v; a new Map's: %v", p, h.Encoded.Decode(), w.tags)
+	checkFilled(t, snap, want, "after a cancelled fill")
+	for p, h := range held {
+		if w := want.entry(p); w == nil || !reflect.DeepEqual(h.Encoded.Decode(), w.tags) {
+			t.Errorf("%s in the disk cache after a cancelled fill: tags %v; a new Map's: %v", p, h.Encoded.Decode(), w)
 		}
 	}
 }
@@ -491,5 +429,63 @@ func TestSourceCancelled(t *testing.T) {
 	src := snap.source(ctx, "a.go")
 	if src == nil || src.Outline == nil {
 		t.Fatalf("a.go after a cancelled render: source %v, want one with its outline", src)
+	}
+}
+
+// stampSnapshot opens a Map of root with the disk cache in dir and makes
+// its snapshot as a map whose links are kept does: the cache's entries
+// read as stamps, scored for the words of wq when it is not nil. The Map
+// is closed when the test ends.
+func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []file, *snapshot) {
+	t.Helper()
+	ctx := t.Context()
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	m.idx.startPreload(ctx, false, readStamps, wq)
+	files, skipped, err := m.idx.walk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := m.idx.update(ctx, files, skipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, files, snap
+}
+
+// freshSnapshot returns the snapshot of root that a new Map without a
+// disk cache makes: what a map's entries must equal.
+func freshSnapshot(t *testing.T, root string) *snapshot {
+	t.Helper()
+	fresh, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fresh.Close() })
+	want, err := fresh.snapshot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// checkFilled checks that every entry of snap is read and has the tags,
+// words, size and time of the same file's entry in want.
+func checkFilled(t *testing.T, snap, want *snapshot, when string) {
+	t.Helper()
+	for i, e := range snap.entries {
+		p := snap.files[i].path
+		if e.lazy != nil {
+			t.Errorf("%s is not read %s", p, when)
+			continue
+		}
+		e.decode()
+		w := want.entry(p)
+		if !reflect.DeepEqual(e.tags, w.tags) || !bytes.Equal(e.words, w.words) || e.size != w.size || e.mod != w.mod {
+			t.Errorf("%s %s: tags %v, %d bytes of words; a new Map's: %v, %d bytes", p, when, e.tags, len(e.words), w.tags, len(w.words))
+		}
 	}
 }

@@ -168,25 +168,11 @@ func TestRelevanceScoredAsRead(t *testing.T) {
 	root := writeTree(t, tree)
 	dir := t.TempDir()
 	buildUnkept(t, root, Options{CacheDir: dir})
-	ctx := t.Context()
 	for _, tc := range []struct{ scored, asked string }{
 		{"QuerySet.update() ignores the common kwargs", "QuerySet.update() ignores the common kwargs"},
 		{"the route renders", "QuerySet.update() ignores the common kwargs"},
 	} {
-		m, err := New(root, &Options{CacheDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		m.idx.startPreload(ctx, false, readStamps, newWordsQuery(tc.scored, relText))
-		files, skipped, err := m.idx.walk(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		snap, err := m.idx.update(ctx, files, skipped)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, _, snap := stampSnapshot(t, root, dir, newWordsQuery(tc.scored, relText))
 		for i, e := range snap.entries {
 			if e.lazy == nil || e.lazy.score == nil {
 				t.Fatalf("%s: not scored as read", snap.files[i].path)
