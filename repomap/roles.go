@@ -281,13 +281,38 @@ func parseRoles(name, text string) (roleRules, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		role, glob, ok := strings.Cut(line, " ")
-		glob = strings.TrimSpace(glob)
-		r, err := ParseRole(role)
-		if !ok || glob == "" || err != nil || !doublestar.ValidatePattern(cleanGlob(glob)) {
-			return nil, fmt.Errorf("repomap: %s:%d: want a role and a glob, as \"fixture **/golden/**\": %q", name, n, line)
+		r, err := parseRoleRule(line)
+		if err != nil {
+			return nil, fmt.Errorf("repomap: %s:%d: %w", name, n, err)
 		}
-		rs = append(rs, RoleRule{Glob: glob, Role: r})
+		rs = append(rs, r)
 	}
 	return rs, nil
+}
+
+// ParseRoleRule returns the rule that s gives, written as a line of a
+// RolesFile: a role, a space and a glob, as "fixture **/golden/**".
+func ParseRoleRule(s string) (RoleRule, error) {
+	r, err := parseRoleRule(strings.TrimSpace(s))
+	if err != nil {
+		return RoleRule{}, fmt.Errorf("repomap: %w", err)
+	}
+	return r, nil
+}
+
+// parseRoleRule is ParseRoleRule without the package's prefix on errors.
+func parseRoleRule(s string) (RoleRule, error) {
+	role, glob, ok := strings.Cut(s, " ")
+	glob = strings.TrimSpace(glob)
+	if !ok || glob == "" {
+		return RoleRule{}, fmt.Errorf("want a role and a glob, as \"fixture **/golden/**\": %q", s)
+	}
+	r, err := ParseRole(role)
+	if err != nil {
+		return RoleRule{}, fmt.Errorf("%q: unknown role %q (want one of %s)", s, role, strings.Join(roleNames[:], ", "))
+	}
+	if !doublestar.ValidatePattern(cleanGlob(glob)) {
+		return RoleRule{}, fmt.Errorf("%q: bad glob %q", s, glob)
+	}
+	return RoleRule{Glob: glob, Role: r}, nil
 }

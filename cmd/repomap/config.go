@@ -27,6 +27,7 @@ type config struct {
 	cacheDir         string
 	noCache          bool
 	exclude, include list
+	roles            list // -role: "ROLE GLOB"
 	verbose          bool
 	roots            list // -root, for commands whose arguments are not roots
 
@@ -78,6 +79,7 @@ func (c *config) treeFlags(fl *flag.FlagSet) {
 	fl.BoolVar(&c.noCache, "no-cache", false, "neither read nor write the tag cache")
 	fl.Var(&c.exclude, "exclude", "leave out the files and directories that `pattern` matches, as a .gitignore line does (\"vendor/\", \"*_test.go\" at any depth, \"/build\" at the root, \"**/*.pb.go\"); repeatable")
 	fl.Var(&c.include, "include", "keep only the files that `pattern` matches, as for --exclude, or that lie under a directory it matches (\"services/api\"); repeatable")
+	fl.Var(&c.roles, "role", "give files a role by a `rule`, written as a line of .repomaproles: a role, a space and a glob, as \"fixture **/golden/**\" or \"source tools/gen.go\"; the roles are source, test, example, fixture, generated, vendored, docs, config, community and asset; repeatable, after the rules of .repomaproles, the last match winning")
 	fl.BoolVar(&c.verbose, "v", false, "log skipped files and other diagnostics to standard error")
 }
 
@@ -130,7 +132,23 @@ func (c *config) check(formats ...string) string {
 			return strings.TrimPrefix(err.Error(), "repomap: ")
 		}
 	}
+	if _, err := c.roleRules(); err != nil {
+		return "--role " + strings.TrimPrefix(err.Error(), "repomap: ")
+	}
 	return ""
+}
+
+// roleRules returns the rules of the -role flags.
+func (c *config) roleRules() ([]repomap.RoleRule, error) {
+	var rs []repomap.RoleRule
+	for _, s := range c.roles {
+		r, err := repomap.ParseRoleRule(s)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
 }
 
 // open returns the Map of the trees at dirs, with the options of the
@@ -153,6 +171,7 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 	if err != nil {
 		return nil, err
 	}
+	roles, _ := c.roleRules() // checked by check
 	refresh := repomap.RefreshAuto
 	if c.refresh != "" {
 		refresh, _ = repomap.ParseRefresh(c.refresh) // checked by check
@@ -168,6 +187,7 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 		Style:         c.style,
 		Exclude:       c.exclude,
 		Include:       c.include,
+		Roles:         roles,
 		Progress:      progress,
 		Logger:        slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
 	})

@@ -102,6 +102,12 @@
 //	--refresh string
 //	      when a map made before may be reused: auto, always, files or manual;
 //	      matters to long-running uses (default "auto")
+//	--role rule
+//	      give files a role by a rule, written as a line of .repomaproles: a role,
+//	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
+//	      the roles are source, test, example, fixture, generated, vendored, docs,
+//	      config, community and asset; repeatable, after the rules of
+//	      .repomaproles, the last match winning
 //	--stats
 //	      print to standard error how the map was made: files seen, parsed, from
 //	      cache, skipped, tags, graph size, tokens and the time of each stage
@@ -181,6 +187,12 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--role rule
+//	      give files a role by a rule, written as a line of .repomaproles: a role,
+//	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
+//	      the roles are source, test, example, fixture, generated, vendored, docs,
+//	      config, community and asset; repeatable, after the rules of
+//	      .repomaproles, the last match winning
 //	--root dir
 //	      the root of a tree to look in, a dir; repeatable (default: the current
 //	      directory)
@@ -223,6 +235,12 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--role rule
+//	      give files a role by a rule, written as a line of .repomaproles: a role,
+//	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
+//	      the roles are source, test, example, fixture, generated, vendored, docs,
+//	      config, community and asset; repeatable, after the rules of
+//	      .repomaproles, the last match winning
 //	--root dir
 //	      the root of a tree to look in, a dir; repeatable (default: the current
 //	      directory)
@@ -279,6 +297,12 @@
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
+//	--role rule
+//	      give files a role by a rule, written as a line of .repomaproles: a role,
+//	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
+//	      the roles are source, test, example, fixture, generated, vendored, docs,
+//	      config, community and asset; repeatable, after the rules of
+//	      .repomaproles, the last match winning
 //	--root dir
 //	      the root of a tree to look in, a dir; repeatable (default: the current
 //	      directory)
@@ -370,6 +394,12 @@
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
+//	--role rule
+//	      give files a role by a rule, written as a line of .repomaproles: a role,
+//	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
+//	      the roles are source, test, example, fixture, generated, vendored, docs,
+//	      config, community and asset; repeatable, after the rules of
+//	      .repomaproles, the last match winning
 //	--top N
 //	      keep the N best-ranked files and the edges between them (default: every
 //	      file in tsv and json, 40 in dot)
@@ -454,6 +484,12 @@
 //	--refresh string
 //	      when a map made before may be reused: auto, always, files or manual;
 //	      matters to long-running uses (default "auto")
+//	--role rule
+//	      give files a role by a rule, written as a line of .repomaproles: a role,
+//	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
+//	      the roles are source, test, example, fixture, generated, vendored, docs,
+//	      config, community and asset; repeatable, after the rules of
+//	      .repomaproles, the last match winning
 //	--style string
 //	      how a definition shows: compact, its signature under the headers of its
 //	      class, impl or namespace; or aider, Aider's rule, with the rows after it

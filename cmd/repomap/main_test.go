@@ -246,6 +246,39 @@ func TestSelectFiles(t *testing.T) {
 	}
 }
 
+// TestRoleFlag checks that --role gives files a role, after the roles
+// file's rules, and that --stats counts the files of each role.
+func TestRoleFlag(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	roles := func(args ...string) string {
+		t.Helper()
+		code, _, errs := runCmd(t, append([]string{"--no-cache", "--stats"}, append(args, dir)...)...)
+		if code != 0 {
+			t.Fatalf("repomap %q: exit %d:\n%s", args, code, errs)
+		}
+		for line := range strings.Lines(errs) {
+			if r, ok := strings.CutPrefix(line, "roles"); ok {
+				return strings.TrimSpace(r)
+			}
+		}
+		t.Fatalf("repomap %q --stats: no roles line in\n%s", args, errs)
+		return ""
+	}
+	if got, want := roles(), "3 source, 1 generated"; got != want {
+		t.Errorf("roles %q, want %q", got, want)
+	}
+	if got, want := roles("--role", "docs tools/**"), "2 source, 1 generated, 1 docs"; got != want {
+		t.Errorf("--role \"docs tools/**\": roles %q, want %q", got, want)
+	}
+	// The flag's rules come after the roles file's, and the last wins.
+	if err := os.WriteFile(filepath.Join(dir, ".repomaproles"), []byte("fixture tools/**\nfixture cart/**\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := roles("--role", "source cart/**"), "2 source, 1 fixture, 1 generated, 1 community"; got != want {
+		t.Errorf("roles file and --role: roles %q, want %q", got, want)
+	}
+}
+
 func TestMentionsFrom(t *testing.T) {
 	dir := writeTree(t, shopTree)
 	request := filepath.Join(t.TempDir(), "request.txt")
@@ -375,7 +408,7 @@ func TestUsage(t *testing.T) {
 		{args: []string{"help", "bench"}, stdout: "  --runs number\n"},
 		{args: []string{"help", "nope"}, code: 2, stderr: `unknown command "nope"`, noStdout: true},
 		{args: []string{"help", "def"}, code: 2, stderr: `unknown command "def" (did you mean repomap defs?)`, noStdout: true},
-		{args: []string{"--nope"}, code: 2, stderr: "unknown flag --nope\n", noStdout: true},
+		{args: []string{"--xyzzy"}, code: 2, stderr: "unknown flag --xyzzy\n", noStdout: true},
 		{args: []string{"--tokenz", "5", dir}, code: 2, stderr: "unknown flag --tokenz (did you mean --tokens?)", noStdout: true},
 		{args: []string{"defs", "--rot", dir, "X"}, code: 2, stderr: "(did you mean --root?)", noStdout: true},
 		{args: []string{"--tokens", "-5", dir}, code: 2, stderr: "must not be negative", noStdout: true},
@@ -387,6 +420,9 @@ func TestUsage(t *testing.T) {
 		{args: []string{"bench", "--runs", "0"}, code: 2, stderr: "--runs takes a positive number", noStdout: true},
 		{args: []string{"--format", "yaml", dir}, code: 2, stderr: `unknown format "yaml"`, noStdout: true},
 		{args: []string{"--exclude", "a[", dir}, code: 2, stderr: `malformed glob "a["`, noStdout: true},
+		{args: []string{"--role", "fixtur cart/**", dir}, code: 2, stderr: `unknown role "fixtur"`, noStdout: true},
+		{args: []string{"--role", "fixture", dir}, code: 2, stderr: "want a role and a glob", noStdout: true},
+		{args: []string{"--role", "fixture a[", dir}, code: 2, stderr: `bad glob "a["`, noStdout: true},
 		{args: []string{"--encoding", "gpt2", dir}, code: 2, stderr: "unknown encoding", noStdout: true},
 		{args: []string{"--refresh", "never", dir}, code: 2, stderr: "unknown refresh mode", noStdout: true},
 		{args: []string{"--no-cache", "defs"}, code: 2, stderr: "defs is a command: write it first", noStdout: true},

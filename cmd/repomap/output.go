@@ -256,6 +256,15 @@ func printStats(w io.Writer, r *repomap.Result) {
 	for _, k := range keys {
 		fmt.Fprintf(w, "  skipped  %d %s\n", reasons[k], k)
 	}
+	var roles []string
+	for r := repomap.RoleSource; r <= repomap.RoleAsset; r++ {
+		if n := s.Roles[r.String()]; n > 0 {
+			roles = append(roles, fmt.Sprintf("%d %s", n, r))
+		}
+	}
+	if len(roles) > 0 {
+		fmt.Fprintf(w, "roles      %s\n", strings.Join(roles, ", "))
+	}
 	fmt.Fprintf(w, "tags       %d definitions, %d references\n", s.Defs, s.Refs)
 	fmt.Fprintf(w, "graph      %d files, %d links (%s)\n", s.Nodes, s.Links, s.Linked)
 	reused := ""
