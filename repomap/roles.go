@@ -74,7 +74,7 @@ var (
 	testDirs      = set("test tests __tests__ spec specs")
 	exampleDirs   = set("example examples _example _examples sample samples demo demos")
 	docDirs       = set("doc docs documentation site website")
-	ciDirs        = set(".github .gitlab .circleci .buildkite .azure-pipelines .devcontainer .ci .woodpecker .forgejo .gitea")
+	ciDirs        = set(".github .gitlab .circleci .buildkite .azure-pipelines .devcontainer .ci ci .woodpecker .forgejo .gitea") // at the top of a root
 	assetExts     = set(".svg .png .jpg .jpeg .gif .ico .webp .bmp .tif .tiff .woff .woff2 .ttf .otf .eot .mp3 .mp4 .wav .ogg .webm .pdf .psd")
 	docExts       = set(".md .markdown .mdown .mkd .rst .adoc .asciidoc .txt .rdoc .pod .tex")
 	configExts    = set(".yaml .yml .toml .json .jsonc .ini .cfg .conf .properties .xml .plist .csproj .fsproj .vbproj .lock .editorconfig")

@@ -68,6 +68,9 @@ func TestPathRole(t *testing.T) {
 		{"webpack.config.js", RoleConfig},
 		{".github/workflows/ci.yml", RoleCommunity},
 		{".ci/run", RoleCommunity},
+		{"ci/utils.sh", RoleCommunity}, // ripgrep's, matplotlib's, xarray's CI scripts
+		{"ci/check_wheel_licenses.py", RoleCommunity},
+		{"src/ci/pipeline.go", RoleSource}, // a package named ci below the top
 		{".github/ISSUE_TEMPLATE/config.yml", RoleCommunity},
 		{"CONTRIBUTING.md", RoleCommunity},
 		{"CODE_OF_CONDUCT.md", RoleCommunity},
