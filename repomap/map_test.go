@@ -502,7 +502,7 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 // changes, so that a measurement can vary one of them (as in
 // "…+mix=3"); a new default must keep the spelling true.
 func TestDefaultRankingSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode+docitems=1+byname+companions"
+	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode+docitems=1+byname+companions+variants"
 	def, err := parseRanking(RankingDefault)
 	if err != nil {
 		t.Fatal(err)
@@ -516,6 +516,60 @@ func TestDefaultRankingSpelled(t *testing.T) {
 	}
 	if mixed, _ := parseRanking(spelled + "+mix=3"); mixed.relEvery != 3 {
 		t.Errorf("mix=3 after rel: relEvery = %d, want 3", mixed.relEvery)
+	}
+}
+
+// TestBuildVariants checks that the items of the head of a ranked list
+// that are another build's copy of an item before them are found: the
+// same name with qualifiers the one before has too, in another file of
+// code of the same Go package.
+func TestBuildVariants(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"os/file_unix.go":    "//go:build unix\n\npackage os\n\ntype File struct{}\n\nfunc (f *File) Close() error { return nil }\n\ntype Errno uintptr\n",
+		"os/file_windows.go": "//go:build windows\n\npackage os\n\nfunc (f *File) Close() error { return nil }\n\ntype Errno uintptr\n\nfunc (e Errno) Close() {}\n",
+		"os/root.go":         "package os\n\ntype Root struct{}\n\nfunc (r *Root) Close() error { return nil }\n",
+		"os/file_test.go":    "package os\n\ntype Errno uintptr\n",
+		"io/io.go":           "package io\n\ntype Errno uintptr\n",
+	})
+	m, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	s, err := m.snapshot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := []fit.Item{
+		{Path: "os/file_windows.go", Name: "Close"}, // File's and Errno's
+		{Path: "os/root.go", Name: "Close"},         // another type's
+		{Path: "os/file_unix.go", Name: "Close"},    // File's: a copy
+		{Path: "os/file_unix.go", Name: "Errno"},
+		{Path: "io/io.go", Name: "Errno"},           // another package's
+		{Path: "os/file_test.go", Name: "Errno"},    // a test's
+		{Path: "os/file_windows.go", Name: "Errno"}, // a copy
+		{Path: "os/file_unix.go", Name: "File"},
+	}
+	want := []bool{false, false, true, false, false, false, true, false}
+	if got := buildVariants(s, head); !slices.Equal(got, want) {
+		t.Errorf("buildVariants = %v, want %v", got, want)
+	}
+	if got := buildVariants(s, head[:2]); got != nil {
+		t.Errorf("buildVariants without copies = %v, want nil", got)
+	}
+	// In the spread order, the copies go after every other definition of
+	// their tier, in their order.
+	for i := range head {
+		head[i].Score = float64(len(head) - i)
+	}
+	spreadNames(head, nil, spreading{variants: func(h []fit.Item) []bool { return buildVariants(s, h) }})
+	var order []string
+	for _, it := range head {
+		order = append(order, it.Path+" "+it.Name)
+	}
+	wantOrder := []string{"os/file_windows.go Close", "os/root.go Close", "os/file_unix.go Errno", "io/io.go Errno", "os/file_test.go Errno", "os/file_unix.go File", "os/file_unix.go Close", "os/file_windows.go Errno"}
+	if !slices.Equal(order, wantOrder) {
+		t.Errorf("spread order %q, want %q", order, wantOrder)
 	}
 }
 

@@ -344,7 +344,11 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk ranking, q query) ranked 
 			mixed = codeFiles(s, top, in.MentionedFiles)
 		}
 	}
-	list := newItemList(res, l.hidden, mixed, rk.relEvery, spreading{rk.spread, rk.docItems}, in.Tier)
+	sp := spreading{names: rk.spread, docs: rk.docItems}
+	if rk.variants {
+		sp.variants = func(head []fit.Item) []bool { return buildVariants(s, head) }
+	}
+	list := newItemList(res, l.hidden, mixed, rk.relEvery, sp, in.Tier)
 	return ranked{n: list.len(), list: list, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from, index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: rk.itemRows}}
 }
 
@@ -866,6 +870,7 @@ type ranking struct {
 	docItems    int     // after a document's first docItems definitions in the list, the others go after every other definition of its tier; 0: no change
 	byName      bool    // with roles, the files of the last tier show by name alone unless the request points at them
 	companions  bool    // the companions of the focus files (companions: their tests, a test's subject) count as files the request names
+	variants    bool    // another build's copy of a Go definition goes after every other definition of its tier (buildVariants)
 	docRel      float64 // with relevance, what the relevance of a file of the last tier counts, before the files the words name are added; 0: all of it
 	front       float64 // in a map for no request, the share of the teleport that goes to the front doors (frontDoor); 0: none
 	// readme: the code of each root's README (readme) links the names
@@ -968,6 +973,8 @@ func parseRanking(s string) (ranking, error) {
 				r.byName = true
 			case l == "companions":
 				r.companions = true
+			case l == "variants":
+				r.variants = true
 			case name == "docrel" && hasVal:
 				w, err := strconv.ParseFloat(val, 64)
 				if err != nil || w <= 0 || w > 1 {
@@ -987,7 +994,7 @@ func parseRanking(s string) (ranking, error) {
 				}
 				r.readme = w
 			default:
-				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust, scala, kotlin, readme=F, doccode, docmaps, byname, companions, docrel=F or docitems=N, not %q", s, l)
+				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust, scala, kotlin, readme=F, doccode, docmaps, byname, companions, variants, docrel=F or docitems=N, not %q", s, l)
 			}
 		}
 		return r, nil
@@ -999,7 +1006,7 @@ func parseRanking(s string) (ranking, error) {
 		return ranking{reverse: reverseWeight, roles: true, tests: testFactor, resolve: true, fallback: fallbackWeight, private: privateWeight,
 			relevance: true, relTop: relTop, relPersonal: relPersonal, relBoost: relBoost, relText: relText, relEvery: relEvery, relNamed: relNamed,
 			overviewLong: overviewLong, itemRows: itemRows, fixtures: true, exports: true, front: frontShare, spread: spreadKeep, family: true,
-			readme: readmeShare, docCode: true, docItems: docItemsKeep, byName: true, companions: true}, nil
+			readme: readmeShare, docCode: true, docItems: docItemsKeep, byName: true, companions: true, variants: true}, nil
 	case RankingAider:
 		return ranking{}, nil
 	}
@@ -1114,6 +1121,8 @@ func parseRanking(s string) (ranking, error) {
 			r.byName = true
 		case name == "companions" && !hasVal:
 			r.companions = true
+		case name == "variants" && !hasVal:
+			r.variants = true
 		case name == "mixcode" && !hasVal:
 			r.mixCode = true
 		case name == "codetop" && !hasVal:
@@ -1168,7 +1177,7 @@ func parseRanking(s string) (ranking, error) {
 			}
 			r.reverse = w
 		default:
-			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, family, fixtures, exports, hints, docs, names=W, private=W, resolve, resolve=W, rust, scala, kotlin, docs=F, long=W, common=W, self=W, lone=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, named=W, mix=N, mixcode, codetop, front=F, readme=F, doccode, docmaps, byname, companions, spread=N, docitems=N, rows=N, roles, roles=F, reverse or reverse=W)", s, p)
+			return r, fmt.Errorf("repomap: ranking %q: unknown change %q (want builtins, family, fixtures, exports, hints, docs, names=W, private=W, resolve, resolve=W, rust, scala, kotlin, docs=F, long=W, common=W, self=W, lone=W, overview=W, rel, rel=TOP/PERSONAL/BOOST, text=W, named=W, mix=N, mixcode, codetop, front=F, readme=F, doccode, docmaps, byname, companions, variants, spread=N, docitems=N, rows=N, roles, roles=F, reverse or reverse=W)", s, p)
 		}
 	}
 	if !textSet {
@@ -1463,10 +1472,14 @@ var spreadHead = 4096
 type spreading struct {
 	names int // the definitions of a name kept in their places; 0: all
 	docs  int // the definitions of a document kept in their places; 0: all
+	// variants, when not nil, reports which items of the head are
+	// another build's copy of an item before them (buildVariants),
+	// which go after every other definition of their tier.
+	variants func(head []fit.Item) []bool
 }
 
 // on reports whether the spreading moves anything.
-func (sp spreading) on() bool { return sp.names > 0 || sp.docs > 0 }
+func (sp spreading) on() bool { return sp.names > 0 || sp.docs > 0 || sp.variants != nil }
 
 // spreadNames moves down, in the head of the ranked list items (its
 // definitions, with the tiers of their files), each definition of a
@@ -1486,7 +1499,7 @@ func spreadNames(items []fit.Item, tier map[string]int, sp spreading) {
 	type keyed struct {
 		it    fit.Item
 		tier  int
-		late  bool // a document's definition past its first sp.docs
+		late  bool // a document's definition past its first sp.docs, or a build's variant
 		score float64
 	}
 	seen := make(map[string]int, len(head))
@@ -1494,9 +1507,13 @@ func spreadNames(items []fit.Item, tier map[string]int, sp spreading) {
 	if sp.docs > 0 {
 		docs = make(map[string]int)
 	}
+	var variant []bool
+	if sp.variants != nil {
+		variant = sp.variants(head)
+	}
 	ks := make([]keyed, len(head))
 	for i, it := range head {
-		k := keyed{it: it, tier: max(tier[it.Path], 0), score: it.Score}
+		k := keyed{it: it, tier: max(tier[it.Path], 0), score: it.Score, late: variant != nil && variant[i]}
 		if sp.names > 0 {
 			n := seen[it.Name]
 			seen[it.Name] = n + 1
@@ -1504,7 +1521,7 @@ func spreadNames(items []fit.Item, tier map[string]int, sp spreading) {
 		}
 		if n, ok := docs[it.Path]; ok || docs != nil && docLanguages[tags.Detect(it.Path, nil)] {
 			docs[it.Path] = n + 1
-			k.late = n >= sp.docs
+			k.late = k.late || n >= sp.docs
 		}
 		ks[i] = k
 	}
@@ -1568,4 +1585,111 @@ func langFamily(lang string) string {
 		return "dotnet"
 	}
 	return lang
+}
+
+// buildVariants returns, for each item of head (the head of the ranked
+// list, best first), whether it is another build's copy of an item
+// before it: the definitions of the same name, with qualifiers (a
+// method's receiver) that the one before has too, in another file of
+// code of the same Go package,
+// where only one of them compiles in a build (a file for another GOOS or
+// GOARCH, or for a build tag, one of the two named so: suffixed), as
+// os/file_plan9.go's and os/file_posix.go's (*File).Close. Nil when there
+// is none. Only the files of items that share a directory and a name are
+// decoded.
+func buildVariants(s *snapshot, head []fit.Item) []bool {
+	type dirName struct{ dir, name string }
+	seen := make(map[dirName][]int)
+	quals := make(map[int][]string)
+	qualsOf := func(i int) []string {
+		if q, ok := quals[i]; ok {
+			return q
+		}
+		var q []string
+		if e := s.entry(head[i].Path); e != nil {
+			s.decode(e)
+			set := e.tags
+			for j, t := range set.Tags {
+				if t.Kind == tags.Definition && rankName(set.Sub(j), set.Strings[t.Name]) == head[i].Name {
+					q = append(q, set.Sub(j)+" "+set.Qual(j))
+				}
+			}
+		}
+		slices.Sort(q)
+		q = slices.Compact(q)
+		quals[i] = q
+		return q
+	}
+	// The items of Go code that share a directory and a name with an
+	// item before them, and those items; their files are read from the
+	// disk cache in one read.
+	var later []int
+	candidate := make([]bool, len(head))
+	for i, it := range head {
+		if it.Name == "" || path.Ext(it.Path) != ".go" {
+			continue
+		}
+		if f, ok := s.byPath[it.Path]; !ok || s.roles[f] != RoleSource {
+			continue
+		}
+		k := dirName{path.Dir(it.Path), it.Name}
+		for _, j := range seen[k] {
+			if suffixed(it.Path) || suffixed(head[j].Path) {
+				if !candidate[i] {
+					later = append(later, i)
+				}
+				candidate[i], candidate[j] = true, true
+			}
+		}
+		seen[k] = append(seen[k], i)
+	}
+	if len(later) == 0 {
+		return nil
+	}
+	var todo []*entry
+	queued := make(map[*entry]bool)
+	for i, c := range candidate {
+		if e := s.entry(head[i].Path); c && e != nil && e.lazy != nil && !queued[e] {
+			queued[e] = true
+			todo = append(todo, e)
+		}
+	}
+	if len(todo) > 0 {
+		s.idx.fill(context.Background(), todo)
+	}
+	var out []bool
+	for _, i := range later {
+		for _, j := range seen[dirName{path.Dir(head[i].Path), head[i].Name}] {
+			if j >= i {
+				break
+			}
+			if head[j].Path != head[i].Path && (suffixed(head[i].Path) || suffixed(head[j].Path)) && subset(qualsOf(i), qualsOf(j)) {
+				if out == nil {
+					out = make([]bool, len(head))
+				}
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// suffixed reports whether the name of the Go file at p has a suffix
+// after an underscore, as the files of a GOOS, a GOARCH or a build tag
+// are named (file_windows.go, asm_amd64.go, binding_nomsgpack.go): of two
+// files that define the same names, one is.
+func suffixed(p string) bool {
+	return strings.Contains(strings.TrimSuffix(path.Base(p), ".go"), "_")
+}
+
+// subset reports whether a is not empty and every string of it is in b,
+// sorted.
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			return false
+		}
+	}
+	return len(a) > 0
 }
