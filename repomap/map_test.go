@@ -573,6 +573,44 @@ func TestBuildVariants(t *testing.T) {
 	}
 }
 
+// TestTopByTier checks that the most relevant files are the k most
+// relevant files of code and, among them in relevance order, at most m
+// of documents, configuration and the like.
+func TestTopByTier(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a.py":            "def a(): pass\n",
+		"b.py":            "def b(): pass\n",
+		"c.py":            "def c(): pass\n",
+		"tests/test_d.py": "def test_d(): pass\n",
+		"docs/x.md":       "# X\n",
+		"docs/y.md":       "# Y\n",
+		"setup.cfg":       "[x]\n",
+	})
+	m, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	s, err := m.snapshot(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := map[string]float64{"docs/x.md": 9, "a.py": 8, "setup.cfg": 7, "docs/y.md": 6, "tests/test_d.py": 5, "b.py": 4, "c.py": 3}
+	for _, tc := range []struct {
+		k, m int
+		want []string
+	}{
+		{3, 1, []string{"docs/x.md", "a.py", "tests/test_d.py", "b.py"}},
+		{2, 0, []string{"a.py", "tests/test_d.py"}},
+		{2, 3, []string{"docs/x.md", "a.py", "setup.cfg", "docs/y.md", "tests/test_d.py"}},
+		{9, 9, []string{"docs/x.md", "a.py", "setup.cfg", "docs/y.md", "tests/test_d.py", "b.py", "c.py"}},
+	} {
+		if got := topByTier(s, rel, tc.k, tc.m); !slices.Equal(got, tc.want) {
+			t.Errorf("topByTier(%d, %d) = %q, want %q", tc.k, tc.m, got, tc.want)
+		}
+	}
+}
+
 // TestSpreadDocs checks ranking change docitems=N: past a document's
 // first N definitions in the list, the others go after every other
 // definition of their tier, whatever their scores; code keeps its order,

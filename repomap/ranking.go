@@ -411,7 +411,11 @@ func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, top [
 			}
 		}
 		in.Personal = make(map[string]float64)
-		top = topRelevant(rel, rk.relTop)
+		if rk.pagesOn {
+			top = topByTier(s, rel, rk.relTop, rk.pages)
+		} else {
+			top = topRelevant(rel, rk.relTop)
+		}
 		for _, p := range top {
 			in.Personal[p] = rk.relPersonal * rel[p]
 		}
@@ -870,6 +874,8 @@ type ranking struct {
 	docItems    int     // after a document's first docItems definitions in the list, the others go after every other definition of its tier; 0: no change
 	byName      bool    // with roles, the files of the last tier show by name alone unless the request points at them
 	companions  bool    // the companions of the focus files (companions: their tests, a test's subject) count as files the request names
+	pagesOn     bool    // with relevance, the relTop most relevant files of code, and at most pages of the last tier, make the most relevant files (topByTier)
+	pages       int
 	variants    bool    // another build's copy of a Go definition goes after every other definition of its tier (buildVariants)
 	docRel      float64 // with relevance, what the relevance of a file of the last tier counts, before the files the words name are added; 0: all of it
 	front       float64 // in a map for no request, the share of the teleport that goes to the front doors (frontDoor); 0: none
@@ -975,6 +981,12 @@ func parseRanking(s string) (ranking, error) {
 				r.companions = true
 			case l == "variants":
 				r.variants = true
+			case name == "pages" && hasVal:
+				n, err := strconv.Atoi(val)
+				if err != nil || n < 0 || n > 100 {
+					return r, fmt.Errorf("repomap: ranking %q: pages takes a whole number from 0 to 100", s)
+				}
+				r.pages, r.pagesOn = n, true
 			case name == "docrel" && hasVal:
 				w, err := strconv.ParseFloat(val, 64)
 				if err != nil || w <= 0 || w > 1 {
@@ -1692,4 +1704,33 @@ func subset(a, b []string) bool {
 		}
 	}
 	return len(a) > 0
+}
+
+// topByTier returns the k files most relevant by rel among the files of
+// code of s (tiers 0 and 1), and among them, in their order, the at most
+// m most relevant files of the last tier (documents, configuration), best
+// first: a page the words are about then takes no place of a file of
+// code.
+func topByTier(s *snapshot, rel map[string]float64, k, m int) []string {
+	var out []string
+	code, last := 0, 0
+	for _, p := range topRelevant(rel, len(rel)) {
+		i, ok := s.byPath[p]
+		switch {
+		case ok && roleTier[s.roles[i]] == lastTier:
+			if last == m {
+				continue
+			}
+			last++
+		case code == k:
+			continue
+		default:
+			code++
+		}
+		out = append(out, p)
+		if code == k && last == m {
+			break
+		}
+	}
+	return out
 }
