@@ -1006,7 +1006,7 @@ func parseRanking(s string) (ranking, error) {
 				}
 				r.readme = w
 			default:
-				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust, scala, kotlin, readme=F, doccode, docmaps, byname, companions, variants, docrel=F or docitems=N, not %q", s, l)
+				return r, fmt.Errorf("repomap: ranking %q: the default ranking takes rust, scala, kotlin, readme=F, doccode, docmaps, byname, companions, variants, pages=N, docrel=F or docitems=N, not %q", s, l)
 			}
 		}
 		return r, nil
