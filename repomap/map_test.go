@@ -531,15 +531,7 @@ func TestBuildVariants(t *testing.T) {
 		"os/file_test.go":    "package os\n\ntype Errno uintptr\n",
 		"io/io.go":           "package io\n\ntype Errno uintptr\n",
 	})
-	m, err := New(root, &Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	s, err := m.snapshot(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := freshSnapshot(t, root)
 	head := []fit.Item{
 		{Path: "os/file_windows.go", Name: "Close"}, // File's and Errno's
 		{Path: "os/root.go", Name: "Close"},         // another type's
@@ -586,15 +578,7 @@ func TestTopByTier(t *testing.T) {
 		"docs/y.md":       "# Y\n",
 		"setup.cfg":       "[x]\n",
 	})
-	m, err := New(root, &Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	s, err := m.snapshot(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := freshSnapshot(t, root)
 	rel := map[string]float64{"docs/x.md": 9, "a.py": 8, "setup.cfg": 7, "docs/y.md": 6, "tests/test_d.py": 5, "b.py": 4, "c.py": 3}
 	for _, tc := range []struct {
 		k, m int
