@@ -865,27 +865,21 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool)
 	}
 	var tf tags.File
 	var err error
-	var counted chan words.Bag
+	var bag words.Bag
 	if outline {
 		// A file a map showed before it changed: its words are counted
 		// on a goroutine of their own while it is parsed, as its outline
 		// is made (Parser.File), for a Map kept open waits for it alone.
-		counted = make(chan words.Bag, 1)
+		counted := make(chan words.Bag, 1)
 		go func() { counted <- words.Count(src) }()
 		tf, err = p.File(ctx, f.path, src)
-	} else {
-		tf.Tags, err = p.Parse(ctx, f.path, src)
-	}
-	var bag words.Bag
-	if counted != nil {
 		bag = <-counted
+	} else if tf.Tags, err = p.Parse(ctx, f.path, src); err == nil {
+		bag = words.Count(src)
 	}
 	switch {
 	case err == nil:
 		e.tags = tags.Pack(tf.Tags)
-		if counted == nil {
-			bag = words.Count(src)
-		}
 		e.words, _ = bag.AppendBinary(nil)
 		e.outline = tf.Outline
 		e.noOutline = outline && tf.Outline == nil

@@ -252,17 +252,18 @@ type rowIndex struct {
 	max   int                   // the most rows of one item, the first ones; 0 for no limit
 }
 
-// read reads, in one read of the disk cache, the tags of the files of
-// items that were not read (index.fill), before their rows are asked for.
-func (x *rowIndex) read(ctx context.Context, items []fit.Item) {
+// readItems reads, in one read of the disk cache, the entries of the
+// files of items that were not read (index.fill), before their tags are
+// asked for.
+func (s *snapshot) readItems(ctx context.Context, items []fit.Item) {
 	var todo []*entry
 	for _, it := range items {
-		if e := x.snap.entry(it.Path); e != nil && e.lazy != nil {
+		if e := s.entry(it.Path); e != nil && e.lazy != nil {
 			todo = append(todo, e)
 		}
 	}
 	if len(todo) > 0 {
-		x.snap.idx.fill(ctx, todo)
+		s.idx.fill(ctx, todo)
 	}
 }
 
@@ -298,7 +299,7 @@ func (x *rowIndex) rows(p, name string) []fit.Row {
 func (r *ranked) prefix(ctx context.Context, k int) []fit.Item {
 	r.make(k)
 	if r.index != nil && r.filled < k {
-		r.index.read(ctx, r.items[r.filled:min(k, len(r.items))])
+		r.index.snap.readItems(ctx, r.items[r.filled:min(k, len(r.items))])
 	}
 	for ; r.filled < k; r.filled++ {
 		if it := &r.items[r.filled]; it.Name != "" && it.Rows == nil && r.index != nil {
@@ -1603,9 +1604,9 @@ func langFamily(lang string) string {
 // list, best first), whether it is another build's copy of an item
 // before it: the definitions of the same name, with qualifiers (a
 // method's receiver) that the one before has too, in another file of
-// code of the same Go package,
-// where only one of them compiles in a build (a file for another GOOS or
-// GOARCH, or for a build tag, one of the two named so: suffixed), as
+// code of the same Go package, where only one of them compiles in a
+// build (a file for another GOOS or GOARCH, or for a build tag, one of
+// the two named so: suffixed), as
 // os/file_plan9.go's and os/file_posix.go's (*File).Close. Nil when there
 // is none. Only the files of items that share a directory and a name are
 // decoded.
@@ -1632,11 +1633,12 @@ func buildVariants(s *snapshot, head []fit.Item) []bool {
 		quals[i] = q
 		return q
 	}
-	// The items of Go code that share a directory and a name with an
-	// item before them, and those items; their files are read from the
-	// disk cache in one read.
-	var later []int
-	candidate := make([]bool, len(head))
+	// The pairs of items of Go code that share a directory and a name,
+	// one of their files suffixed, the later one first; their files are
+	// read from the disk cache in one read.
+	type pair struct{ later, before int }
+	var pairs []pair
+	var read []fit.Item
 	for i, it := range head {
 		if it.Name == "" || path.Ext(it.Path) != ".go" {
 			continue
@@ -1647,41 +1649,23 @@ func buildVariants(s *snapshot, head []fit.Item) []bool {
 		k := dirName{path.Dir(it.Path), it.Name}
 		for _, j := range seen[k] {
 			if suffixed(it.Path) || suffixed(head[j].Path) {
-				if !candidate[i] {
-					later = append(later, i)
-				}
-				candidate[i], candidate[j] = true, true
+				pairs = append(pairs, pair{i, j})
+				read = append(read, it, head[j])
 			}
 		}
 		seen[k] = append(seen[k], i)
 	}
-	if len(later) == 0 {
+	if len(pairs) == 0 {
 		return nil
 	}
-	var todo []*entry
-	queued := make(map[*entry]bool)
-	for i, c := range candidate {
-		if e := s.entry(head[i].Path); c && e != nil && e.lazy != nil && !queued[e] {
-			queued[e] = true
-			todo = append(todo, e)
-		}
-	}
-	if len(todo) > 0 {
-		s.idx.fill(context.Background(), todo)
-	}
+	s.readItems(context.Background(), read)
 	var out []bool
-	for _, i := range later {
-		for _, j := range seen[dirName{path.Dir(head[i].Path), head[i].Name}] {
-			if j >= i {
-				break
+	for _, p := range pairs {
+		if (out == nil || !out[p.later]) && subset(qualsOf(p.later), qualsOf(p.before)) {
+			if out == nil {
+				out = make([]bool, len(head))
 			}
-			if head[j].Path != head[i].Path && (suffixed(head[i].Path) || suffixed(head[j].Path)) && subset(qualsOf(i), qualsOf(j)) {
-				if out == nil {
-					out = make([]bool, len(head))
-				}
-				out[i] = true
-				break
-			}
+			out[p.later] = true
 		}
 	}
 	return out
