@@ -467,12 +467,30 @@ func (c *Cache) ReadBlobs(ctx context.Context, names []string, f func(blobs [][]
 
 // StoreBlob stores data under name, replacing what was there.
 func (c *Cache) StoreBlob(ctx context.Context, name string, data []byte) error {
-	err := c.update(ctx, len(name)+len(data), func(tx *bolt.Tx) error {
+	return c.StoreBlobs(ctx, []string{name}, [][]byte{data})
+}
+
+// StoreBlobs stores each of data under the name of the same index in
+// names, replacing what was there, in one write of the database.
+func (c *Cache) StoreBlobs(ctx context.Context, names []string, data [][]byte) error {
+	if len(names) != len(data) {
+		return fmt.Errorf("cache: store blobs: %d names for %d blobs", len(names), len(data))
+	}
+	size := 0
+	for i := range names {
+		size += len(names[i]) + len(data[i])
+	}
+	err := c.update(ctx, size, func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketBlobs)
 		if err != nil {
 			return err
 		}
-		return b.Put([]byte(name), data)
+		for i, name := range names {
+			if err := b.Put([]byte(name), data[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("cache: store blob: %w", err)

@@ -317,6 +317,18 @@ func TestBlobs(t *testing.T) {
 	if want := []string{`"some ranks" false`, `"" true`, `"" false`}; err != nil || !slices.Equal(read, want) {
 		t.Errorf("ReadBlobs = %q, %v; want %q", read, err, want)
 	}
+	// StoreBlobs stores several in one write, replacing one of them.
+	if err := c.StoreBlobs(ctx, []string{"ranks", "more"}, [][]byte{[]byte("new ranks"), []byte("more")}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"ranks": "new ranks", "more": "more", "graph": ""} {
+		if got, err := c.LoadBlob(ctx, name); err != nil || string(got) != want {
+			t.Errorf("LoadBlob(%s) after StoreBlobs = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	if err := c.StoreBlobs(ctx, []string{"a", "b"}, [][]byte{nil}); err == nil {
+		t.Error("StoreBlobs of two names and one blob: no error")
+	}
 	stop := errors.New("stop")
 	if err := c.ReadBlobs(ctx, []string{"ranks"}, func([][]byte) error { return stop }); err != stop {
 		t.Errorf("ReadBlobs whose function fails = %v, want its error", err)
