@@ -92,6 +92,23 @@ func benchMap(b *testing.B, root string) {
 			m.Close()
 		}
 	})
+	// budgets: a Map kept open asked for maps of the same files, each
+	// with another budget than the last.
+	b.Run("budgets", func(b *testing.B) {
+		m, err := New(root, &Options{CacheDir: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer m.Close()
+		benchRender(b, m)
+		budget := 1024
+		for b.Loop() {
+			budget = 3072 - budget
+			if _, err := m.Build(context.Background(), Request{MaxTokens: budget}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("memory", func(b *testing.B) {
 		m, err := New(root, &Options{CacheDir: dir, Refresh: RefreshAlways})
 		if err != nil {

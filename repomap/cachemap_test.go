@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -449,5 +450,61 @@ func TestMapReused(t *testing.T) {
 	}
 	if r := build(cached, plain); r.Stats.Reused || !same(r, build(Options{NoCache: true}, plain)) {
 		t.Errorf("with damaged kept maps: Reused %v, or the map differs", r.Stats.Reused)
+	}
+}
+
+// TestRefitKept makes maps of one tree for several budgets, each by a new
+// Map on one disk cache: after the first, each is fitted from the ranking
+// the first kept (Stats.Refit), and is the map of a Map without a cache.
+// With few items kept, a map that needs more ranks the tree again; after
+// a file changed, the ranking kept is not used.
+func TestRefitKept(t *testing.T) {
+	tree := synthTree(120)
+	files := make(map[string]string)
+	for p, f := range tree {
+		files[p] = string(f.Data)
+	}
+	ctx := context.Background()
+	for _, kept := range []int{keptItems, 5} {
+		for _, req := range []Request{{}, {Focus: []string{"pkg1/file005.go"}}} {
+			t.Run(fmt.Sprintf("%d items, %+v", kept, req), func(t *testing.T) {
+				defer func(n int) { keptItems = n }(keptItems)
+				keptItems = kept
+				root, dir := writeTree(t, files), t.TempDir()
+				mapAt := func(budget int) *Result {
+					t.Helper()
+					m, err := New(root, &Options{CacheDir: dir})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer m.Close()
+					req.MaxTokens = budget
+					r, err := m.Build(ctx, req)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sameMap(t, r, build(t, tree, nil, req))
+					return r
+				}
+				for i, budget := range []int{1024, 300, 4096, 700} {
+					// Five items are fewer than any of these maps shows.
+					r := mapAt(budget)
+					if want := i > 0 && kept == keptItems; r.Stats.Refit != want {
+						t.Errorf("%d tokens, %d items kept: refit %t, want %t", budget, kept, r.Stats.Refit, want)
+					}
+				}
+				later := time.Now().Add(time.Minute)
+				p := filepath.Join(root, "pkg2", "file006.go")
+				if err := os.WriteFile(p, []byte(files["pkg2/file006.go"]+"\nfunc Extra(w *Widget3) string { return Helper7(w.Name) }\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				os.Chtimes(p, later, later)
+				tree["pkg2/file006.go"] = &fstest.MapFile{Data: []byte(files["pkg2/file006.go"] + "\nfunc Extra(w *Widget3) string { return Helper7(w.Name) }\n")}
+				defer func() { tree["pkg2/file006.go"] = &fstest.MapFile{Data: []byte(files["pkg2/file006.go"])} }()
+				if r := mapAt(2000); r.Stats.Refit {
+					t.Error("after a file changed, the map was fitted from the ranking kept before")
+				}
+			})
+		}
 	}
 }

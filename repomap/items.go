@@ -231,6 +231,9 @@ func (r *ranked) all() []fit.Item {
 // each file's best shown definition, then the files by name alone. Once
 // the files to move up are placed, the definitions keep their order.
 func (r *ranked) files() []string {
+	if r.order != nil {
+		return r.order
+	}
 	for r.list != nil && (r.list.next < len(r.list.lifted) || r.list.a < len(r.list.head)) && r.list.defsOut < r.list.nDefs {
 		r.make(len(r.items) + 1)
 	}

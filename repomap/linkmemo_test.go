@@ -163,9 +163,18 @@ func TestTagsDecodedLazily(t *testing.T) {
 	}
 	root := writeTree(t, tree)
 	dir := t.TempDir()
-	ctx := context.Background()
-	req := Request{MaxTokens: 30}
 	buildAt(t, root, Options{CacheDir: dir})
+	// A map for another budget is fitted from the ranking kept; one for a
+	// mention is ranked from the links kept.
+	for _, req := range []Request{{MaxTokens: 30}, {MaxTokens: 30, Mentions: []string{"Zeta"}}} {
+		t.Run(fmt.Sprintf("%+v", req), func(t *testing.T) { lazyMap(t, root, dir, req) })
+	}
+}
+
+// lazyMap checks, for TestTagsDecodedLazily, a warm map of the tree at
+// root, whose disk cache is in dir, for req.
+func lazyMap(t *testing.T, root, dir string, req Request) {
+	ctx := context.Background()
 	fresh, err := New(root, &Options{NoCache: true})
 	if err != nil {
 		t.Fatal(err)
@@ -185,8 +194,8 @@ func TestTagsDecodedLazily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Stats.Linked != "cached" || got.Text != want.Text {
-		t.Fatalf("warm map: links %q (want cached), map:\n%s\nwant:\n%s", got.Stats.Linked, got.Text, want.Text)
+	if got.Stats.Linked != "cached" || got.Stats.Refit != (len(req.Mentions) == 0) || got.Text != want.Text {
+		t.Fatalf("warm map: links %q (want cached), refit %t, map:\n%s\nwant:\n%s", got.Stats.Linked, got.Stats.Refit, got.Text, want.Text)
 	}
 	shown := make(map[string]bool)
 	for _, f := range got.Files {

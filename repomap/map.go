@@ -100,7 +100,13 @@ type Request struct {
 
 // key identifies a request for the refresh modes.
 func (r Request) key() string {
-	return fmt.Sprintf("%q|%q|%q|%d", cleanPaths(r.Focus), r.Mentions, r.Text, r.MaxTokens)
+	return fmt.Sprintf("%s|%d", r.rankKey(), r.MaxTokens)
+}
+
+// rankKey identifies what of a request the ranking depends on: all of it
+// but the budget.
+func (r Request) rankKey() string {
+	return fmt.Sprintf("%q|%q|%q", cleanPaths(r.Focus), r.Mentions, r.Text)
 }
 
 // New returns a Map of the tree at dir. It is cheap: the work happens in
@@ -223,6 +229,12 @@ type lastRender struct {
 	req   string
 	state map[string]stamp // by path
 	res   *result
+
+	// The request's rankKey and the snapshot ranked, when res.ranked is
+	// the ranking: a map of the same tree for the same request with
+	// another budget is fitted from it, not ranked again.
+	rankReq string
+	snap    *snapshot
 }
 
 // stamp is what tells that a file changed.
@@ -242,11 +254,12 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	// keeps one: what it reads while the tree is walked waits until the
 	// tree is found to be the same, or not.
 	memoRoot := m.memoCache(req)
-	var memoKey [sha256.Size]byte
+	var memoKey, rankKey [sha256.Size]byte
 	var kept *keptMap
+	var keptRank *keptRanking
 	if memoRoot != nil {
-		memoKey = m.memoKey(req)
-		kept = readMemo(ctx, memoRoot, memoKey)
+		memoKey, rankKey = m.memoKey(req), m.rankMemoKey(req)
+		kept, keptRank = readKept(ctx, memoRoot, memoKey, rankKey)
 	}
 	// Loading the tokenizer takes a while: do it while the tree is read.
 	encDone := make(chan error, 1)
@@ -301,55 +314,78 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		}
 	}
 
-	t := time.Now()
-	snap, err := m.idx.update(ctx, files, skipped)
-	if err != nil {
-		return nil, err // encDone is buffered: the loader does not wait
-	}
-	m.blocks.keep(snap)
-	st.Parsed, st.Cached = snap.parsed, len(files)-snap.parsed
-	st.Tags = time.Since(t)
-	for _, s := range snap.skipped {
-		m.opts.Logger.Debug("repomap: skipped", "path", s.path, "reason", s.reason)
+	// The same tree and request as the last map's, for another budget:
+	// the ranking is the same, only the fit is not. (Not when every map is
+	// to be made anew: a file's stamps may hide a change.)
+	var snap *snapshot
+	var r *ranked
+	if last := m.last; last != nil && last.snap != nil && last.rankReq == req.rankKey() &&
+		m.opts.Refresh != RefreshAlways && maps.Equal(last.state, state) {
+		snap, r = last.snap, last.res.ranked
+		// Until this map is made, the ranking is not to be fitted again:
+		// a fit that a done context cuts short leaves rows unread.
+		last.snap = nil
+		st.Parsed, st.Cached, st.Refit = 0, len(files), true
+	} else {
+		t := time.Now()
+		var err error
+		if snap, err = m.idx.update(ctx, files, skipped); err != nil {
+			return nil, err // encDone is buffered: the loader does not wait
+		}
+		m.blocks.keep(snap)
+		st.Parsed, st.Cached = snap.parsed, len(files)-snap.parsed
+		st.Tags = time.Since(t)
+		for _, s := range snap.skipped {
+			m.opts.Logger.Debug("repomap: skipped", "path", s.path, "reason", s.reason)
+		}
+
+		t = time.Now()
+		for _, p := range cleanPaths(req.Focus) {
+			if snap.entry(p) == nil {
+				return nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
+			}
+		}
+		rk, _ := parseRanking(m.opts.Ranking) // checked by New
+		q := query{focus: cleanPaths(req.Focus), mentions: req.Mentions, text: req.Text}
+		if keptRank != nil && keptRank.tree == tree {
+			// The ranking a process made before of this tree for this
+			// request, with another budget.
+			r = keptRank.ranked(snap, files, rk.itemRows, func(ctx context.Context) ranked { return rankSnapshot(ctx, snap, rk, q) })
+			st.Refit = r != nil
+		}
+		if r == nil {
+			rs := rankSnapshot(ctx, snap, rk, q)
+			r = &rs
+		}
+		st.Rank = time.Since(t)
 	}
 	st.Skipped = len(snap.skipped)
 	st.Roles = make(map[string]int)
 	for _, r := range snap.roles {
 		st.Roles[r.String()]++
 	}
-
-	t = time.Now()
-	focus := cleanPaths(req.Focus)
-	for _, p := range focus {
-		if snap.entry(p) == nil {
-			return nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
-		}
-	}
-	rk, _ := parseRanking(m.opts.Ranking) // checked by New
-	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
-	r := rankSnapshot(ctx, snap, rk, q)
 	st.Nodes, st.Links, st.Iterations, st.Linked = r.size.nodes, r.size.links, r.iters, r.linked
 	st.Defs, st.Refs = r.size.defs, r.size.refs
-	st.Rank = time.Since(t)
 
 	budget := req.MaxTokens
 	if budget <= 0 {
-		budget = Budget(m.opts.MaxTokens, m.opts.ContextWindow, len(focus) > 0)
+		budget = Budget(m.opts.MaxTokens, m.opts.ContextWindow, len(req.Focus) > 0)
 	}
 	if err := <-encDone; err != nil {
 		return nil, err
 	}
 	bs := m.blocksOf(snap)
-	t = time.Now()
-	text, tokens, shown, err := bs.fit(ctx, &r, budget)
+	t := time.Now()
+	text, tokens, shown, err := bs.fit(ctx, r, budget)
 	if err != nil {
 		return nil, err
 	}
 	st.Fit = time.Since(t)
+	st.Refit = st.Refit && !r.resumed
 	st.Tokens, st.Rendered = tokens, bs.rendered
 	st.Total = time.Since(start)
 
-	res := &result{text: text, tokens: tokens, budget: budget, ranked: &r, shown: shown, stats: st, skipped: snap.skipped, blocks: bs}
+	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown, stats: st, skipped: snap.skipped, blocks: bs}
 	res.public = publish(ctx, bs, res, m.opts.Encoding)
 	m.counts = bs.counting
 	// The outlines made for the files shown go to the disk cache.
@@ -358,11 +394,15 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		// (A map with a file the next process parses again is not
 		// kept: that process's map may differ.)
 		m.idx.settle() // one write at a time
-		if err := storeMemo(ctx, memoRoot, memoKey, tree, res.public, files); err != nil {
+		keep := r      // the ranking too, unless it is the kept one
+		if st.Refit {
+			keep = nil
+		}
+		if err := storeMemo(ctx, memoRoot, memoKey, rankKey, tree, res.public, keep, files); err != nil {
 			m.idx.warnCache(memoRoot, err)
 		}
 	}
-	m.last = &lastRender{req: req.key(), state: state, res: res}
+	m.last = &lastRender{req: req.key(), state: state, res: res, rankReq: req.rankKey(), snap: snap}
 	return res, nil
 }
 

@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"math"
 	"time"
+
+	"github.com/repomap-dev/repomap/internal/fit"
 )
 
 // A map depends on the files of its tree, their stamps telling when one
@@ -35,15 +37,28 @@ const memoMagic = "rmmp\x02"
 // memoKey returns the digest of what a map for req depends on beside
 // the files of the tree: the build of repomap, the options of the Map
 // that change a map, and the request.
-func (m *Map) memoKey(req Request) [sha256.Size]byte {
+func (m *Map) memoKey(req Request) [sha256.Size]byte { return m.memoDigest(req, true) }
+
+// rankMemoKey returns the digest of what the ranking of a map for req
+// depends on beside the files: memoKey's but the budget.
+func (m *Map) rankMemoKey(req Request) [sha256.Size]byte { return m.memoDigest(req, false) }
+
+func (m *Map) memoDigest(req Request, budget bool) [sha256.Size]byte {
 	o := &m.opts
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "repomap map\x00%s\x00", buildStamp())
-	fmt.Fprintf(&b, "%d %d %q %d %q %q %q %q %q\x00", o.MaxTokens, o.ContextWindow, o.Encoding, o.MaxFileSize, o.Ranking, o.Style, o.Exclude, o.Include, fmt.Sprint(o.Roles))
+	what, rq := "ranking", req.rankKey()
+	if budget {
+		what, rq = "map", req.key()
+	}
+	fmt.Fprintf(&b, "repomap %s\x00%s\x00", what, buildStamp())
+	if budget {
+		fmt.Fprintf(&b, "%d %d ", o.MaxTokens, o.ContextWindow)
+	}
+	fmt.Fprintf(&b, "%q %d %q %q %q %q %q\x00", o.Encoding, o.MaxFileSize, o.Ranking, o.Style, o.Exclude, o.Include, fmt.Sprint(o.Roles))
 	for _, r := range m.roots {
 		fmt.Fprintf(&b, "%q %q\x00", r.Name, r.Dir)
 	}
-	b.WriteString(req.key())
+	b.WriteString(rq)
 	return sha256.Sum256(b.Bytes())
 }
 
@@ -89,6 +104,12 @@ func memoSlot(key [sha256.Size]byte) string {
 	return fmt.Sprintf("map/%d", key[0]%memoSlots)
 }
 
+// rankSlot returns the name of the blob a ranking for the digest key is
+// kept in.
+func rankSlot(key [sha256.Size]byte) string {
+	return fmt.Sprintf("ranking/%d", key[0]%memoSlots)
+}
+
 // memoCache returns the root whose disk cache keeps the map for req, or
 // nil: the first root's, when the Map has one root with a disk cache, its
 // first map is to be made, and this build can be told apart. A map for a
@@ -102,31 +123,45 @@ func (m *Map) memoCache(req Request) *root {
 	return m.idx.linkCache()
 }
 
-// readMemo returns the map kept for the digest key, or nil.
-func readMemo(ctx context.Context, r *root, key [sha256.Size]byte) *keptMap {
-	data, err := r.cache.LoadBlob(ctx, memoSlot(key))
-	if err != nil || len(data) < len(memoMagic)+2*sha256.Size || string(data[:len(memoMagic)]) != memoMagic {
+// readKept returns the map kept for the digest key and the ranking kept
+// for the digest rankKey, each nil when there is none, from one read of
+// r's disk cache.
+func readKept(ctx context.Context, r *root, key, rankKey [sha256.Size]byte) (km *keptMap, kr *keptRanking) {
+	r.cache.ReadBlobs(ctx, []string{memoSlot(key), rankSlot(rankKey)}, func(blobs [][]byte) error {
+		km, kr = readMemo(blobs[0], key), readRanking(blobs[1], rankKey)
+		return nil
+	})
+	return km, kr
+}
+
+// keptHeader returns the digest of the tree of a map or a ranking kept
+// in data, and the rest of data, when data starts with magic, the digest
+// key, and that of the tree; ok is false when it does not.
+func keptHeader(data []byte, magic string, key [sha256.Size]byte) (tree [sha256.Size]byte, rest []byte, ok bool) {
+	if len(data) < len(magic)+2*sha256.Size || string(data[:len(magic)]) != magic {
+		return tree, nil, false
+	}
+	data = data[len(magic):]
+	if [sha256.Size]byte(data) != key {
+		return tree, nil, false
+	}
+	return [sha256.Size]byte(data[sha256.Size:]), data[2*sha256.Size:], true
+}
+
+// readMemo returns the map kept in data for the digest key, or nil. It
+// keeps no part of data.
+func readMemo(data []byte, key [sha256.Size]byte) *keptMap {
+	tree, rest, ok := keptHeader(data, memoMagic, key)
+	if !ok {
 		return nil
 	}
-	data = data[len(memoMagic):]
-	k := &keptMap{key: [sha256.Size]byte(data), tree: [sha256.Size]byte(data[sha256.Size:])}
-	if k.key != key {
+	k := &keptMap{key: key, tree: tree}
+	d := memoDecoder{b: rest}
+	k.ranked = d.places()
+	if d.bad {
 		return nil
 	}
-	data = data[2*sha256.Size:]
-	n, w := binary.Uvarint(data)
-	if w <= 0 || n > uint64(len(data)) {
-		return nil
-	}
-	data = data[w:]
-	k.ranked = make([]int, n)
-	for i := range k.ranked {
-		v, w := binary.Uvarint(data)
-		if w <= 0 || v > math.MaxInt32 {
-			return nil
-		}
-		k.ranked[i], data = int(v), data[w:]
-	}
+	data = d.b
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&k.res); err != nil {
 		return nil
 	}
@@ -134,37 +169,236 @@ func readMemo(ctx context.Context, r *root, key [sha256.Size]byte) *keptMap {
 }
 
 // storeMemo keeps res, the map for the digest key of the tree of digest
-// tree, whose files are files, in r's disk cache: memoMagic, the two
-// digests, the number of files of res.Ranked and the place of each in
-// files (uvarints), then res without them, in gob. (The files are those
-// of the tree whose digest a map read back is for: their places are 2
-// bytes each rather than their paths; on a tree of 27,000 files, a kept
-// map was written in a third of the time.)
-func storeMemo(ctx context.Context, r *root, key, tree [sha256.Size]byte, res *Result, files []file) error {
+// tree, whose files are files, in r's disk cache, and with rk (unless
+// nil) its ranking, for the digest rankKey, in one write: see
+// encodeMemo and encodeRanking.
+func storeMemo(ctx context.Context, r *root, key, rankKey, tree [sha256.Size]byte, res *Result, rk *ranked, files []file) error {
 	place := make(map[string]int, len(files))
 	for i, f := range files {
 		place[f.path] = i
 	}
+	names := []string{memoSlot(key)}
+	memo, err := encodeMemo(key, tree, res, place)
+	if err != nil {
+		return err
+	}
+	blobs := [][]byte{memo}
+	if rk != nil {
+		ranking, err := encodeRanking(rankKey, tree, res.Ranked, rk, place)
+		if err != nil {
+			return err
+		}
+		names, blobs = append(names, rankSlot(rankKey)), append(blobs, ranking)
+	}
+	return r.cache.StoreBlobs(ctx, names, blobs)
+}
+
+// encodeMemo returns the form of the kept map res, for the digest key of
+// the tree of digest tree, whose files are at places: memoMagic, the two
+// digests, the number of files of res.Ranked and the place of each
+// (uvarints), then res without them, in gob. (The files are those of the
+// tree whose digest a map read back is for: their places are 2 bytes
+// each rather than their paths; on a tree of 27,000 files, a kept map was
+// written in a third of the time.)
+func encodeMemo(key, tree [sha256.Size]byte, res *Result, place map[string]int) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(memoMagic)
 	b.Write(key[:])
 	b.Write(tree[:])
-	b.Write(binary.AppendUvarint(nil, uint64(len(res.Ranked))))
-	var num []byte
-	for _, p := range res.Ranked {
-		i, ok := place[p]
-		if !ok {
-			return fmt.Errorf("repomap: kept map: %s is not a file of the tree", p)
-		}
-		num = binary.AppendUvarint(num[:0], uint64(i))
-		b.Write(num)
+	ranked, err := appendPlaces(nil, res.Ranked, place)
+	if err != nil {
+		return nil, err
 	}
+	b.Write(ranked)
 	short := *res
 	short.Ranked = nil
 	if err := gob.NewEncoder(&b).Encode(&short); err != nil {
-		return err
+		return nil, err
 	}
-	return r.cache.StoreBlob(ctx, memoSlot(key), b.Bytes())
+	return b.Bytes(), nil
+}
+
+// appendPlaces appends the number of paths ps and the place of each
+// (uvarints) to b.
+func appendPlaces(b []byte, ps []string, place map[string]int) ([]byte, error) {
+	b = binary.AppendUvarint(b, uint64(len(ps)))
+	for _, p := range ps {
+		i, ok := place[p]
+		if !ok {
+			return nil, fmt.Errorf("repomap: kept map: %s is not a file of the tree", p)
+		}
+		b = binary.AppendUvarint(b, uint64(i))
+	}
+	return b, nil
+}
+
+// A map for a budget never asked before is fitted from the ranking of a
+// map made before of the same tree for the same request, when one is
+// kept: the ranking is the same, whatever the budget. The first map of a
+// Map that the disk cache keeps (see memoCache) keeps its ranking too,
+// under the digest of the request and the options but the budget: its
+// first keptItems items, the ranks of their files, the order of the files
+// (Result.Ranked) and the counts of the graph. A map that needs more
+// items than are kept ranks the tree again (ranked.resume).
+
+// keptItems is how many items of a ranking are kept at least: on the Go
+// standard library, enough for a map of about 40,000 tokens. (A variable
+// for the tests.)
+var keptItems = 2048
+
+// rankMagic starts a kept ranking; its last byte is the version of the
+// form.
+const rankMagic = "rmrk\x01"
+
+// keptRanking is a ranking kept in the disk cache.
+type keptRanking struct {
+	key, tree [sha256.Size]byte
+	n         int // the items in all
+	size      graphSize
+	iters     int
+	order     []int      // Result.Ranked, by the files' places in the tree
+	items     []keptItem // the first items
+	ranks     []float64  // the rank of each item's file
+}
+
+// keptItem is an item of a kept ranking, its file by its place.
+type keptItem struct {
+	place int
+	name  string
+	score float64
+}
+
+// encodeRanking returns the form of the ranking rk, for the digest key,
+// of the tree of digest tree whose files are at places, and whose map
+// ranked the files as order: rankMagic, the two digests, then uvarints:
+// the items in all, the counts of the graph (nodes, links, definitions,
+// references), the iterations, order's places (appendPlaces), the number of items kept,
+// and per item its file's place, its name's length and bytes, and the
+// bits of its score and of its file's rank (8 bytes each).
+func encodeRanking(key, tree [sha256.Size]byte, order []string, rk *ranked, place map[string]int) ([]byte, error) {
+	items := rk.prefix(context.Background(), min(rk.n, max(keptItems, len(rk.items))))
+	b := append([]byte(rankMagic), key[:]...)
+	b = append(b, tree[:]...)
+	for _, v := range []int{rk.n, rk.size.nodes, rk.size.links, rk.size.defs, rk.size.refs, rk.iters} {
+		b = binary.AppendUvarint(b, uint64(v))
+	}
+	b, err := appendPlaces(b, order, place)
+	if err != nil {
+		return nil, err
+	}
+	b = binary.AppendUvarint(b, uint64(len(items)))
+	for _, it := range items {
+		i, ok := place[it.Path]
+		if !ok {
+			return nil, fmt.Errorf("repomap: kept ranking: %s is not a file of the tree", it.Path)
+		}
+		b = binary.AppendUvarint(b, uint64(i))
+		b = appendString(b, it.Name)
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(it.Score))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(rk.ranks[it.Path]))
+	}
+	return b, nil
+}
+
+// readRanking returns the ranking kept in data for the digest key, or
+// nil. It keeps no part of data.
+func readRanking(data []byte, key [sha256.Size]byte) *keptRanking {
+	tree, rest, ok := keptHeader(data, rankMagic, key)
+	if !ok {
+		return nil
+	}
+	k := &keptRanking{key: key, tree: tree}
+	d := memoDecoder{b: rest}
+	k.n, k.size.nodes, k.size.links, k.size.defs, k.size.refs, k.iters = d.int(), d.int(), d.int(), d.int(), d.int(), d.int()
+	k.order = d.places()
+	n := d.count(18)
+	k.items, k.ranks = make([]keptItem, n), make([]float64, n)
+	for i := range n {
+		k.items[i] = keptItem{place: d.int(), name: d.string(), score: d.float()}
+		k.ranks[i] = d.float()
+	}
+	if d.bad || len(d.b) > 0 || n > k.n {
+		return nil
+	}
+	return k
+}
+
+// memoDecoder reads the uvarints, strings and floats of a kept form;
+// bad says that one was missing or out of range.
+type memoDecoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *memoDecoder) int() int {
+	v, w := binary.Uvarint(d.b)
+	if w <= 0 || v > math.MaxInt32 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[w:]
+	return int(v)
+}
+
+// count returns a count of things of at least size bytes each.
+func (d *memoDecoder) count(size int) int {
+	n := d.int()
+	if n*size > len(d.b) {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	return n
+}
+
+// places reads what appendPlaces wrote.
+func (d *memoDecoder) places() []int {
+	out := make([]int, d.count(1))
+	for i := range out {
+		out[i] = d.int()
+	}
+	return out
+}
+
+func (d *memoDecoder) string() string {
+	n := d.count(1)
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *memoDecoder) float() float64 {
+	if len(d.b) < 8 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	return v
+}
+
+// ranked returns the ranking k of the tree whose files are files, for
+// the snapshot s, or nil when k's files are not places in files. When a
+// map needs more items than k keeps, resume ranks s again.
+func (k *keptRanking) ranked(s *snapshot, files []file, maxRows int, resume func(context.Context) ranked) *ranked {
+	r := &ranked{n: k.n, ranks: make(map[string]float64), size: k.size, iters: k.iters, linked: "cached",
+		index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: maxRows}, resume: resume}
+	r.order = make([]string, len(k.order))
+	for i, f := range k.order {
+		if f >= len(files) {
+			return nil
+		}
+		r.order[i] = files[f].path
+	}
+	r.items = make([]fit.Item, len(k.items))
+	for i, it := range k.items {
+		if it.place >= len(files) {
+			return nil
+		}
+		p := files[it.place].path
+		r.items[i] = fit.Item{Path: p, Name: it.name, Score: it.score}
+		r.ranks[p] = k.ranks[i]
+	}
+	return r
 }
 
 // reused returns the kept map k as the map of files, made at start: its

@@ -257,6 +257,12 @@ type Stats struct {
 	// iterations are those of that map.
 	Reused bool `json:"reused"`
 
+	// Refit says that the map was fitted to its budget from the ranking
+	// of a map made before of the same files for the same request with
+	// another budget: nothing was parsed, linked or ranked. The counts of
+	// the graph and the iterations are those of that ranking.
+	Refit bool `json:"refit"`
+
 	// Iterations counts the PageRank's power iterations. A Map kept open
 	// starts them where a new one does, so that both give the same bytes.
 	Iterations int `json:"iterations"`

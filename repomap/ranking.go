@@ -36,6 +36,13 @@ type ranked struct {
 
 	index  *rowIndex // where the rows of the items come from; nil when they have them
 	filled int       // items[:filled] have their rows
+
+	// A ranking kept in the disk cache has the first items, the order of
+	// the files, and resume, which ranks the tree again for the items
+	// after them.
+	order   []string
+	resume  func(context.Context) ranked
+	resumed bool // whether resume ranked the tree again
 }
 
 // graphSize tells how large the ranking's input was.
@@ -297,6 +304,12 @@ func (x *rowIndex) rows(p, name string) []fit.Row {
 // prefix returns the first k items of r, with their rows: the items
 // are made, and the rows of each found, the first time a prefix holds it.
 func (r *ranked) prefix(ctx context.Context, k int) []fit.Item {
+	if r.list == nil && len(r.items) < min(k, r.n) && r.resume != nil {
+		// The items of the ranking made again are the same: its rows
+		// are found again too.
+		all := r.resume(ctx)
+		r.items, r.n, r.list, r.ranks, r.filled, r.resume, r.resumed = all.items, all.n, all.list, all.ranks, 0, nil, true
+	}
 	r.make(k)
 	if r.index != nil && r.filled < k {
 		r.index.snap.readItems(ctx, r.items[r.filled:min(k, len(r.items))])

@@ -268,8 +268,11 @@ func printStats(w io.Writer, r *repomap.Result) {
 	fmt.Fprintf(w, "tags       %d definitions, %d references\n", s.Defs, s.Refs)
 	fmt.Fprintf(w, "graph      %d files, %d links (%s)\n", s.Nodes, s.Links, s.Linked)
 	reused := ""
-	if s.Reused {
+	switch {
+	case s.Reused:
 		reused = ", the last map of these files for this request"
+	case s.Refit:
+		reused = ", fitted from the last ranking of these files for this request"
 	}
 	fmt.Fprintf(w, "map        %d of %d tokens (%s), %d files shown%s\n", r.Tokens, r.Budget, r.Encoding, len(r.Files), reused)
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.0fms", d.Seconds()*1000) }
