@@ -53,6 +53,14 @@ type Entry struct {
 	// Words is the binary form of the file's words.Bag (see
 	// internal/words), or nil for none. The cache keeps it as it is.
 	Words []byte
+	// Skip is why the file has no tags, when it was left out of parsing
+	// (too large, binary, a parse that failed), or "".
+	Skip string
+	// TimedOut counts the parses of the file, one after another, that ran
+	// out of the time Timeout; zero when it was parsed. Such an entry has
+	// no tags.
+	TimedOut int
+	Timeout  time.Duration
 }
 
 // Options configures a Cache. The zero value is ready to use.
@@ -144,9 +152,12 @@ func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
 // needed. A warm map of a large tree shows a few dozen files: copying
 // every entry out of the database took it a sixth of its CPU time.
 type Stamp struct {
-	Size, ModTime int64 // as in Entry
-	Generated     bool  // as in Entry
-	Outline       bool  // the entry has an outline
+	Size, ModTime int64         // as in Entry
+	Generated     bool          // as in Entry
+	Outline       bool          // the entry has an outline
+	Skip          string        // as in Entry
+	TimedOut      int           // as in Entry
+	Timeout       time.Duration // as in Entry
 	// Strings and Tags are the numbers of strings and of tags of its
 	// tags, as Encoded.Len gives them.
 	Strings, Tags int
@@ -174,7 +185,7 @@ func (c *Cache) LoadStamps(ctx context.Context, see func(e Entry) any) (map[stri
 		for i, e := range entries {
 			if ok[i] {
 				n, m := e.Encoded.Len()
-				out[keys[i]] = Stamp{Size: e.Size, ModTime: e.ModTime, Generated: e.Generated, Outline: e.Outline != nil, Strings: n, Tags: m, Seen: seen[i]}
+				out[keys[i]] = Stamp{Size: e.Size, ModTime: e.ModTime, Generated: e.Generated, Outline: e.Outline != nil, Skip: e.Skip, TimedOut: e.TimedOut, Timeout: e.Timeout, Strings: n, Tags: m, Seen: seen[i]}
 			}
 		}
 		return err

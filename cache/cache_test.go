@@ -103,6 +103,11 @@ func TestRoundTrip(t *testing.T) {
 	outlined := sampleEntry("outlined.go", 3)
 	outlined.Outline = sampleOutline(t)
 	put["outlined.go"] = outlined
+	put["slow.c"] = Entry{Size: 145000, ModTime: 7, TimedOut: 2, Timeout: 5 * time.Second, Skip: "parse took longer than 5s"}
+	put["big.js"] = Entry{Size: 2 << 20, ModTime: 8, Skip: "larger than 1048576 bytes"}
+	slowWords := sampleEntry("slow2.c", 0)
+	slowWords.TimedOut, slowWords.Timeout, slowWords.Outline = 1, time.Minute, sampleOutline(t)
+	put["slow2.c"] = slowWords
 	if err := c.Store(ctx, put, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -534,6 +539,7 @@ func FuzzCacheDecode(f *testing.F) {
 	f.Add(encode(nil, sampleEntry("a.go", 5)))
 	f.Add(encode(nil, Entry{}))
 	f.Add(encode(nil, Entry{Generated: true}))
+	f.Add(encode(nil, Entry{TimedOut: 2, Timeout: time.Second, Skip: "parse took longer than 1s"}))
 	f.Add(encode(nil, Entry{Outline: sampleOutline(f)}))
 	f.Add([]byte{0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, b []byte) {

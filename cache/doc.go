@@ -60,9 +60,15 @@
 //	                    the previous tag's row (the first: minus 0)
 //	flags     byte      optional: bit 0, an outline follows; bit 1, the
 //	                    file's head says it is generated; bit 2, words
-//	                    follow
+//	                    follow; bit 3, the file's parses timed out;
+//	                    bit 4, why it has no tags follows
 //	words     bytes     with flags bit 2: uvarint length, then the file's
 //	                    words.Bag in its binary form
+//	timed out bytes     with flags bit 3: uvarint count of the parses that
+//	                    timed out, one after another, then uvarint timeout
+//	                    in nanoseconds
+//	skip      bytes     with flags bit 4: uvarint length, then why the
+//	                    file was left out of parsing
 //	outline   bytes     with flags bit 0, to the end: the file's
 //	                    tags.Outline in its binary form
 //

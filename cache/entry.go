@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/repomap-dev/repomap/queries"
 	"github.com/repomap-dev/repomap/tags"
@@ -37,12 +38,26 @@ func encode(b []byte, e Entry) []byte {
 	if len(e.Words) > 0 {
 		flags |= flagWords
 	}
+	if e.TimedOut > 0 {
+		flags |= flagTimedOut
+	}
+	if e.Skip != "" {
+		flags |= flagSkip
+	}
 	if flags != 0 {
 		b = append(b, flags)
 	}
 	if len(e.Words) > 0 {
 		b = binary.AppendUvarint(b, uint64(len(e.Words)))
 		b = append(b, e.Words...)
+	}
+	if e.TimedOut > 0 {
+		b = binary.AppendUvarint(b, uint64(e.TimedOut))
+		b = binary.AppendUvarint(b, uint64(max(e.Timeout, 0)))
+	}
+	if e.Skip != "" {
+		b = binary.AppendUvarint(b, uint64(len(e.Skip)))
+		b = append(b, e.Skip...)
 	}
 	if e.Outline != nil {
 		b, _ = e.Outline.AppendBinary(b)
@@ -180,7 +195,7 @@ func decodeEntry(b []byte, copied bool) (Entry, error) {
 	if len(b) > 0 {
 		flags := b[0]
 		b = b[1:]
-		if flags&^(flagOutline|flagGenerated|flagWords) != 0 {
+		if flags&^(flagOutline|flagGenerated|flagWords|flagTimedOut|flagSkip) != 0 {
 			return e, errMalformed
 		}
 		e.Generated = flags&flagGenerated != 0
@@ -192,6 +207,27 @@ func decodeEntry(b []byte, copied bool) (Entry, error) {
 			b = b[n:]
 			e.Words = b[:l:l]
 			b = b[l:]
+		}
+		if flags&flagTimedOut != 0 {
+			n, w := binary.Uvarint(b)
+			if w <= 0 || n == 0 || n > math.MaxInt32 {
+				return e, errMalformed
+			}
+			b = b[w:]
+			d, w := binary.Uvarint(b)
+			if w <= 0 || d > math.MaxInt64 {
+				return e, errMalformed
+			}
+			b = b[w:]
+			e.TimedOut, e.Timeout = int(n), time.Duration(d)
+		}
+		if flags&flagSkip != 0 {
+			l, n := binary.Uvarint(b)
+			if n <= 0 || l == 0 || l > uint64(len(b)-n) {
+				return e, errMalformed
+			}
+			e.Skip = string(b[n : n+int(l)])
+			b = b[n+int(l):]
 		}
 		if (flags&flagOutline == 0) != (len(b) == 0) {
 			return e, errMalformed
@@ -380,6 +416,8 @@ const (
 	flagOutline   = 1 << 0 // the outline follows
 	flagGenerated = 1 << 1 // the file's head says it is generated
 	flagWords     = 1 << 2 // the words follow, before the outline
+	flagTimedOut  = 1 << 3 // the parses that timed out and their timeout follow, after the words
+	flagSkip      = 1 << 4 // why the file has no tags follows, after those
 )
 
 // tagFormat is bumped whenever tag extraction changes in a way that the

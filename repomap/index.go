@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/redact"
@@ -168,8 +170,14 @@ type entry struct {
 	words     []byte        // the binary form of the words.Bag of its text; nil for none
 	redacted  int           // lines of lines whose credentials were replaced
 	dirty     bool          // not yet written to the disk cache
-	retry     bool          // never written: the next process parses the file again (a parse that timed out)
+	retry     bool          // the next process parses the file again (a parse that timed out once)
 	skip      string        // why it was left out of parsing, or ""
+	// timedOut counts the parses of the file, one process after another,
+	// that ran out of timeout (see timedOutTries); reparse says that it is
+	// to be parsed again.
+	timedOut int
+	timeout  time.Duration
+	reparse  bool
 	// lazy, when not nil, says that the tags, words and outline of the
 	// entry are in the disk cache, not read yet (readStamps): fill
 	// reads them, and the fields above are those of its stamp.
@@ -557,7 +565,9 @@ func (x *index) loadCaches(ctx context.Context) {
 				if score, ok := st.Seen.(*wordsScore); ok {
 					l.score, l.scored = score, wq
 				}
-				return &entry{size: st.Size, mod: st.ModTime, generated: st.Generated, lazy: l}
+				e := &entry{size: st.Size, mod: st.ModTime, generated: st.Generated, skip: st.Skip, lazy: l}
+				x.timedOutEntry(e, st.TimedOut, st.Timeout)
+				return e
 			})
 			continue
 		}
@@ -574,10 +584,58 @@ func (x *index) loadCaches(ctx context.Context) {
 			x.warnCache(r, err)
 			continue
 		}
-		adopt(x, r, entries, func(_ string, e cache.Entry) *entry {
-			return &entry{size: e.Size, mod: e.ModTime, tags: e.Tags, enc: e.Encoded, words: e.Words, outline: e.Outline, generated: e.Generated}
+		adopt(x, r, entries, func(_ string, c cache.Entry) *entry {
+			e := &entry{size: c.Size, mod: c.ModTime, tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
+			x.timedOutEntry(e, c.TimedOut, c.Timeout)
+			return e
 		})
 	}
+}
+
+// A parse that runs out of Options.ParseTimeout leaves the file out. The
+// timeout is of the clock, which a busy machine runs out sooner: the
+// disk cache keeps that it did, and the next process parses the file
+// again; once timedOutTries processes in a row ran out of the same
+// timeout, or a shorter one than theirs, the file is left out without a
+// parse until it changes. (NuttX's 145 KB gb18030.h, a list of numbers
+// that tree-sitter's C parser recovers from for longer than 5 seconds,
+// made every warm map of that tree take 6 seconds.)
+const timedOutTries = 2
+
+// timedOutEntry records in e, an entry of the disk cache, that the
+// parses of its file ran out of timeout timedOut times in a row: e is
+// then that of a file left out, or to be parsed again.
+func (x *index) timedOutEntry(e *entry, timedOut int, timeout time.Duration) {
+	if timedOut == 0 {
+		return
+	}
+	e.timedOut, e.timeout = timedOut, timeout
+	if timedOut >= timedOutTries && timeout >= x.opts.ParseTimeout {
+		e.skip, e.lazy = timedOutReason(timeout), nil // it has nothing more to read
+		return
+	}
+	e.reparse = true
+}
+
+// limitChanged reports whether e, of a file parsed before, perhaps by
+// another process, was left out for its size, or parsed, against what
+// Options.MaxFileSize says of it now.
+func (x *index) limitChanged(e *entry) bool {
+	wasLarge := strings.HasPrefix(e.skip, largerThan)
+	if e.size > x.opts.MaxFileSize {
+		n, k := e.enc.Len()
+		return !wasLarge && (len(e.tags.Tags) > 0 || n > 0 || k > 0 || e.lazy != nil && e.lazy.tags > 0)
+	}
+	return wasLarge
+}
+
+// largerThan starts the reason a file too large to parse is left out.
+const largerThan = "larger than "
+
+// timedOutReason is why a file whose parse ran out of timeout is left
+// out.
+func timedOutReason(timeout time.Duration) string {
+	return fmt.Sprintf("parse took longer than %v", timeout)
 }
 
 // adopt records that the disk cache of r holds the files of held, by
@@ -633,7 +691,8 @@ func (x *index) persist(files []file) {
 				if w.put == nil {
 					w.put = make(map[string]cache.Entry)
 				}
-				w.put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Encoded: e.enc, Words: e.words, Outline: e.outline, Generated: e.generated}
+				w.put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Encoded: e.enc, Words: e.words, Outline: e.outline, Generated: e.generated,
+					Skip: e.skip, TimedOut: e.timedOut, Timeout: e.timeout}
 				w.written = append(w.written, written{e, e.outline})
 			}
 		}
@@ -769,7 +828,7 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	var todo []int
 	var outlined []bool // per file of todo: whether a map showed it, with its outline
 	for i, f := range files {
-		if e := x.files[f.path]; e == nil || e.size != f.size || e.mod != f.mod {
+		if e := x.files[f.path]; e == nil || e.size != f.size || e.mod != f.mod || e.reparse || x.limitChanged(e) {
 			todo = append(todo, i)
 			outlined = append(outlined, e != nil && (e.outline != nil || e.lazy != nil && e.lazy.outline))
 		}
@@ -829,7 +888,12 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	parsed := 0
 	for k, i := range todo {
 		if e := entries[k]; e != nil {
-			x.files[files[i].path] = e
+			f := files[i]
+			if old := x.files[f.path]; e.timedOut > 0 && old != nil && old.reparse && old.size == f.size && old.mod == f.mod && old.timeout >= e.timeout {
+				e.timedOut += old.timedOut // one more in a row
+				e.retry = e.timedOut < timedOutTries
+			}
+			x.files[f.path] = e
 			parsed++
 		}
 	}
@@ -885,12 +949,10 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool)
 		e.noOutline = outline && tf.Outline == nil
 	case ctx.Err() != nil:
 	case errors.Is(err, tags.ErrTimeout):
-		// The timeout is of the clock, which a busy machine runs out
-		// sooner: the next process parses the file again rather than
-		// find it left out in the disk cache (a Map kept open does not
-		// pay for it again while the file is unchanged).
-		e.skip = fmt.Sprintf("parse took longer than %v", x.opts.ParseTimeout)
-		e.dirty, e.retry = false, true
+		// See timedOutTries. (A Map kept open does not pay for it again
+		// while the file is unchanged.)
+		e.skip = timedOutReason(x.opts.ParseTimeout)
+		e.timedOut, e.timeout, e.retry = 1, x.opts.ParseTimeout, 1 < timedOutTries
 	default:
 		e.skip = "parse: " + err.Error()
 	}
@@ -906,7 +968,7 @@ func readForParse(fsys fs.FS, f file, limit int64) ([]byte, bool, string) {
 		return nil, false, ""
 	}
 	if f.size > limit {
-		return nil, false, fmt.Sprintf("larger than %d bytes", limit)
+		return nil, false, fmt.Sprintf(largerThan+"%d bytes", limit)
 	}
 	src, reason := readSource(fsys, f.rel, limit)
 	return src, reason == "", reason
@@ -940,7 +1002,7 @@ func readSource(fsys fs.FS, name string, limit int64) ([]byte, string) {
 		}
 	}
 	if int64(len(src)) > limit {
-		return nil, fmt.Sprintf("larger than %d bytes", limit)
+		return nil, fmt.Sprintf(largerThan+"%d bytes", limit)
 	}
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
 		return nil, "binary"

@@ -451,30 +451,55 @@ func TestParseTimeoutSkips(t *testing.T) {
 	}
 }
 
-// TestParseTimeoutNotCached checks that a file whose parse timed out is
-// not left out from the disk cache: a busy machine runs out a timeout of
-// the clock sooner, so the next process parses it again.
-func TestParseTimeoutNotCached(t *testing.T) {
+// TestParseTimeoutKept checks that a file whose parse timed out is parsed
+// again by the next process (a busy machine runs out a timeout of the
+// clock sooner), and left out without a parse once timedOutTries
+// processes in a row timed out, its map then kept; a longer timeout, or
+// a change of the file, parses it again.
+func TestParseTimeoutKept(t *testing.T) {
 	if testing.Short() {
-		t.Skip("two maps that each wait for a parse timeout")
+		t.Skip("maps that each wait for a parse timeout")
 	}
 	root, dir := t.TempDir(), t.TempDir()
 	rbWrite(t, root, map[string]string{
 		"main.go": "package main\n\nfunc main() {}\n",
 		"slow.go": "package main\nvar x = " + strings.Repeat("(", 100000),
 	})
-	for run := range 2 {
-		m, err := New(root, &Options{CacheDir: dir, ParseTimeout: 300 * time.Millisecond})
+	const short = 300 * time.Millisecond
+	for run, step := range []struct {
+		timeout time.Duration
+		change  bool
+		parsed  int
+		reused  bool
+	}{
+		{short, false, 2, false},     // both parsed; slow.go times out
+		{short, false, 1, false},     // slow.go again, and again it times out
+		{short, false, 0, true},      // left out without a parse: the map is kept
+		{short / 2, false, 0, false}, // a shorter timeout: left out too
+		{2 * short, false, 1, false}, // a longer one: parsed again
+		{short, true, 1, false},      // slow.go changed: parsed again
+		{short, false, 1, false},     // the second time in a row
+		{short, false, 0, true},      // then left out
+	} {
+		if step.change {
+			later := time.Now().Add(time.Hour)
+			p := filepath.Join(root, "slow.go")
+			if err := os.WriteFile(p, []byte("package main\nvar y = "+strings.Repeat("(", 100000)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Chtimes(p, later, later)
+		}
+		m, err := New(root, &Options{CacheDir: dir, ParseTimeout: step.timeout})
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := rbBuild(t, m, Request{})
 		m.Close()
-		if got := rbSkipped(r)["slow.go"]; got != "parse took longer than 300ms" {
-			t.Fatalf("run %d: Skipped[slow.go] = %q", run, got)
+		if got, want := rbSkipped(r)["slow.go"], "parse took longer than "; !strings.HasPrefix(got, want) {
+			t.Fatalf("run %d: Skipped[slow.go] = %q, want %q…", run, got, want)
 		}
-		if want := 2 - run; r.Stats.Parsed != want {
-			t.Errorf("run %d: Stats.Parsed = %d, want %d (slow.go parsed again, main.go from the cache)", run, r.Stats.Parsed, want)
+		if r.Stats.Parsed != step.parsed || r.Stats.Reused != step.reused {
+			t.Errorf("run %d, timeout %v: %d files parsed, map reused %t; want %d, %t", run, step.timeout, r.Stats.Parsed, r.Stats.Reused, step.parsed, step.reused)
 		}
 	}
 }
@@ -916,5 +941,47 @@ func TestNoCredentialInMap(t *testing.T) {
 	rel, err := m.Related(context.Background(), "fetch.go", Request{MaxTokens: 0})
 	if err != nil || strings.Contains(rel.Text, token[4:20]) {
 		t.Errorf("Related(fetch.go) = %v, %v: want it without the token", rel, err)
+	}
+}
+
+// TestSkipsKept maps a tree with a file too large to parse, and a binary
+// one, in new processes on one disk cache: each map lists the files left
+// out as the first did, and a larger Options.MaxFileSize, then a smaller
+// one again, parse the large file, then leave it out.
+func TestSkipsKept(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	rbWrite(t, root, map[string]string{
+		"big.go":  "package main\n\nfunc Big() {}\n" + strings.Repeat("// more\n", 200),
+		"bin.go":  "package main\x00\x01\x02",
+		"main.go": "package main\n\nfunc main() { Big() }\n",
+	})
+	for run, step := range []struct {
+		limit   int64
+		budget  int
+		skipped []string
+		big     bool // the map shows Big
+	}{
+		{100, 1000, []string{"big.go larger than 100 bytes", "bin.go binary"}, false},
+		{100, 900, []string{"big.go larger than 100 bytes", "bin.go binary"}, false},
+		{1 << 20, 1000, []string{"bin.go binary"}, true},
+		{1 << 20, 900, []string{"bin.go binary"}, true},
+		{100, 800, []string{"big.go larger than 100 bytes", "bin.go binary"}, false},
+	} {
+		m, err := New(root, &Options{CacheDir: dir, MaxFileSize: step.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rbBuild(t, m, Request{MaxTokens: step.budget})
+		m.Close()
+		var skipped []string
+		for _, s := range r.Skipped {
+			skipped = append(skipped, s.Path+" "+s.Reason)
+		}
+		if !slices.Equal(skipped, step.skipped) || r.Stats.Skipped != len(step.skipped) {
+			t.Errorf("run %d, limit %d: skipped %q (%d), want %q", run, step.limit, skipped, r.Stats.Skipped, step.skipped)
+		}
+		if got := strings.Contains(r.Text, "func Big()"); got != step.big {
+			t.Errorf("run %d, limit %d: the map shows Big: %t, want %t:\n%s", run, step.limit, got, step.big, r.Text)
+		}
 	}
 }
