@@ -3,6 +3,7 @@ package repomap
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // C and C++: an #include "x.h" means the file it names, looked up next to
@@ -16,6 +17,12 @@ type cResolver struct {
 	s      *snapshot
 	byPath map[string]bool // the C and C++ files
 	extra  map[int]string  // per file: the key of the header it goes with
+
+	// byEnd maps each end of a path of byPath after a slash ("b/c.h" and
+	// "c.h" of "a/b/c.h") to the shortest path with that end, the first
+	// in order of those as short; made once an include needs it.
+	endsOnce sync.Once
+	byEnd    map[string]string
 }
 
 // includeScope is the scope of the keys of included files.
@@ -86,16 +93,36 @@ func (c *cResolver) header(from, name string) string {
 	if p := path.Join(path.Dir(from), name); c.byPath[p] {
 		return p
 	}
-	if c.byPath[path.Clean(name)] {
-		return path.Clean(name)
+	name = path.Clean(name)
+	if c.byPath[name] {
+		return name
 	}
-	best := ""
+	c.endsOnce.Do(c.indexEnds)
+	return c.byEnd[name]
+}
+
+// indexEnds makes c.byEnd. (Looking for the paths that end in an include
+// among all of them took 14 of the 15 seconds NuttX's 17,000 C files
+// were linked in.)
+func (c *cResolver) indexEnds() {
+	c.byEnd = make(map[string]string)
 	for p := range c.byPath {
-		if strings.HasSuffix(p, "/"+path.Clean(name)) && (best == "" || len(p) < len(best) || len(p) == len(best) && p < best) {
-			best = p
+		for k := strings.IndexByte(p, '/'); k >= 0; k = nextSlash(p, k) {
+			end := p[k+1:]
+			if best, ok := c.byEnd[end]; !ok || len(p) < len(best) || len(p) == len(best) && p < best {
+				c.byEnd[end] = p
+			}
 		}
 	}
-	return best
+}
+
+// nextSlash returns the index of the first slash of p after index k, or
+// -1.
+func nextSlash(p string, k int) int {
+	if i := strings.IndexByte(p[k+1:], '/'); i >= 0 {
+		return k + 1 + i
+	}
+	return -1
 }
 
 // extraKeys returns the keys file i publishes beyond its definitions.

@@ -203,15 +203,19 @@ func TestReferencesResolved(t *testing.T) {
 }
 
 // TestResolveInclude: an #include in quotes links to the header it names
-// (next to the includer first) and to the sources of the header's stem;
-// other names link by name.
+// (next to the includer first, then the shortest path of the tree that
+// ends in it, the first of those as short) and to the sources of the
+// header's stem; other names link by name.
 func TestResolveInclude(t *testing.T) {
 	tree := fstest.MapFS{
 		"src/store.h":       {Data: []byte("int store_get(int k);\n")},
 		"src/store.c":       {Data: []byte("#include \"store.h\"\n\nint store_get(int k) { return k; }\n")},
 		"src/main.c":        {Data: []byte("#include <stdio.h>\n#include \"store.h\"\n\nint main(void) { return store_get(1); }\n")},
 		"lib/other/store.h": {Data: []byte("int other_get(int k);\n")},
-		"app/use.cpp":       {Data: []byte("#include \"other/store.h\"\n\nint use() { return 0; }\n")},
+		// Paths with the same end, as short but later, and longer.
+		"zzz/other/store.h":     {Data: []byte("int z_get(int k);\n")},
+		"deep/er/other/store.h": {Data: []byte("int d_get(int k);\n")},
+		"app/use.cpp":           {Data: []byte("#include \"other/store.h\"\n\nint use() { return 0; }\n")},
 	}
 	got := edges(t, tree, RankingDefault)
 	want := []string{
