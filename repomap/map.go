@@ -271,7 +271,9 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		if rk, _ := parseRanking(m.opts.Ranking); req.Text != "" && rk.relevance {
 			wq = newWordsQuery(req.Text, rk.relText)
 		}
-		m.idx.startPreload(ctx, true, readStamps, wq)
+		// With a ranking kept for this request, the links are read only
+		// if the tree changed since (loadLinked).
+		m.idx.startPreload(ctx, keptRank == nil, readStamps, wq)
 	}
 	if kept == nil {
 		loadEncoding()
