@@ -169,15 +169,18 @@ func Detect(p string, head []byte) string {
 	}
 	switch {
 	case ext == ".h":
-		if objcMarks.Match(head[:min(len(head), headLimit)]) {
+		head = head[:min(len(head), headLimit)]
+		if marked(objcMarks, objcWords, head) {
 			return "objectivec"
 		}
-		if cppMarks.Match(head[:min(len(head), headLimit)]) {
-			return "cpp"
+		for _, m := range cppMarks {
+			if marked(m.re, m.words, head) {
+				return "cpp"
+			}
 		}
 		return "c"
 	case ext == ".m":
-		if objcMarks.Match(head[:min(len(head), headLimit)]) {
+		if marked(objcMarks, objcWords, head[:min(len(head), headLimit)]) {
 			return "objectivec"
 		}
 		return "matlab"
@@ -195,11 +198,44 @@ func Detect(p string, head []byte) string {
 // headLimit bounds how much of a file Detect reads.
 const headLimit = 64 << 10
 
-var cppMarks = regexp.MustCompile(`(?m)^\s*(namespace\s+\w|template\s*<|class\s+\w+[^;]*\{|(public|private|protected)\s*:)|\w::\w|extern\s+"C"`)
+var cppMarks = []struct {
+	re    *regexp.Regexp
+	words [][]byte // every match holds one of them
+}{
+	{regexp.MustCompile(`(?m)^\s*(namespace\s+\w|template\s*<|class\s+\w+[^;]*\{|(public|private|protected)\s*:)`), markWords("namespace", "template", "class", "public", "private", "protected")},
+	{regexp.MustCompile(`\w::\w`), markWords("::")},
+	{regexp.MustCompile(`extern\s+"C"`), markWords(`"C"`)},
+}
 
 // objcMarks are marks of Objective-C in the head of a ".m" file (MATLAB
 // otherwise) or a ".h" header (C or C++ otherwise).
 var objcMarks = regexp.MustCompile(`(?m)^[ \t]*(@(interface|implementation|protocol|end|property|class|import)\b|#import[ \t]*[<"])`)
+
+// objcWords are words one of which every match of objcMarks holds.
+var objcWords = markWords("@", "#import")
+
+func markWords(ws ...string) [][]byte {
+	out := make([][]byte, len(ws))
+	for i, w := range ws {
+		out[i] = []byte(w)
+	}
+	return out
+}
+
+// marked reports whether re matches head, whose every match holds one of
+// words: a head without any is not searched. (The search of the heads of
+// C headers without a mark of C++, to their end, with one expression for
+// all the marks, took 9 of the 57 CPU seconds of a cold map of NuttX's
+// 17,000 C files; looking for the words, then for the marks of the words
+// found, takes a fraction of it.)
+func marked(re *regexp.Regexp, words [][]byte, head []byte) bool {
+	for _, w := range words {
+		if bytes.Contains(head, w) {
+			return re.Match(head)
+		}
+	}
+	return false
+}
 
 // fromShebang returns the language of the interpreter on a "#!" first
 // line, or "".

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -396,6 +397,45 @@ func FuzzLex(f *testing.F) {
 			if tg.Name == "" || tg.Name == "_" || strings.ContainsAny(tg.Name, "\n\r") {
 				t.Fatalf("%s: bad tag %+v", l.name, tg)
 			}
+		}
+	})
+}
+
+// cppAll is every mark of C++ in one expression.
+var cppAll = regexp.MustCompile(`(?m)^\s*(namespace\s+\w|template\s*<|class\s+\w+[^;]*\{|(public|private|protected)\s*:)|\w::\w|extern\s+"C"`)
+
+// FuzzMarked checks that marked, which searches a head only when it holds
+// one of the words every match holds, tells what the search alone tells,
+// and the marks of C++ one by one what one search for all of them does.
+func FuzzMarked(f *testing.F) {
+	for _, s := range []string{
+		"int add(int, int);\n",
+		"#ifdef __cplusplus\nextern \"C\" {\n#endif\n",
+		"extern\n\t\"C\" int x;\n",
+		"extern int counter;\n",
+		"  namespace  cart {\n",
+		"template<typename T> T id(T);\n",
+		"class Cart : public Base {\n",
+		"class Forward;\n",
+		"  public:\n",
+		"a::b\n",
+		"/* a device class */\nint x;\n",
+		"@interface Cart : NSObject\n@end\n",
+		"  #import \"x.h\"\n",
+		"/* @param x */\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		cpp := false
+		for _, m := range cppMarks {
+			cpp = cpp || marked(m.re, m.words, head)
+		}
+		if want := cppAll.Match(head); cpp != want {
+			t.Errorf("the marks of C++ in %q: %t, one search for all of them: %t", head, cpp, want)
+		}
+		if got, want := marked(objcMarks, objcWords, head), objcMarks.Match(head); got != want {
+			t.Errorf("marked(%s, %q) = %t, the search alone %t", objcMarks, head, got, want)
 		}
 	})
 }
