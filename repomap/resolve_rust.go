@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -154,9 +155,13 @@ func (r *rustResolver) findLibs() {
 			}
 		}
 	}
-	for p, i := range r.byPath {
+	// In the order of the paths: of two libraries in directories of the
+	// same name, the first is that name's.
+	for _, p := range slices.Sorted(maps.Keys(r.byPath)) {
+		i := r.byPath[p]
 		if dir, ok := strings.CutSuffix(p, "/src/lib.rs"); ok && !named[i] {
-			if name := strings.ReplaceAll(path.Base(dir), "-", "_"); r.libs[name] == 0 {
+			name := strings.ReplaceAll(path.Base(dir), "-", "_")
+			if _, ok := r.libs[name]; !ok {
 				r.libs[name] = i
 			}
 		}

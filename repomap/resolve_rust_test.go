@@ -188,3 +188,21 @@ func TestResolveRust(t *testing.T) {
 		}
 	}
 }
+
+// TestRustLibsSameName: of two libraries in directories of the same name,
+// the first by path is that name's, every time (it was whichever a map's
+// order gave first).
+func TestRustLibsSameName(t *testing.T) {
+	tree := fstest.MapFS{
+		"b/util/src/lib.rs": {Data: []byte("pub fn helper() -> i32 { 2 }\n")},
+		"a/util/src/lib.rs": {Data: []byte("pub fn helper() -> i32 { 1 }\n")},
+		"app/src/main.rs":   {Data: []byte("use util::helper;\n\nfn main() { helper(); }\n")},
+		"app/src/other.rs":  {Data: []byte("pub fn other() {}\n")},
+	}
+	for range 20 {
+		got := edges(t, tree, rustRanking)
+		if !slices.Contains(got, "app/src/main.rs -> a/util/src/lib.rs helper") || slices.Contains(got, "app/src/main.rs -> b/util/src/lib.rs helper") {
+			t.Fatalf("edges:\n%s\nwant app/src/main.rs -> a/util/src/lib.rs helper alone", strings.Join(got, "\n"))
+		}
+	}
+}
