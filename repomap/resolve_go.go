@@ -3,6 +3,7 @@ package repomap
 import (
 	"cmp"
 	"go/token"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -34,6 +35,7 @@ type goResolver struct {
 	dirs     map[string]bool    // directories with Go files
 	imports  map[int]goImports  // per Go file, made on first use
 	paths    map[string]goWhere // per import path, made on first use
+	byEnd    map[string]string  // per end of a directory's path: the shortest such directory (shortestByEnd), made on first use
 	roots    map[string]bool    // module paths seen, whose root is the tree's root
 	types    map[string]bool    // rank.Key(type, package scope) of each type the tree defines
 	results  map[string]goDef   // by rank.Key(function, package scope): its definition, when a named type is its result
@@ -344,13 +346,10 @@ func (g *goResolver) find(p string) goWhere {
 	if g.dirs[p] {
 		return goWhere{p, goInTree}
 	}
-	best := ""
-	for d := range g.dirs {
-		if strings.HasSuffix(d, "/"+p) && (best == "" || len(d) < len(best) || len(d) == len(best) && d < best) {
-			best = d
-		}
+	if g.byEnd == nil {
+		g.byEnd = shortestByEnd(maps.Keys(g.dirs))
 	}
-	if best != "" {
+	if best, ok := g.byEnd[p]; ok {
 		return goWhere{best, goInTree}
 	}
 	for k := 0; k < len(p); k++ {

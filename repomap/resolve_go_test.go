@@ -134,3 +134,22 @@ func TestResolveGoRules(t *testing.T) {
 		})
 	}
 }
+
+// TestGoImportShortestCopy: an import path that is no directory of the
+// tree means the shortest directory that ends in it, the first of those
+// as short.
+func TestGoImportShortestCopy(t *testing.T) {
+	lib := []byte("package lib\n\nfunc Do() {}\n")
+	tree := fstest.MapFS{
+		"go.mod":                                  {Data: []byte("module example.com/app\n")},
+		"a/a.go":                                  {Data: []byte("package a\n\nimport \"github.com/other/lib\"\n\nfunc A() { lib.Do() }\n")},
+		"zz/vendor/github.com/other/lib/l.go":     {Data: lib},
+		"aa/vendor/github.com/other/lib/l.go":     {Data: lib},
+		"deep/x/vendor/github.com/other/lib/l.go": {Data: lib},
+	}
+	got := edges(t, tree, RankingDefault)
+	if !slices.Contains(got, "a/a.go -> aa/vendor/github.com/other/lib/l.go Do") ||
+		slices.ContainsFunc(got, func(e string) bool { return strings.Contains(e, "zz/") || strings.Contains(e, "deep/") }) {
+		t.Errorf("edges:\n%s\nwant a/a.go -> aa/vendor/github.com/other/lib/l.go alone", strings.Join(got, "\n"))
+	}
+}
