@@ -316,50 +316,9 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		}
 	}
 
-	// The same tree and request as the last map's, for another budget:
-	// the ranking is the same, only the fit is not. (Not when every map is
-	// to be made anew: a file's stamps may hide a change.)
-	var snap *snapshot
-	var r *ranked
-	if last := m.last; last != nil && last.snap != nil && last.rankReq == req.rankKey() &&
-		m.opts.Refresh != RefreshAlways && maps.Equal(last.state, state) {
-		snap, r = last.snap, last.res.ranked
-		// Until this map is made, the ranking is not to be fitted again:
-		// a fit that a done context cuts short leaves rows unread.
-		last.snap = nil
-		st.Parsed, st.Cached, st.Refit = 0, len(files), true
-	} else {
-		t := time.Now()
-		var err error
-		if snap, err = m.idx.update(ctx, files, skipped); err != nil {
-			return nil, err // encDone is buffered: the loader does not wait
-		}
-		m.blocks.keep(snap)
-		st.Parsed, st.Cached = snap.parsed, len(files)-snap.parsed
-		st.Tags = time.Since(t)
-		for _, s := range snap.skipped {
-			m.opts.Logger.Debug("repomap: skipped", "path", s.path, "reason", s.reason)
-		}
-
-		t = time.Now()
-		for _, p := range cleanPaths(req.Focus) {
-			if snap.entry(p) == nil {
-				return nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
-			}
-		}
-		rk, _ := parseRanking(m.opts.Ranking) // checked by New
-		q := query{focus: cleanPaths(req.Focus), mentions: req.Mentions, text: req.Text}
-		if keptRank != nil && keptRank.tree == tree {
-			// The ranking a process made before of this tree for this
-			// request, with another budget.
-			r = keptRank.ranked(snap, files, rk.itemRows, func(ctx context.Context) ranked { return rankSnapshot(ctx, snap, rk, q) })
-			st.Refit = r != nil
-		}
-		if r == nil {
-			rs := rankSnapshot(ctx, snap, rk, q)
-			r = &rs
-		}
-		st.Rank = time.Since(t)
+	snap, r, err := m.rankTree(ctx, req, files, skipped, state, tree, keptRank, &st)
+	if err != nil {
+		return nil, err // encDone is buffered: the loader does not wait
 	}
 	st.Skipped = len(snap.skipped)
 	st.Roles = make(map[string]int)
@@ -406,6 +365,57 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 	m.last = &lastRender{req: req.key(), state: state, res: res, rankReq: req.rankKey(), snap: snap}
 	return res, nil
+}
+
+// rankTree returns the snapshot of files and its ranking for req, and
+// fills the parse, cache and rank figures of st: the last map's ranking,
+// when it was of the same files for the same request (another budget);
+// else the ranking keptRank, kept in the disk cache for the request and
+// the tree of digest tree, when it is of that tree; else one made now.
+func (m *Map) rankTree(ctx context.Context, req Request, files []file, skipped []skip, state map[string]stamp, tree [sha256.Size]byte, keptRank *keptRanking, st *Stats) (*snapshot, *ranked, error) {
+	// (Not when every map is to be made anew: a file's stamps may hide a
+	// change.)
+	if last := m.last; last != nil && last.snap != nil && last.rankReq == req.rankKey() &&
+		m.opts.Refresh != RefreshAlways && maps.Equal(last.state, state) {
+		// Until this map is made, the ranking is not to be fitted again:
+		// a fit that a done context cuts short leaves rows unread.
+		snap := last.snap
+		last.snap = nil
+		st.Parsed, st.Cached, st.Refit = 0, len(files), true
+		return snap, last.res.ranked, nil
+	}
+	t := time.Now()
+	snap, err := m.idx.update(ctx, files, skipped)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.blocks.keep(snap)
+	st.Parsed, st.Cached = snap.parsed, len(files)-snap.parsed
+	st.Tags = time.Since(t)
+	for _, s := range snap.skipped {
+		m.opts.Logger.Debug("repomap: skipped", "path", s.path, "reason", s.reason)
+	}
+
+	t = time.Now()
+	focus := cleanPaths(req.Focus)
+	for _, p := range focus {
+		if snap.entry(p) == nil {
+			return nil, nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
+		}
+	}
+	rk, _ := parseRanking(m.opts.Ranking) // checked by New
+	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
+	var r *ranked
+	if keptRank != nil && keptRank.tree == tree {
+		r = keptRank.ranked(snap, files, rk.itemRows, func(ctx context.Context) ranked { return rankSnapshot(ctx, snap, rk, q) })
+		st.Refit = r != nil
+	}
+	if r == nil {
+		rs := rankSnapshot(ctx, snap, rk, q)
+		r = &rs
+	}
+	st.Rank = time.Since(t)
+	return snap, r, nil
 }
 
 // stamps returns the stamps of files, by path.
