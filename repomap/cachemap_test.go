@@ -456,8 +456,8 @@ func TestMapReused(t *testing.T) {
 // TestRefitKept makes maps of one tree for several budgets, each by a new
 // Map on one disk cache: after the first, each is fitted from the ranking
 // the first kept (Stats.Refit), and is the map of a Map without a cache.
-// With few items kept, a map that needs more ranks the tree again; after
-// a file changed, the ranking kept is not used.
+// With few items kept, a map that needs more ranks the tree again (and
+// is the same map); after a file changed, the ranking kept is not used.
 func TestRefitKept(t *testing.T) {
 	tree := synthTree(120)
 	files := make(map[string]string)
@@ -465,7 +465,17 @@ func TestRefitKept(t *testing.T) {
 		files[p] = string(f.Data)
 	}
 	ctx := context.Background()
-	for _, kept := range []int{keptItems, 5} {
+	budgets := []int{1024, 300, 50000, 700}
+	for _, c := range []struct {
+		kept  int
+		refit []bool // per budget
+	}{
+		{keptItems, []bool{false, true, true, true}},
+		// The items the first map made, more than 5, serve 300 tokens
+		// but not a map of them all: that map ranks again, and keeps all.
+		{5, []bool{false, true, false, true}},
+	} {
+		kept := c.kept
 		for _, req := range []Request{{}, {Focus: []string{"pkg1/file005.go"}}} {
 			t.Run(fmt.Sprintf("%d items, %+v", kept, req), func(t *testing.T) {
 				defer func(n int) { keptItems = n }(keptItems)
@@ -486,11 +496,9 @@ func TestRefitKept(t *testing.T) {
 					sameMap(t, r, build(t, tree, nil, req))
 					return r
 				}
-				for i, budget := range []int{1024, 300, 4096, 700} {
-					// Five items are fewer than any of these maps shows.
-					r := mapAt(budget)
-					if want := i > 0 && kept == keptItems; r.Stats.Refit != want {
-						t.Errorf("%d tokens, %d items kept: refit %t, want %t", budget, kept, r.Stats.Refit, want)
+				for i, budget := range budgets {
+					if r := mapAt(budget); r.Stats.Refit != c.refit[i] {
+						t.Errorf("%d tokens, %d items kept: refit %t, want %t", budget, kept, r.Stats.Refit, c.refit[i])
 					}
 				}
 				later := time.Now().Add(time.Minute)

@@ -276,7 +276,8 @@ type keptItem struct {
 // and per item its file's place, its name's length and bytes, and the
 // bits of its score and of its file's rank (8 bytes each).
 func encodeRanking(key, tree [sha256.Size]byte, order []string, rk *ranked, place map[string]int) ([]byte, error) {
-	items := rk.prefix(context.Background(), min(rk.n, max(keptItems, len(rk.items))))
+	rk.make(min(rk.n, max(keptItems, len(rk.items)))) // without their rows
+	items := rk.items
 	b := append([]byte(rankMagic), key[:]...)
 	b = append(b, tree[:]...)
 	for _, v := range []int{rk.n, rk.size.nodes, rk.size.links, rk.size.defs, rk.size.refs, rk.iters} {
