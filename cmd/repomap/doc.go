@@ -559,9 +559,11 @@
 // # repomap bench
 //
 // Bench maps the tree at PATH (by default the current directory) in fresh
-// processes, cold (an empty tag cache) and warm (the cache filled), and
-// prints the files, the bytes, the median times, the peak memory and the
-// files mapped per second. Peak memory is not measured on every system.
+// processes, cold (an empty tag cache) and warm (the cache filled): for the
+// same request again, and for a budget never asked before (another each
+// run). It prints the files, the bytes, the median times, the peak memory
+// and the files mapped per second. Peak memory is not measured on every
+// system.
 //
 // With --floor it also times the floor, in fresh processes too, each after
 // a cold map: tree-sitter's parse and tags query of the files the map

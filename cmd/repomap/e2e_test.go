@@ -45,6 +45,7 @@ func TestBinary(t *testing.T) {
 		{args: []string{"graph", "--no-cache", dir}, stdout: "main.go\tcart/cart.go\tTotal\t1\n"},
 		{args: []string{"version"}, stdout: "repomap "},
 		{args: []string{"bench", "--floor", "--runs", "1", dir}, stdout: "\ncold/floor  "},
+		{args: []string{"bench", "--runs", "1", dir}, stdout: "\nnew budget  "},
 		{args: []string{"bench", "--floor-run", "--exclude", "cart", dir}, stdout: `"lexed":0`},
 		{args: []string{"nope"}, code: 2, stderr: "repomap: no command or directory nope\n"},
 		{args: []string{"--no-cache", filepath.Join(dir, "missing") + "/"}, code: 1, stderr: "no such file"},
