@@ -134,6 +134,7 @@ func (bs *blocks) ofItems(ctx context.Context, items []fit.Item) []block {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
+	bs.snap.prepare(ctx, slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return len(rows[p]) == 0 }))
 	out := make([]block, len(paths))
 	for i, p := range paths {
 		r := rows[p]

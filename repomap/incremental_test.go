@@ -207,3 +207,50 @@ func TestRefitCutShort(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareParallel maps a tree, warm, for words that show files no map
+// showed before, with one goroutine and with four: the files are read
+// and outlined together before the fit (snapshot.prepare), for the same
+// map, and each file shown has its outline.
+func TestPrepareParallel(t *testing.T) {
+	tree := synthTree(80)
+	files := make(map[string]string)
+	for p, f := range tree {
+		files[p] = string(f.Data)
+	}
+	root, dir := writeTree(t, files), t.TempDir()
+	ctx := context.Background()
+	first, err := New(root, &Options{CacheDir: dir, MaxTokens: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Build(ctx, Request{}); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	req := Request{Text: "render a widget with helper seven", MaxTokens: 3000}
+	var texts []string
+	for _, workers := range []int{1, 4} {
+		m, err := New(root, &Options{CacheDir: dir, Parallelism: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := m.Build(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range r.Files {
+			if e := m.idx.files[f.Path]; len(f.Defs) > 0 && (e == nil || e.outline == nil && !e.noOutline || e.lines == nil) {
+				t.Errorf("%d goroutines: %s is shown without its lines or outline", workers, f.Path)
+			}
+		}
+		texts = append(texts, r.Text)
+		m.Close()
+	}
+	if texts[0] != texts[1] {
+		t.Errorf("the map with four goroutines differs from the one with one:\n%s\nwant:\n%s", texts[1], texts[0])
+	}
+	if want := build(t, tree, nil, req).text; texts[1] != want {
+		t.Errorf("the warm map differs from a new Map's without a cache:\n%s\nwant:\n%s", texts[1], want)
+	}
+}

@@ -406,7 +406,61 @@ func (s *snapshot) source(ctx context.Context, p string) *render.Source {
 	if !ok {
 		return nil
 	}
+	return s.sourceWith(ctx, i, s.idx.outlineParser)
+}
+
+// unread reports whether the file of e is still to be read, or outlined,
+// before a map shows it.
+func (e *entry) unread() bool {
+	return e.lazy != nil || e.lines == nil || e.outline == nil && !e.noOutline
+}
+
+// prepare reads, and outlines, the files at ps that a map is about to
+// show and that are unread, on the Map's goroutines: source then finds
+// them ready. (A map for a request's words shows many files no map
+// showed before, whose outlines were made one after another: a tenth of
+// its CPU time on the Go standard library.)
+func (s *snapshot) prepare(ctx context.Context, ps []string) {
+	var todo []int
+	var lazy []*entry
+	for _, p := range ps {
+		if i, ok := s.byPath[p]; ok && s.entries[i].unread() {
+			todo = append(todo, i)
+			if e := s.entries[i]; e.lazy != nil {
+				lazy = append(lazy, e)
+			}
+		}
+	}
+	workers := min(s.idx.opts.Parallelism, len(todo))
+	if workers < 2 {
+		return // source does it
+	}
+	if len(lazy) > 0 {
+		s.idx.fill(context.Background(), lazy) // see sourceWith
+	}
+	parsers := make(chan *tags.Parser, workers)
+	for range workers {
+		parsers <- tags.NewParser(&tags.ParserOptions{Timeout: s.idx.opts.ParseTimeout, Queries: s.idx.queries})
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			p := <-parsers
+			defer p.Close()
+			for k := int(next.Add(1) - 1); k < len(todo) && ctx.Err() == nil; k = int(next.Add(1) - 1) {
+				s.sourceWith(ctx, todo[k], func() *tags.Parser { return p })
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// sourceWith returns the file i of s ready to render, as source does,
+// its outline made with the parser parser returns.
+func (s *snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Parser) *render.Source {
 	x, e, f := s.idx, s.entries[i], s.files[i]
+	p := f.path
 	if e.lazy != nil {
 		// Not ctx: a fill with a done one leaves e unread, and a block
 		// made without its outline would be kept (blockMemo).
@@ -422,7 +476,7 @@ func (s *snapshot) source(ctx context.Context, p string) *render.Source {
 		if needOutline {
 			// An outline a done ctx cut short is tried again by the
 			// next map: its file has one.
-			e.outline = x.outline(ctx, p, text)
+			e.outline = x.outline(ctx, p, text, parser)
 			e.noOutline = e.outline == nil && ctx.Err() == nil
 			e.dirty = e.dirty || e.outline != nil
 		}
@@ -442,14 +496,11 @@ func (s *snapshot) source(ctx context.Context, p string) *render.Source {
 
 // outline returns the outline of the file at p with content text, or nil
 // when it has none.
-func (x *index) outline(ctx context.Context, p string, text []byte) *tags.Outline {
+func (x *index) outline(ctx context.Context, p string, text []byte, parser func() *tags.Parser) *tags.Outline {
 	if tags.Detect(p, text) == "" {
 		return nil
 	}
-	if x.outliner == nil {
-		x.outliner = tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
-	}
-	o, err := x.outliner.Outline(ctx, p, text)
+	o, err := parser().Outline(ctx, p, text)
 	if err != nil {
 		if !errors.Is(err, tags.ErrNoOutline) && ctx.Err() == nil {
 			x.opts.Logger.Debug("repomap: render: no outline", "path", p, "err", err)
@@ -457,6 +508,15 @@ func (x *index) outline(ctx context.Context, p string, text []byte) *tags.Outlin
 		return nil
 	}
 	return o
+}
+
+// outlineParser returns the parser of the outlines of the files a map
+// shows, made on first use.
+func (x *index) outlineParser() *tags.Parser {
+	if x.outliner == nil {
+		x.outliner = tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
+	}
+	return x.outliner
 }
 
 // walk lists the files of every root, with their paths in the map.
