@@ -71,7 +71,7 @@ var (
 	vendorDirs    = set("vendor third_party third-party thirdparty node_modules bower_components")
 	generatedDirs = set("dist")
 	fixtureDirs   = set("testdata test-data test_data fixtures fixture __fixtures__ __snapshots__ golden goldens snapshots")
-	testDirs      = set("test tests __tests__ spec specs testfixtures") // testFixtures: Gradle's source set of the code tests share
+	testDirs      = set("test tests __tests__ spec specs e2e testfixtures") // testFixtures: Gradle's source set of the code tests share
 	exampleDirs   = set("example examples _example _examples sample samples demo demos")
 	docDirs       = set("doc docs documentation site website")
 	ciDirs        = set(".github .gitlab .circleci .buildkite .azure-pipelines .devcontainer .ci ci .woodpecker .forgejo .gitea") // at the top of a root

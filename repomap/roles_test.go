@@ -28,6 +28,7 @@ func TestPathRole(t *testing.T) {
 		{"lib/user_spec.rb", RoleTest},
 		{"src/test/java/org/x/FooTest.java", RoleTest},
 		{"spring-beans/src/testFixtures/java/org/x/TestBean.java", RoleTest}, // Gradle's test fixtures: code for tests
+		{"packages/astro/e2e/test-utils.ts", RoleTest},                       // end-to-end tests
 		{"src/main/java/org/x/Contest.java", RoleSource},
 		{"src/main/java/org/x/FooTest.java", RoleTest},
 		{"kotlinpoet/src/jvmMain/kotlin/com/squareup/kotlinpoet/FileSpec.kt", RoleSource},
