@@ -460,10 +460,7 @@ func TestMapReused(t *testing.T) {
 // is the same map); after a file changed, the ranking kept is not used.
 func TestRefitKept(t *testing.T) {
 	tree := synthTree(120)
-	files := make(map[string]string)
-	for p, f := range tree {
-		files[p] = string(f.Data)
-	}
+	files := textsOf(tree)
 	ctx := context.Background()
 	budgets := []int{1024, 300, 50000, 700}
 	for _, c := range []struct {

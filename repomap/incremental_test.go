@@ -163,11 +163,7 @@ func sameMap(t *testing.T, got *Result, want *result) {
 // new Map makes.
 func TestRefitCutShort(t *testing.T) {
 	tree := synthTree(120)
-	files := make(map[string]string)
-	for p, f := range tree {
-		files[p] = string(f.Data)
-	}
-	root, cacheDir := writeTree(t, files), t.TempDir()
+	root, cacheDir := writeTree(t, textsOf(tree)), t.TempDir()
 	ctx := context.Background()
 	req := Request{Text: "render a widget"}
 	wants := map[int]*result{}
@@ -214,11 +210,7 @@ func TestRefitCutShort(t *testing.T) {
 // map, and each file shown has its outline.
 func TestPrepareParallel(t *testing.T) {
 	tree := synthTree(80)
-	files := make(map[string]string)
-	for p, f := range tree {
-		files[p] = string(f.Data)
-	}
-	root, dir := writeTree(t, files), t.TempDir()
+	root, dir := writeTree(t, textsOf(tree)), t.TempDir()
 	ctx := context.Background()
 	first, err := New(root, &Options{CacheDir: dir, MaxTokens: 300})
 	if err != nil {

@@ -332,7 +332,7 @@ func (x *index) fill(ctx context.Context, es []*entry) {
 				continue
 			}
 			if p == nil {
-				p = tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
+				p = x.newParser()
 			}
 			f := file{path: r.mapPath(l.rel), root: l.root, rel: l.rel, size: e.size, mod: e.mod}
 			if parsed := x.parse(ctx, p, f, l.outline); ctx.Err() == nil {
@@ -440,7 +440,7 @@ func (s *snapshot) prepare(ctx context.Context, ps []string) {
 	}
 	parsers := make(chan *tags.Parser, workers)
 	for range workers {
-		parsers <- tags.NewParser(&tags.ParserOptions{Timeout: s.idx.opts.ParseTimeout, Queries: s.idx.queries})
+		parsers <- s.idx.newParser()
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -510,11 +510,16 @@ func (x *index) outline(ctx context.Context, p string, text []byte, parser func(
 	return o
 }
 
+// newParser returns a parser with the Map's timeout and compiled queries.
+func (x *index) newParser() *tags.Parser {
+	return tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
+}
+
 // outlineParser returns the parser of the outlines of the files a map
 // shows, made on first use.
 func (x *index) outlineParser() *tags.Parser {
 	if x.outliner == nil {
-		x.outliner = tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
+		x.outliner = x.newParser()
 	}
 	return x.outliner
 }

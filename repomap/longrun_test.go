@@ -300,11 +300,7 @@ func TestLongRun(t *testing.T) {
 		t.Skip("no /proc/self/status")
 	}
 	dir := t.TempDir()
-	files := map[string]string{}
-	for p, f := range synthTree(40) {
-		files[p] = string(f.Data)
-	}
-	rbWrite(t, dir, files)
+	rbWrite(t, dir, textsOf(synthTree(40)))
 	m, err := New(dir, &Options{CacheDir: t.TempDir(), MaxTokens: 2048})
 	if err != nil {
 		t.Fatal(err)
@@ -369,11 +365,7 @@ func TestLongRun(t *testing.T) {
 // returns a result or ErrClosed, and under -race no data race shows.
 func TestConcurrentUse(t *testing.T) {
 	dir := t.TempDir()
-	files := map[string]string{}
-	for p, f := range synthTree(24) {
-		files[p] = string(f.Data)
-	}
-	rbWrite(t, dir, files)
+	rbWrite(t, dir, textsOf(synthTree(24)))
 	m, err := New(dir, &Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

@@ -355,9 +355,10 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		// (A map with a file the next process parses again is not
 		// kept: that process's map may differ.)
 		m.idx.settle() // one write at a time
-		keep := r      // the ranking too, unless it is the kept one
-		if st.Refit {
-			keep = nil
+		// The ranking too, unless it was read back.
+		var keep *ranked
+		if !st.Refit {
+			keep = r
 		}
 		if err := storeMemo(ctx, memoRoot, memoKey, rankKey, tree, res.public, keep, files); err != nil {
 			m.idx.warnCache(memoRoot, err)

@@ -60,6 +60,16 @@ func synthTree(n int) fstest.MapFS {
 	return tree
 }
 
+// textsOf returns the text of each file of tree, by path, as writeTree
+// takes them.
+func textsOf(tree fstest.MapFS) map[string]string {
+	out := make(map[string]string, len(tree))
+	for p, f := range tree {
+		out[p] = string(f.Data)
+	}
+	return out
+}
+
 func build(t *testing.T, fsys fs.FS, opts *Options, req Request) *result {
 	t.Helper()
 	m, err := NewFS(fsys, opts)

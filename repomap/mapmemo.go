@@ -272,9 +272,10 @@ type keptItem struct {
 // of the tree of digest tree whose files are at places, and whose map
 // ranked the files as order: rankMagic, the two digests, then uvarints:
 // the items in all, the counts of the graph (nodes, links, definitions,
-// references), the iterations, order's places (appendPlaces), the number of items kept,
-// and per item its file's place, its name's length and bytes, and the
-// bits of its score and of its file's rank (8 bytes each).
+// references), the iterations, order's places (appendPlaces), the
+// number of items kept, and per item its file's place, its name's length
+// and bytes, and the bits of its score and of its file's rank (8 bytes
+// each).
 func encodeRanking(key, tree [sha256.Size]byte, order []string, rk *ranked, place map[string]int) ([]byte, error) {
 	rk.make(min(rk.n, max(keptItems, len(rk.items)))) // without their rows
 	items := rk.items
@@ -312,7 +313,7 @@ func readRanking(data []byte, key [sha256.Size]byte) *keptRanking {
 	d := memoDecoder{b: rest}
 	k.n, k.size.nodes, k.size.links, k.size.defs, k.size.refs, k.iters = d.int(), d.int(), d.int(), d.int(), d.int(), d.int()
 	k.order = d.places()
-	n := d.count(18)
+	n := d.count(18) // a place and a name's length, a byte each at least, and two floats
 	k.items, k.ranks = make([]keptItem, n), make([]float64, n)
 	for i := range n {
 		k.items[i] = keptItem{place: d.int(), name: d.string(), score: d.float()}
@@ -351,6 +352,21 @@ func (d *memoDecoder) count(size int) int {
 	return n
 }
 
+// pathsAt returns the paths of the files at places, nil for none; ok is
+// false when a place is not one of files.
+func pathsAt(files []file, places []int) (paths []string, ok bool) {
+	if len(places) > 0 {
+		paths = make([]string, len(places))
+	}
+	for i, f := range places {
+		if f >= len(files) {
+			return nil, false
+		}
+		paths[i] = files[f].path
+	}
+	return paths, true
+}
+
 // places reads what appendPlaces wrote.
 func (d *memoDecoder) places() []int {
 	out := make([]int, d.count(1))
@@ -383,12 +399,12 @@ func (d *memoDecoder) float() float64 {
 func (k *keptRanking) ranked(s *snapshot, files []file, maxRows int, resume func(context.Context) ranked) *ranked {
 	r := &ranked{n: k.n, ranks: make(map[string]float64), size: k.size, iters: k.iters, linked: "cached",
 		index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: maxRows}, resume: resume}
-	r.order = make([]string, len(k.order))
-	for i, f := range k.order {
-		if f >= len(files) {
-			return nil
-		}
-		r.order[i] = files[f].path
+	var ok bool
+	if r.order, ok = pathsAt(files, k.order); !ok {
+		return nil
+	}
+	if r.order == nil {
+		r.order = []string{} // the files' order is kept, and has none
 	}
 	r.items = make([]fit.Item, len(k.items))
 	for i, it := range k.items {
@@ -411,14 +427,9 @@ func (k *keptRanking) ranked(s *snapshot, files []file, maxRows int, resume func
 // It returns nil when k's files are not places in files.
 func (k *keptMap) reused(files []file, start, walked time.Time) *Result {
 	res := k.res
-	if len(k.ranked) > 0 {
-		res.Ranked = make([]string, len(k.ranked))
-	}
-	for i, f := range k.ranked {
-		if f >= len(files) {
-			return nil
-		}
-		res.Ranked[i] = files[f].path
+	var ok bool
+	if res.Ranked, ok = pathsAt(files, k.ranked); !ok {
+		return nil
 	}
 	st := &res.Stats
 	st.Reused, st.Linked = true, "cached"

@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"iter"
 	"maps"
 	"path"
 	"slices"
@@ -384,3 +385,28 @@ func fileDefKey(s *snapshot, i, j int, prefix string) ref {
 
 // methodScope returns the scope of the methods of class in file p.
 func methodScope(prefix, p, class string) string { return prefix + ".method:" + p + ":" + class }
+
+// shortestByEnd maps each end of a path of paths after a slash ("b/c"
+// and "c" of "a/b/c") to the shortest path with that end, the first in
+// order of those as short.
+func shortestByEnd(paths iter.Seq[string]) map[string]string {
+	out := make(map[string]string)
+	for p := range paths {
+		for k := strings.IndexByte(p, '/'); k >= 0; k = nextSlash(p, k) {
+			end := p[k+1:]
+			if best, ok := out[end]; !ok || len(p) < len(best) || len(p) == len(best) && p < best {
+				out[end] = p
+			}
+		}
+	}
+	return out
+}
+
+// nextSlash returns the index of the first slash of p after index k, or
+// -1.
+func nextSlash(p string, k int) int {
+	if i := strings.IndexByte(p[k+1:], '/'); i >= 0 {
+		return k + 1 + i
+	}
+	return -1
+}

@@ -1,11 +1,9 @@
 package repomap
 
 import (
-	"iter"
 	"maps"
 	"path"
 	"strings"
-	"sync"
 )
 
 // C and C++: an #include "x.h" means the file it names, looked up next to
@@ -20,11 +18,9 @@ type cResolver struct {
 	byPath map[string]bool // the C and C++ files
 	extra  map[int]string  // per file: the key of the header it goes with
 
-	// byEnd maps each end of a path of byPath after a slash ("b/c.h" and
-	// "c.h" of "a/b/c.h") to the shortest path with that end, the first
-	// in order of those as short; made once an include needs it.
-	endsOnce sync.Once
-	byEnd    map[string]string
+	// byEnd maps each end of a path of byPath to the shortest path with
+	// that end (shortestByEnd), made once an include needs it.
+	byEnd map[string]string
 }
 
 // includeScope is the scope of the keys of included files.
@@ -99,38 +95,13 @@ func (c *cResolver) header(from, name string) string {
 	if c.byPath[name] {
 		return name
 	}
-	c.endsOnce.Do(c.indexEnds)
+	if c.byEnd == nil {
+		// (Looking for the paths that end in an include among all of
+		// them took 14 of the 15 seconds NuttX's 17,000 C files were
+		// linked in.)
+		c.byEnd = shortestByEnd(maps.Keys(c.byPath))
+	}
 	return c.byEnd[name]
-}
-
-// indexEnds makes c.byEnd. (Looking for the paths that end in an include
-// among all of them took 14 of the 15 seconds NuttX's 17,000 C files
-// were linked in.)
-func (c *cResolver) indexEnds() { c.byEnd = shortestByEnd(maps.Keys(c.byPath)) }
-
-// shortestByEnd maps each end of a path of paths after a slash ("b/c"
-// and "c" of "a/b/c") to the shortest path with that end, the first in
-// order of those as short.
-func shortestByEnd(paths iter.Seq[string]) map[string]string {
-	out := make(map[string]string)
-	for p := range paths {
-		for k := strings.IndexByte(p, '/'); k >= 0; k = nextSlash(p, k) {
-			end := p[k+1:]
-			if best, ok := out[end]; !ok || len(p) < len(best) || len(p) == len(best) && p < best {
-				out[end] = p
-			}
-		}
-	}
-	return out
-}
-
-// nextSlash returns the index of the first slash of p after index k, or
-// -1.
-func nextSlash(p string, k int) int {
-	if i := strings.IndexByte(p[k+1:], '/'); i >= 0 {
-		return k + 1 + i
-	}
-	return -1
 }
 
 // extraKeys returns the keys file i publishes beyond its definitions.
