@@ -33,6 +33,14 @@ func tree() fstest.MapFS {
 // it; the Map is made with progress as its Progress option.
 func connect(t *testing.T, opts *mcpserver.Options, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	cs, _ := connectBoth(t, opts, copts)
+	return cs
+}
+
+// connectBoth is connect that also returns the server's end of the
+// session.
+func connectBoth(t *testing.T, opts *mcpserver.Options, copts *mcp.ClientOptions) (*mcp.ClientSession, *mcp.ServerSession) {
+	t.Helper()
 	var o mcpserver.Options
 	if opts != nil {
 		o = *opts
@@ -58,7 +66,7 @@ func connect(t *testing.T, opts *mcpserver.Options, copts *mcp.ClientOptions) *m
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs
+	return cs, ss
 }
 
 // text returns the text of a tool's answer.
@@ -167,7 +175,7 @@ func TestToolErrors(t *testing.T) {
 func TestProgress(t *testing.T) {
 	var mu sync.Mutex
 	var got []*mcp.ProgressNotificationParams
-	cs := connect(t, &mcpserver.Options{Progress: &mcpserver.Progress{}}, &mcp.ClientOptions{
+	cs, ss := connectBoth(t, &mcpserver.Options{Progress: &mcpserver.Progress{}}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -179,9 +187,10 @@ func TestProgress(t *testing.T) {
 	if _, err := cs.CallTool(context.Background(), params); err != nil {
 		t.Fatal(err)
 	}
-	// Notifications are sent before the answer; a ping after it makes
-	// sure the client has handled them.
-	if err := cs.Ping(context.Background(), nil); err != nil {
+	// The client handles what the server sends it in order, but answers
+	// to its own calls at once: a ping from the server after the answer
+	// returns once the client has handled the notifications before it.
+	if err := ss.Ping(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -199,7 +208,9 @@ func TestProgress(t *testing.T) {
 	if _, err := cs.CallTool(context.Background(), params); err != nil {
 		t.Fatal(err)
 	}
-	cs.Ping(context.Background(), nil)
+	if err := ss.Ping(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
 	mu.Lock()
 	if len(got) != n {
 		t.Errorf("a call on a read tree had progress notifications %+v", got[n:])
