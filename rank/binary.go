@@ -164,6 +164,7 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 			return fmt.Errorf("%w: a file's first definition continues another's", ErrMalformed)
 		}
 	}
+	y.kw = new(keyWeights)
 	*x = y
 	return nil
 }

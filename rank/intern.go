@@ -240,7 +240,7 @@ func sortWithCounts(ids, counts, remap []int32) {
 
 // build indexes the interned files.
 func (in *interned) build() *Index {
-	x := &Index{paths: in.paths, names: in.names}
+	x := &Index{paths: in.paths, names: in.names, kw: new(keyWeights)}
 	nf, ni := len(in.paths), len(in.names)
 
 	// Slots: distinct (identifier, file) pairs, by identifier, then file.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -82,6 +83,12 @@ type Input struct {
 	// by what it returns for the key: how sure the caller is of the links
 	// the key makes, say. It is called once per key; negative counts as 0.
 	KeyWeight func(key string) float64
+	// KeyWeightName, when not empty, names KeyWeight: the Index keeps
+	// the weights under the name, and so does the Index Update makes of
+	// it for the keys it keeps, so that rankings with the same name call
+	// KeyWeight only for keys new to it. Inputs with the same name must
+	// have KeyWeights that weigh every key the same.
+	KeyWeightName string
 	// Reverse, when positive, adds an edge back from each definer to each
 	// file that references its identifier, weighing Reverse times the
 	// forward edge. The rank that flows back is credited to the
@@ -500,6 +507,76 @@ type Index struct {
 	// Update needs when a file comes to define it; nil in an index read
 	// from its binary form.
 	outside *outsideRefs
+	// kw keeps the weights of the keys by Input.KeyWeightName; nil
+	// keeps none.
+	kw *keyWeights
+}
+
+// keyWeights keeps, per name of an Input.KeyWeight, the weight of each
+// key of an Index (NaN until known).
+type keyWeights struct {
+	mu sync.Mutex
+	by map[string][]float64
+}
+
+// maxKeyWeights bounds the names an Index keeps weights under.
+const maxKeyWeights = 4
+
+// keyWeights returns the weight f gives each key of x, at least 0, kept
+// under name when it is not empty. The slice is not to be changed.
+func (x *Index) keyWeights(name string, f func(string) float64) []float64 {
+	if name == "" || x.kw == nil {
+		w := make([]float64, len(x.names))
+		for k, key := range x.names {
+			w[k] = max(f(key), 0)
+		}
+		return w
+	}
+	x.kw.mu.Lock()
+	defer x.kw.mu.Unlock()
+	w, ok := x.kw.by[name]
+	if !ok {
+		if len(x.kw.by) >= maxKeyWeights || x.kw.by == nil {
+			x.kw.by = make(map[string][]float64)
+		}
+		w = make([]float64, len(x.names))
+		for k := range w {
+			w[k] = math.NaN()
+		}
+	}
+	for k, v := range w {
+		if math.IsNaN(v) {
+			w[k] = max(f(x.names[k]), 0)
+		}
+	}
+	x.kw.by[name] = w
+	return w
+}
+
+// keepKeyWeights gives y the weights x keeps of the keys they share:
+// to[k] is the number in y of x's key k, or -1.
+func (x *Index) keepKeyWeights(y *Index, to []int32) {
+	if x.kw == nil || y.kw == nil {
+		return
+	}
+	x.kw.mu.Lock()
+	defer x.kw.mu.Unlock()
+	if len(x.kw.by) == 0 {
+		return
+	}
+	y.kw.by = make(map[string][]float64, len(x.kw.by))
+	for name, w := range x.kw.by {
+		v := make([]float64, len(y.names))
+		for k := range v {
+			v[k] = math.NaN()
+		}
+		for k, t := range to {
+			if t >= 0 {
+				v[t] = w[k]
+			}
+		}
+		y.kw.by[name] = v
+	}
 }
 
 // Styles of an identifier's name, as the weights of its edges see them.
@@ -766,11 +843,15 @@ func (x *Index) query(in Input) *state {
 		}
 	}
 	s.mul = make([]float64, len(x.names))
-	for k, key := range x.names {
-		mentioned := len(s.mentionedIdents) > 0 && s.mentionedIdents[Ident(key)]
+	var kw []float64
+	if in.KeyWeight != nil {
+		kw = x.keyWeights(in.KeyWeightName, in.KeyWeight)
+	}
+	for k := range x.names {
+		mentioned := len(s.mentionedIdents) > 0 && s.mentionedIdents[Ident(x.names[k])]
 		s.mul[k] = styleMul(s.weights, x.style[k], int(x.defStart[k+1]-x.defStart[k]), mentioned)
-		if in.KeyWeight != nil {
-			s.mul[k] *= max(in.KeyWeight(key), 0)
+		if kw != nil {
+			s.mul[k] *= kw[k]
 		}
 	}
 	s.fileRefStart, s.refIdent, s.refCount = x.fileRefStart, x.refIdent, x.refCount

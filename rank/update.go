@@ -303,7 +303,9 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 		in.refs.start[g+1] = int32(len(in.refs.id))
 		in.outRefs.start[g+1] = int32(len(in.outRefs.id))
 	}
-	return in.build(), true
+	y := in.build()
+	x.keepKeyWeights(y, nameTo)
+	return y, true
 }
 
 // refSplit gathers one file's references, numbered as Update's ref

@@ -14,7 +14,7 @@ import (
 
 // sameFullIndex compares indexes field by field, with what only Update
 // reads.
-var sameFullIndex = []cmp.Option{cmp.AllowUnexported(Index{}, outsideRefs{}, lists{}), cmpopts.EquateEmpty()}
+var sameFullIndex = []cmp.Option{cmp.AllowUnexported(Index{}, outsideRefs{}, lists{}), cmpopts.IgnoreFields(Index{}, "kw"), cmpopts.EquateEmpty()}
 
 // randomFile returns a file at p with a few of keys defined and
 // referenced, some keys outside, some references counted.
@@ -84,6 +84,7 @@ func TestIndexUpdate(t *testing.T) {
 			return fs
 		}
 		x := NewIndex(all())
+		x.keyWeights("w", func(key string) float64 { return float64(len(key) % 3) })
 		for step := range 6 {
 			var changed []File
 			var removed []string
@@ -124,6 +125,24 @@ func TestIndexUpdate(t *testing.T) {
 			}
 			if got, want := y.Rank(in), want.Rank(in); !reflect.DeepEqual(got, want) {
 				t.Fatalf("seed %d step %d: ranking differs", seed, step)
+			}
+			// The key weights x kept go to y: KeyWeight weighs y's new
+			// keys alone, for the ranking a new index gives.
+			var called []string
+			in.KeyWeight = func(key string) float64 {
+				called = append(called, key)
+				return float64(len(key) % 3)
+			}
+			in.KeyWeightName = "w"
+			got := y.Rank(in)
+			for _, key := range called {
+				if _, had := slices.BinarySearch(x.names, key); had {
+					t.Fatalf("seed %d step %d: KeyWeight(%q) called again after Update", seed, step, key)
+				}
+			}
+			in.KeyWeightName = ""
+			if want := want.Rank(in); !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d step %d: ranking with kept key weights differs", seed, step)
 			}
 			x = y
 		}

@@ -376,6 +376,10 @@ func rankInput(s *snapshot, l linked, rk ranking, q query) (in rank.Input, top [
 	in = rank.Input{Files: l.files, Focus: focus, Reverse: rk.reverse, Weights: rk.weights}
 	overview := len(focus) == 0 && len(mentions) == 0 && q.text == ""
 	in.KeyWeight = keyWeight(rk, overview)
+	if in.KeyWeight != nil {
+		// What keyWeight's weights depend on.
+		in.KeyWeightName = fmt.Sprint(rk.readme > 0, rk.docCode, rk.docMaps, rk.resolve, rk.fallback, rk.names, rk.private, overview)
+	}
 	if rk.overviewLong > 0 && overview {
 		in.Weights.LongIdent = rk.overviewLong
 	}
