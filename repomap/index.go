@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +38,16 @@ type index struct {
 	pre      *preload          // what is read from the disk caches while the tree is walked; nil when nothing is
 	wrote    bool              // the disk caches were written once
 	writing  *pendingWrite     // a write to the disk caches under way; nil when none is
+	roles    map[string]roleOf // the roles given files by rolesBy, by path
+	rolesBy  []roleRules       // the rules of roles, per root
+}
+
+// roleOf is the role of the file at rel whose head says it was generated
+// or not.
+type roleOf struct {
+	rel       string
+	generated bool
+	role      Role
 }
 
 // preload is what the index reads from the disk caches on other
@@ -560,14 +571,23 @@ func (x *index) update(ctx context.Context, files []file, skipped []skip) (*snap
 	}
 	s := &snapshot{idx: x, files: files, entries: make([]*entry, len(files)), roles: make([]Role, len(files)), byPath: make(map[string]int, len(files)), parsed: parsed}
 	s.skipped = skipped
-	rules := x.roleRules()
+	// The roles of files are kept while the rules are the same: a Map
+	// kept open gives the files that did not change the roles it gave.
+	if rules := x.roleRules(); x.roles == nil || len(x.roles) > 2*len(files) || !slices.EqualFunc(rules, x.rolesBy, slices.Equal) {
+		x.roles, x.rolesBy = make(map[string]roleOf, len(files)), rules
+	}
 	for i, f := range files {
 		e := x.files[f.path]
 		if e == nil {
 			e = &entry{size: f.size, mod: f.mod}
 		}
 		s.entries[i] = e
-		s.roles[i] = fileRole(rules[f.root], f.rel, e.generated)
+		r, ok := x.roles[f.path]
+		if !ok || r.rel != f.rel || r.generated != e.generated {
+			r = roleOf{f.rel, e.generated, fileRole(x.rolesBy[f.root], f.rel, e.generated)}
+			x.roles[f.path] = r
+		}
+		s.roles[i] = r.role
 		s.byPath[f.path] = i
 		if e.skip != "" {
 			s.skipped = append(s.skipped, skip{f.path, e.skip})
