@@ -187,6 +187,7 @@ func benchTouched(b *testing.B, rel, touched string, edit bool) {
 	t := time.Now()
 	cpu := cpuTime()
 	n := 0
+	var stages [4]time.Duration
 	for b.Loop() {
 		if edit {
 			n++
@@ -202,9 +203,16 @@ func benchTouched(b *testing.B, rel, touched string, edit bool) {
 		if err := os.Chtimes(path, t, t); err != nil {
 			b.Fatal(err)
 		}
-		if r := benchRender(b, m); r.Stats.Parsed != 1 {
+		r := benchRender(b, m)
+		if r.Stats.Parsed != 1 {
 			b.Fatalf("after touching one file, %d were parsed", r.Stats.Parsed)
 		}
+		for i, d := range []time.Duration{r.Stats.Walk, r.Stats.Tags, r.Stats.Rank, r.Stats.Fit} {
+			stages[i] += d
+		}
+	}
+	for i, unit := range []string{"walk-ns/op", "tags-ns/op", "rank-ns/op", "fit-ns/op"} {
+		b.ReportMetric(float64(stages[i])/float64(b.N), unit)
 	}
 	if cpu > 0 {
 		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
