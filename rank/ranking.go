@@ -233,40 +233,72 @@ func (r *Ranking) Compare(a, b Entry) int {
 	return compareKeys(r.keyOf(a), r.keyOf(b))
 }
 
-// Leaders returns the paths of the files that have definition entries
-// besides those of the names skip lists for them (by path), in the order
-// of the first such entry of each: the order in which the files first
-// appear in the list once those entries are left out.
-func (r *Ranking) Leaders(skip map[string][]string) []string {
-	var best []defKey
-	var skipped []int32 // slots of the file's skipped entries
-	for f := range int32(len(r.s.paths)) {
-		if r.count[f] == 0 {
+// Hidden is a set of definition entries of a Ranking, found by their
+// names: see Ranking.Hide.
+type Hidden struct {
+	slot  []bool   // per slot: one of the entries
+	defs  int      // how many
+	whole []string // the paths of the files all of whose entries they are, sorted
+}
+
+// Defs returns the number of entries of h.
+func (h *Hidden) Defs() int { return h.defs }
+
+// Whole returns the paths of the files all of whose definition entries
+// are entries of h, sorted. The caller must not change them.
+func (h *Hidden) Whole() []string { return h.whole }
+
+// Hide returns the definition entries of the names that names lists for
+// each path (as Count counts them), for Leaders.
+func (r *Ranking) Hide(names map[string][]string) *Hidden {
+	h := &Hidden{slot: make([]bool, len(r.listed))}
+	for p, ns := range names {
+		f, ok := slices.BinarySearch(r.s.paths, p)
+		if !ok {
 			continue
 		}
-		skipped = skipped[:0]
-		for _, name := range skip[r.s.paths[f]] {
-			if slot, ok := r.slotOf(f, name); ok {
-				skipped = append(skipped, slot)
+		of := 0
+		for _, name := range ns {
+			if slot, ok := r.slotOf(int32(f), name); ok && !h.slot[slot] {
+				h.slot[slot] = true
+				of++
 			}
 		}
-		var b defKey
-		found := false
-		for _, slot := range r.s.fileDefSlot[r.s.fileDefStart[f]:r.s.fileDefStart[f+1]] {
-			if !r.listed[slot] || slices.Contains(skipped, slot) {
-				continue
-			}
-			if k := (defKey{r.score[slot], r.tier[f], f, slot}); !found || k.before(b) {
-				b, found = k, true
-			}
-		}
-		if found {
-			best = append(best, b)
+		h.defs += of
+		if of > 0 && of == int(r.count[f]) {
+			h.whole = append(h.whole, p)
 		}
 	}
-	slices.SortFunc(best, compareKeys)
-	out := make([]string, len(best))
-	for i, k := range best {
+	slices.Sort(h.whole)
+	return h
+}
+
+// Leaders returns the paths of the files that have definition entries
+// besides those of skip (nil for none), in the order of the first such
+// entry of each: the order in which the files first appear in the list
+// once the entries of skip are left out.
+func (r *Ranking) Leaders(skip *Hidden) []string {
+	// The best entry of each file, in one pass over the slots in order.
+	best := make([]defKey, len(r.s.paths))
+	found := make([]bool, len(r.s.paths))
+	for slot, ok := range r.listed {
+		if !ok || skip != nil && skip.slot[slot] {
+			continue
+		}
+		f := r.s.defFile[slot]
+		if k := (defKey{r.score[slot], r.tier[f], f, int32(slot)}); !found[f] || k.before(best[f]) {
+			best[f], found[f] = k, true
+		}
+	}
+	var keys []defKey
+	for f, ok := range found {
+		if ok {
+			keys = append(keys, best[f])
+		}
+	}
+	slices.SortFunc(keys, compareKeys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
 		out[i] = r.s.paths[k.file]
 	}
 	return out

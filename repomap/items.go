@@ -28,6 +28,7 @@ import (
 type itemList struct {
 	rk     *rank.Ranking
 	hidden map[string][]string // by path: names of definitions never shown
+	hid    *rank.Hidden        // the entries of hidden
 
 	j        int        // the next definition entry of rk to look at
 	a        int        // definitions made or passed: the index of the next in the list of shown ones
@@ -68,14 +69,11 @@ func newItemList(rk *rank.Ranking, hidden map[string][]string, lifted []string, 
 	l := &itemList{rk: rk, hidden: hidden, every: every, moved: make(map[pathName]bool)}
 	// Shown definitions: all but the hidden ones. A file all of whose
 	// definitions are hidden goes among the files by name alone.
-	l.nDefs = rk.Len()
+	l.hid = rk.Hide(hidden)
+	l.nDefs = rk.Len() - l.hid.Defs()
 	var extra []fit.Item
-	for p, names := range hidden {
-		all, n := rk.Count(p, names)
-		l.nDefs -= n
-		if n > 0 && n == all {
-			extra = append(extra, fit.Item{Path: p, Score: rk.Files[p]})
-		}
+	for _, p := range l.hid.Whole() {
+		extra = append(extra, fit.Item{Path: p, Score: rk.Files[p]})
 	}
 	for _, e := range rk.Tail() {
 		l.tail = append(l.tail, fit.Item{Path: e.Path, Score: e.Score})
@@ -250,7 +248,7 @@ func (r *ranked) files() []string {
 	}
 	if l := r.list; l != nil {
 		if l.defsOut < l.nDefs {
-			for _, p := range l.rk.Leaders(l.hidden) {
+			for _, p := range l.rk.Leaders(l.hid) {
 				add(p)
 			}
 		}
