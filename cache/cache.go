@@ -174,8 +174,9 @@ type Stamp struct {
 // what the caller reads of every entry, read where it lies. see is
 // called on several goroutines at once. LoadStamps fails as Load does.
 func (c *Cache) LoadStamps(ctx context.Context, see func(e Entry) any) (map[string]Stamp, error) {
-	out := make(map[string]Stamp)
+	var out map[string]Stamp
 	err := c.read(ctx, nil, func(keys []string, vals [][]byte) error {
+		out = make(map[string]Stamp, len(keys))
 		seen := make([]any, len(vals))
 		entries, ok, err := decodeAll(ctx, vals, decodeInPlace, func(i int, e Entry) {
 			if see != nil {
@@ -192,6 +193,9 @@ func (c *Cache) LoadStamps(ctx context.Context, see func(e Entry) any) (map[stri
 	})
 	if err != nil {
 		return nil, err
+	}
+	if out == nil { // no database, or a damaged one
+		out = make(map[string]Stamp)
 	}
 	return out, nil
 }
