@@ -3,6 +3,7 @@ package repomap
 import (
 	"cmp"
 	"context"
+	"maps"
 	"math"
 	"path"
 	"regexp"
@@ -340,23 +341,12 @@ func codeLike(w string) bool {
 // ("django.db.models.query.QuerySet" names django/db/models/query.py, or
 // its package's __init__.py). Paths come out sorted.
 func namedFiles(text string, paths []string) []string {
-	isPath := make(map[string]bool, len(paths))
-	byBase := make(map[string][]string)
-	byStem := make(map[string][]string) // path without extension → paths
-	for _, p := range paths {
-		isPath[p] = true
-		base := path.Base(p)
-		byBase[base] = append(byBase[base], p)
-		stem := strings.TrimSuffix(p, path.Ext(p))
-		byStem[stem] = append(byStem[stem], p)
-		if d, f := path.Split(stem); f == "__init__" || f == "index" || f == "mod" {
-			byStem[strings.TrimSuffix(d, "/")] = append(byStem[strings.TrimSuffix(d, "/")], p)
-		}
-	}
-	files := make(map[string]bool)
-	// A path is letters, digits and "/._-:\\#@+~$": anything else ends it,
-	// as a space, a quote or an arrow after "file.py:12" does.
+	// The words, as the paths they may be.
+	var words []string
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		// A path is letters, digits and "/._-:\\#@+~$": anything else
+		// ends it, as a space, a quote or an arrow after "file.py:12"
+		// does.
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("/._-:\\#@+~$", r)
 	}) {
 		w = strings.ReplaceAll(w, "\\", "/")
@@ -374,8 +364,56 @@ func namedFiles(text string, paths []string) []string {
 		}
 		w = strings.TrimRight(w, ".!?:")
 		w = strings.TrimPrefix(strings.Trim(w, "*_"), "./")
+		if w != "" {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	// What the words ask of the paths: whether a string is one, the
+	// paths with a base name, the paths with a stem (a path without its
+	// extension, or a package's directory for its __init__, index or
+	// mod file). One pass over the paths answers for those asked alone.
+	isPath := make(map[string]bool)
+	byBase := make(map[string][]string)
+	byStem := make(map[string][]string)
+	for _, w := range words {
+		isPath[w] = false
+		for rest := w; ; {
+			_, after, ok := strings.Cut(rest, "/")
+			if !ok {
+				break
+			}
+			isPath[after], rest = false, after
+		}
+		if strings.ContainsAny(w, "._-") {
+			byBase[w] = nil
+		}
+		for _, stem := range dottedStems(w) {
+			byStem[stem] = nil
+		}
+	}
+	for _, p := range paths {
+		if _, ok := isPath[p]; ok {
+			isPath[p] = true
+		}
+		if ps, ok := byBase[path.Base(p)]; ok {
+			byBase[path.Base(p)] = append(ps, p)
+		}
+		stem := strings.TrimSuffix(p, path.Ext(p))
+		if ps, ok := byStem[stem]; ok {
+			byStem[stem] = append(ps, p)
+		}
+		if d, f := path.Split(stem); f == "__init__" || f == "index" || f == "mod" {
+			if ps, ok := byStem[strings.TrimSuffix(d, "/")]; ok {
+				byStem[strings.TrimSuffix(d, "/")] = append(ps, p)
+			}
+		}
+	}
+	files := make(map[string]bool)
+	for _, w := range words {
 		switch {
-		case w == "":
 		case isPath[w]:
 			files[w] = true
 		case strings.Contains(w, "/"):
@@ -394,22 +432,29 @@ func namedFiles(text string, paths []string) []string {
 			files[byBase[w][0]] = true
 		}
 		// A dotted module path, longest prefix first.
-		if strings.Count(w, ".") >= 1 && !strings.Contains(w, "/") {
-			parts := strings.Split(strings.TrimSuffix(w, "()"), ".")
-			for n := len(parts); n >= 2; n-- {
-				if ps := byStem[strings.Join(parts[:n], "/")]; len(ps) > 0 {
-					for _, p := range ps {
-						files[p] = true
-					}
-					break
+		for _, stem := range dottedStems(w) {
+			if ps := byStem[stem]; len(ps) > 0 {
+				for _, p := range ps {
+					files[p] = true
 				}
+				break
 			}
 		}
 	}
-	out := make([]string, 0, len(files))
-	for p := range files {
-		out = append(out, p)
+	return slices.Sorted(maps.Keys(files))
+}
+
+// dottedStems returns the stems a dotted module path w may name, longest
+// first: "a/b/c" and "a/b" for "a.b.c" (and for "a.b.c()"). None for a
+// word without a dot, or with a slash.
+func dottedStems(w string) []string {
+	if !strings.Contains(w, ".") || strings.Contains(w, "/") {
+		return nil
 	}
-	slices.Sort(out)
+	parts := strings.Split(strings.TrimSuffix(w, "()"), ".")
+	var out []string
+	for n := len(parts); n >= 2; n-- {
+		out = append(out, strings.Join(parts[:n], "/"))
+	}
 	return out
 }
