@@ -26,9 +26,15 @@ var (
 	bucketMeta  = []byte("meta")
 	bucketFiles = []byte("files")
 	bucketBlobs = []byte("blobs")
-	keySchema   = []byte("schema")
-	keyFinger   = []byte("fingerprint")
-	keyRoot     = []byte("root")
+	// bucketStamps holds, by path, what LoadStamps reads of each entry
+	// of bucketFiles (appendStamp), kept with the entries by Store, so
+	// that LoadStamps reads a few bytes a file instead of every entry.
+	// A database without it (written before it was kept) gets it on its
+	// next Store or StoreBlobs.
+	bucketStamps = []byte("stamps")
+	keySchema    = []byte("schema")
+	keyFinger    = []byte("fingerprint")
+	keyRoot      = []byte("root")
 )
 
 var (
@@ -132,7 +138,7 @@ func (c *Cache) Path() string { return c.path }
 // another process holds for longer than the timeout gives ErrLocked.
 func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
 	out := make(map[string]Entry)
-	err := c.read(ctx, nil, func(keys []string, vals [][]byte) error {
+	err := c.read(ctx, bucketFiles, nil, func(keys []string, vals [][]byte) error {
 		entries, ok, err := decodeAll(ctx, vals, decode)
 		for i, e := range entries {
 			if ok[i] { // a bad entry is dropped, not fatal
@@ -174,8 +180,13 @@ type Stamp struct {
 // what the caller reads of every entry, read where it lies. see is
 // called on several goroutines at once. LoadStamps fails as Load does.
 func (c *Cache) LoadStamps(ctx context.Context, see func(e Entry) any) (map[string]Stamp, error) {
+	if see == nil {
+		if out, ok, err := c.loadKeptStamps(ctx); ok || err != nil {
+			return out, err
+		}
+	}
 	var out map[string]Stamp
-	err := c.read(ctx, nil, func(keys []string, vals [][]byte) error {
+	err := c.read(ctx, bucketFiles, nil, func(keys []string, vals [][]byte) error {
 		out = make(map[string]Stamp, len(keys))
 		seen := make([]any, len(vals))
 		entries, ok, err := decodeAll(ctx, vals, decodeInPlace, func(i int, e Entry) {
@@ -185,8 +196,9 @@ func (c *Cache) LoadStamps(ctx context.Context, see func(e Entry) any) (map[stri
 		})
 		for i, e := range entries {
 			if ok[i] {
-				n, m := e.Encoded.Len()
-				out[keys[i]] = Stamp{Size: e.Size, ModTime: e.ModTime, Generated: e.Generated, Outline: e.Outline != nil, Skip: e.Skip, TimedOut: e.TimedOut, Timeout: e.Timeout, Strings: n, Tags: m, Seen: seen[i]}
+				st := stampOf(e)
+				st.Seen = seen[i]
+				out[keys[i]] = st
 			}
 		}
 		return err
@@ -200,12 +212,34 @@ func (c *Cache) LoadStamps(ctx context.Context, see func(e Entry) any) (map[stri
 	return out, nil
 }
 
+// loadKeptStamps reads the stamps from bucketStamps; ok is false when the
+// database has no such bucket, or one that is damaged: LoadStamps then
+// reads them from the entries.
+func (c *Cache) loadKeptStamps(ctx context.Context) (out map[string]Stamp, ok bool, err error) {
+	err = c.read(ctx, bucketStamps, nil, func(keys []string, vals [][]byte) error {
+		out, ok = make(map[string]Stamp, len(keys)), true
+		for i, v := range vals {
+			st, good := readStamp(v)
+			if !good {
+				out, ok = nil, false
+				return nil
+			}
+			out[keys[i]] = st
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return out, ok, nil
+}
+
 // Get returns the entries of the paths, as Load returns them; a path the
 // cache does not hold, or whose entry is not valid, is not in the map. It
 // fails as Load does.
 func (c *Cache) Get(ctx context.Context, paths []string) (map[string]Entry, error) {
 	out := make(map[string]Entry, len(paths))
-	err := c.read(ctx, paths, func(keys []string, vals [][]byte) error {
+	err := c.read(ctx, bucketFiles, paths, func(keys []string, vals [][]byte) error {
 		entries, ok, err := decodeAll(ctx, vals, decode)
 		for i, e := range entries {
 			if ok[i] {
@@ -221,11 +255,12 @@ func (c *Cache) Get(ctx context.Context, paths []string) (map[string]Entry, erro
 }
 
 // read opens the database read-only and calls f with the keys and values
-// of the entries of paths, or of every entry when paths is nil; the
+// of bucket of paths, or of every key when paths is nil; f is not called
+// when the database or the bucket is not there. The
 // values live until f returns. A missing database has none; a corrupt
 // one is moved aside and has none; one that another process holds for
 // longer than the timeout gives ErrLocked.
-func (c *Cache) read(ctx context.Context, paths []string, f func(keys []string, vals [][]byte) error) error {
+func (c *Cache) read(ctx context.Context, bucket []byte, paths []string, f func(keys []string, vals [][]byte) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -252,7 +287,7 @@ func (c *Cache) read(ctx context.Context, paths []string, f func(keys []string, 
 			if !c.current(tx) {
 				return nil
 			}
-			b := tx.Bucket(bucketFiles)
+			b := tx.Bucket(bucket)
 			if b == nil {
 				return nil
 			}
@@ -357,6 +392,10 @@ func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path 
 				return fmt.Errorf("put %s: %w", p, err)
 			}
 		}
+		stamps, err := c.stampsOf(tx, files, vals)
+		if err != nil {
+			return err
+		}
 		if keep == nil {
 			return nil
 		}
@@ -374,6 +413,9 @@ func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path 
 			if err := files.Delete(k); err != nil {
 				return err
 			}
+			if err := stamps.Delete(k); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -386,10 +428,51 @@ func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path 
 	return nil
 }
 
+// stampsOf writes the stamps of the entries vals put in files, and
+// returns the bucket of stamps; a database without one gets one, with
+// the stamps of all of its entries.
+func (c *Cache) stampsOf(tx *bolt.Tx, files *bolt.Bucket, vals map[string][]byte) (*bolt.Bucket, error) {
+	stamps := tx.Bucket(bucketStamps)
+	if stamps == nil {
+		var err error
+		if stamps, err = tx.CreateBucket(bucketStamps); err != nil {
+			return nil, err
+		}
+		// (Read first, then written: a write may map the file anew,
+		// and what ForEach gives lies in the old mapping.)
+		var keys, all [][]byte
+		err = files.ForEach(func(k, v []byte) error {
+			if e, err := decodeInPlace(v); err == nil {
+				keys, all = append(keys, bytes.Clone(k)), append(all, appendStamp(nil, stampOf(e)))
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i, k := range keys {
+			if err := stamps.Put(k, all[i]); err != nil {
+				return nil, err
+			}
+		}
+		return stamps, nil
+	}
+	for p, v := range vals {
+		e, err := decodeInPlace(v)
+		if err != nil {
+			return nil, fmt.Errorf("put %s: %w", p, err)
+		}
+		if err := stamps.Put([]byte(p), appendStamp(nil, stampOf(e))); err != nil {
+			return nil, fmt.Errorf("put %s: %w", p, err)
+		}
+	}
+	return stamps, nil
+}
+
 // reset empties the database of tx and records this format and
 // fingerprint in it.
 func (c *Cache) reset(tx *bolt.Tx) error {
-	for _, b := range [][]byte{bucketFiles, bucketBlobs} {
+	for _, b := range [][]byte{bucketFiles, bucketStamps, bucketBlobs} {
 		if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return err
 		}
@@ -505,7 +588,11 @@ func (c *Cache) StoreBlobs(ctx context.Context, names []string, data [][]byte) e
 				return err
 			}
 		}
-		return nil
+		if files := tx.Bucket(bucketFiles); files != nil && tx.Bucket(bucketStamps) == nil {
+			// A database written before the stamps were kept gets them.
+			_, err = c.stampsOf(tx, files, nil)
+		}
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("cache: store blob: %w", err)

@@ -216,6 +216,95 @@ func TestStampsAndGet(t *testing.T) {
 	}
 }
 
+// TestStampsKept checks that the stamps Store keeps beside the entries
+// are what LoadStamps reads of the entries, after puts and deletes; that
+// a database without them (one written before they were kept) is read
+// from its entries and gets them on its next Store or StoreBlobs; and
+// that damaged ones are not used.
+func TestStampsKept(t *testing.T) {
+	c := newCache(t)
+	ctx := context.Background()
+	fromEntries := func() map[string]Stamp {
+		t.Helper()
+		// A function to see each entry makes LoadStamps read them.
+		out, err := c.LoadStamps(ctx, func(Entry) any { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, st := range out {
+			st.Seen = nil
+			out[p] = st
+		}
+		return out
+	}
+	check := func(step string, want int) {
+		t.Helper()
+		kept, ok, err := c.loadKeptStamps(ctx)
+		if err != nil || !ok {
+			t.Fatalf("%s: kept stamps not read: %v, %v", step, ok, err)
+		}
+		all := fromEntries()
+		if diff := cmp.Diff(all, kept); diff != "" || len(kept) != want {
+			t.Errorf("%s: %d kept stamps, want %d, as the entries give them (-entries +kept):\n%s", step, len(kept), want, diff)
+		}
+		if got, err := c.LoadStamps(ctx, nil); err != nil || !cmp.Equal(got, all) {
+			t.Errorf("%s: LoadStamps = %v, %v; want the entries' stamps", step, got, err)
+		}
+	}
+	outlined := sampleEntry("outlined.go", 3)
+	outlined.Outline, outlined.Generated = sampleOutline(t), true
+	put := map[string]Entry{
+		"a.go": sampleEntry("a.go", 10), "dir/b.py": sampleEntry("dir/b.py", 0), "outlined.go": outlined,
+		"slow.c": {Size: 145000, ModTime: -7, TimedOut: 2, Timeout: 5 * time.Second, Skip: "parse took longer than 5s"},
+		"big.js": {Size: 2 << 20, ModTime: 8, Skip: "larger than 1048576 bytes"},
+	}
+	if err := c.Store(ctx, put, nil); err != nil {
+		t.Fatal(err)
+	}
+	check("first store", 5)
+	if err := c.Store(ctx, map[string]Entry{"a.go": sampleEntry("a.go", 4), "new.go": sampleEntry("new.go", 2)},
+		func(p string) bool { return p != "big.js" && p != "dir/b.py" }); err != nil {
+		t.Fatal(err)
+	}
+	check("puts and deletes", 4)
+
+	edit := func(f func(tx *bolt.Tx) error) {
+		t.Helper()
+		db, err := bolt.Open(c.Path(), 0o644, &bolt.Options{Timeout: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.Update(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketStamps) })
+	if _, ok, err := c.loadKeptStamps(ctx); ok || err != nil {
+		t.Errorf("kept stamps read from a database without them: %v", err)
+	}
+	if got, err := c.LoadStamps(ctx, nil); err != nil || len(got) != 4 {
+		t.Errorf("LoadStamps of a database without kept stamps = %v, %v; want 4 from its entries", got, err)
+	}
+	if err := c.Store(ctx, map[string]Entry{"z.go": sampleEntry("z.go", 1)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	check("a store after them", 5)
+	edit(func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketStamps) })
+	if err := c.StoreBlob(ctx, "blob", []byte("data")); err != nil {
+		t.Fatal(err)
+	}
+	check("a blob stored after them", 5)
+
+	edit(func(tx *bolt.Tx) error { return tx.Bucket(bucketStamps).Put([]byte("a.go"), []byte{1, 2}) })
+	if _, ok, err := c.loadKeptStamps(ctx); ok || err != nil {
+		t.Errorf("damaged kept stamps read: %v", err)
+	}
+	if got, err := c.LoadStamps(ctx, nil); err != nil || !cmp.Equal(got, fromEntries()) {
+		t.Errorf("LoadStamps with a damaged kept stamp = %v, %v; want the entries' stamps", got, err)
+	}
+}
+
 // TestEncodedNames checks that Names, read in place, gives each string
 // of an entry's tags with the counts of the definitions and references
 // that name it, as the decoded tags give them.
@@ -542,10 +631,21 @@ func FuzzCacheDecode(f *testing.F) {
 	f.Add(encode(nil, Entry{TimedOut: 2, Timeout: time.Second, Skip: "parse took longer than 1s"}))
 	f.Add(encode(nil, Entry{Outline: sampleOutline(f)}))
 	f.Add([]byte{0xff, 0xff, 0xff})
+	f.Add(appendStamp(nil, Stamp{Size: 9, ModTime: -3, Outline: true, Skip: "why", TimedOut: 1, Timeout: time.Second, Strings: 4, Tags: 7}))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// A kept stamp reads back as it was written.
+		if st, ok := readStamp(b); ok {
+			if again, ok := readStamp(appendStamp(nil, st)); !ok || again != st {
+				t.Fatalf("stamp %+v read back as %+v, %v", st, again, ok)
+			}
+		}
 		e, err := decode(b)
 		if err != nil {
 			return
+		}
+		st := stampOf(e)
+		if again, ok := readStamp(appendStamp(nil, st)); !ok || again != st {
+			t.Fatalf("stamp of an entry %+v read back as %+v, %v", st, again, ok)
 		}
 		// The tags Load checked decode in full, to the same counts.
 		if n, m := e.Encoded.Len(); n > 0 || m > 0 {

@@ -451,3 +451,72 @@ func Fingerprint() []byte {
 	}
 	return h.Sum(nil)
 }
+
+// stampOf returns what LoadStamps reads of e, an entry as decodeInPlace
+// reads it.
+func stampOf(e Entry) Stamp {
+	n, m := e.Encoded.Len()
+	return Stamp{Size: e.Size, ModTime: e.ModTime, Generated: e.Generated, Outline: e.Outline != nil,
+		Skip: e.Skip, TimedOut: e.TimedOut, Timeout: e.Timeout, Strings: n, Tags: m}
+}
+
+// Bits of a stamp's flags byte.
+const (
+	stampGenerated = 1 << iota
+	stampOutline
+)
+
+// appendStamp appends the form of st, but for Seen: its size (uvarint),
+// modification time (varint), a flags byte, Skip (uvarint length,
+// bytes), TimedOut (uvarint), Timeout (varint nanoseconds), Strings and
+// Tags (uvarints).
+func appendStamp(b []byte, st Stamp) []byte {
+	b = binary.AppendUvarint(b, uint64(max(st.Size, 0)))
+	b = binary.AppendVarint(b, st.ModTime)
+	var flags byte
+	if st.Generated {
+		flags |= stampGenerated
+	}
+	if st.Outline {
+		flags |= stampOutline
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(len(st.Skip)))
+	b = append(b, st.Skip...)
+	b = binary.AppendUvarint(b, uint64(max(st.TimedOut, 0)))
+	b = binary.AppendVarint(b, int64(st.Timeout))
+	b = binary.AppendUvarint(b, uint64(max(st.Strings, 0)))
+	return binary.AppendUvarint(b, uint64(max(st.Tags, 0)))
+}
+
+// readStamp reads what appendStamp wrote; ok is false when b is not
+// that.
+func readStamp(b []byte) (st Stamp, ok bool) {
+	r := reader{b: b, ok: true}
+	size := r.uvarint()
+	st.ModTime = r.varint()
+	if !r.ok || r.i >= len(b) || size > math.MaxInt64 {
+		return Stamp{}, false
+	}
+	st.Size = int64(size)
+	flags := b[r.i]
+	r.i++
+	if flags&^(stampGenerated|stampOutline) != 0 {
+		return Stamp{}, false
+	}
+	st.Generated, st.Outline = flags&stampGenerated != 0, flags&stampOutline != 0
+	n := r.uvarint()
+	if !r.ok || n > uint64(len(b)-r.i) {
+		return Stamp{}, false
+	}
+	st.Skip = string(b[r.i : r.i+int(n)])
+	r.i += int(n)
+	timedOut := r.uvarint()
+	st.Timeout = time.Duration(r.varint())
+	strs, tags := r.uvarint(), r.uvarint()
+	if !r.ok || r.i != len(b) || timedOut > math.MaxInt32 || strs > math.MaxInt32 || tags > math.MaxInt32 {
+		return Stamp{}, false
+	}
+	st.TimedOut, st.Strings, st.Tags = int(timedOut), int(strs), int(tags)
+	return st, true
+}
