@@ -458,11 +458,15 @@ func (c *Cache) stampsOf(tx *bolt.Tx, files *bolt.Bucket, vals map[string][]byte
 		return stamps, nil
 	}
 	for p, v := range vals {
-		e, err := decodeInPlace(v)
-		if err != nil {
-			return nil, fmt.Errorf("put %s: %w", p, err)
+		var err error
+		if e, bad := decodeInPlace(v); bad != nil {
+			// An entry that does not read back has no stamp: LoadStamps
+			// leaves it out, as it leaves out such an entry.
+			err = stamps.Delete([]byte(p))
+		} else {
+			err = stamps.Put([]byte(p), appendStamp(nil, stampOf(e)))
 		}
-		if err := stamps.Put([]byte(p), appendStamp(nil, stampOf(e))); err != nil {
+		if err != nil {
 			return nil, fmt.Errorf("put %s: %w", p, err)
 		}
 	}
