@@ -97,9 +97,16 @@ func internFiles(files []File) *interned {
 
 	// The defined keys, numbered first in order of appearance, then in
 	// name order.
-	ids := make(map[string]int32)
-	var tmpNames []string
+	// (Sized for half of the definitions: on large trees a key is defined
+	// about twice, and growing the map was a fifth of the time.)
+	defs := 0
+	for _, f := range files {
+		defs += len(f.Defs)
+	}
+	ids := make(map[string]int32, defs/2)
+	tmpNames := make([]string, 0, defs/2)
 	in.defs.start = make([]int32, nf+1)
+	in.defs.id = make([]int32, 0, defs)
 	for u := range nf {
 		in.paths[u] = files[order[groupStart[u]]].Path
 		for _, o := range group(u) {
