@@ -254,10 +254,10 @@ func (c *Cache) Get(ctx context.Context, paths []string) (map[string]Entry, erro
 	return out, nil
 }
 
-// read opens the database read-only and calls f with the keys and values
-// of bucket of paths, or of every key when paths is nil; f is not called
-// when the database or the bucket is not there. The
-// values live until f returns. A missing database has none; a corrupt
+// read opens the database read-only and calls f with the keys of paths
+// that bucket holds, or all of its keys when paths is nil, and their
+// values; f is not called when the database or the bucket is not there.
+// The values live until f returns. A missing database has none; a corrupt
 // one is moved aside and has none; one that another process holds for
 // longer than the timeout gives ErrLocked.
 func (c *Cache) read(ctx context.Context, bucket []byte, paths []string, f func(keys []string, vals [][]byte) error) error {
