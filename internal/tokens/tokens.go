@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
-	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -122,8 +121,8 @@ func load(name string) (*Encoding, error) {
 			continue
 		}
 		b64, num, ok := bytes.Cut(line, []byte(" "))
-		rank, err := strconv.ParseInt(string(num), 10, 32)
-		if !ok || err != nil || rank < 0 {
+		rank, isRank := parseRank(num)
+		if !ok || !isRank {
 			return nil, fmt.Errorf("load encoding %s: bad line %q", name, line)
 		}
 		start := len(t.bytes)
@@ -134,7 +133,7 @@ func load(name string) (*Encoding, error) {
 		}
 		t.bytes = t.bytes[:start+k]
 		t.end = append(t.end, int32(start+k))
-		t.rank = append(t.rank, int32(rank))
+		t.rank = append(t.rank, rank)
 	}
 	// At most half full, for short probes.
 	size := 1
@@ -146,6 +145,23 @@ func load(name string) (*Encoding, error) {
 		t.add(i)
 	}
 	return &Encoding{name: name, ranks: t, split: split}, nil
+}
+
+// parseRank reads a token's rank: decimal digits, at most nine. (Each
+// of 200,000 lines parsed with strconv, from a string made of its bytes,
+// was a sixth of the load.)
+func parseRank(b []byte) (int32, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	var n int32
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int32(c-'0')
+	}
+	return n, true
 }
 
 // Name returns the encoding's name.

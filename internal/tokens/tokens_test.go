@@ -76,6 +76,21 @@ func TestCountAsTiktoken(t *testing.T) {
 	}
 }
 
+// TestParseRank checks the ranks a line of an encoding's table may end
+// with, and those it may not.
+func TestParseRank(t *testing.T) {
+	for in, want := range map[string]int32{"0": 0, "7": 7, "199997": 199997, "000012": 12, "999999999": 999999999} {
+		if got, ok := parseRank([]byte(in)); !ok || got != want {
+			t.Errorf("parseRank(%q) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "-1", "+1", "1 ", "1e3", "0x10", "1000000000", "12a"} {
+		if got, ok := parseRank([]byte(in)); ok {
+			t.Errorf("parseRank(%q) = %d, want no rank", in, got)
+		}
+	}
+}
+
 func TestGetUnknown(t *testing.T) {
 	if _, err := Get("p50k_base"); err == nil || !strings.Contains(err.Error(), "unknown encoding") {
 		t.Errorf("Get(p50k_base) error = %v, want an unknown encoding", err)
