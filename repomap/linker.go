@@ -50,6 +50,7 @@ type linker struct {
 	keys     []ref
 	more     []string
 	count    []int
+	key      []byte // nameKey's bytes, for lookups (keyOf)
 }
 
 // The sets of keys that references put keys in, for the definitions

@@ -466,3 +466,18 @@ func TestKeptMapAfterEdits(t *testing.T) {
 		n.Close()
 	}
 }
+
+// TestKeyOf checks that the bytes the link stage looks keys up by are
+// the keys nameKey makes.
+func TestKeyOf(t *testing.T) {
+	var lk linker
+	for _, name := range []string{"Run", "", "a.b"} {
+		for _, scope := range []string{"", fallbackScope, docScope, "go:pkg"} {
+			for _, fam := range []string{"", "js", "jvm"} {
+				if got, want := string(lk.keyOf(name, scope, fam)), nameKey(name, scope, fam); got != want {
+					t.Errorf("keyOf(%q, %q, %q) = %q, want %q", name, scope, fam, got, want)
+				}
+			}
+		}
+	}
+}

@@ -190,8 +190,10 @@ func (lk *linker) defsOf(i int) (defs, hidden []string) {
 		}
 		sub := set.Sub(j)
 		name := rankName(sub, set.Strings[t.Name])
-		if dk := nameKey(name, docScope, lk.fams[i]); lk.sets[refDoc][dk] > 0 {
-			defs = append(defs, dk)
+		// (The keys that may be used are looked up from lk's buffer, and
+		// made only when they are: most are not.)
+		if dk := lk.keyOf(name, docScope, lk.fams[i]); lk.sets[refDoc][string(dk)] > 0 {
+			defs = append(defs, string(dk))
 		}
 		if res == nil {
 			defs = append(defs, name)
@@ -210,11 +212,11 @@ func (lk *linker) defsOf(i int) (defs, hidden []string) {
 					defs = append(defs, k)
 				}
 			}
-			if pk := nameKey(name, "", lk.fams[i]); key != pk && lk.sets[refPlain][pk] > 0 {
-				defs = append(defs, pk)
+			if pk := lk.keyOf(name, "", lk.fams[i]); key != string(pk) && lk.sets[refPlain][string(pk)] > 0 {
+				defs = append(defs, string(pk))
 			}
-			if fk := nameKey(name, fallbackScope, lk.fams[i]); lk.sets[refFallback][fk] > 0 {
-				defs = append(defs, fk)
+			if fk := lk.keyOf(name, fallbackScope, lk.fams[i]); lk.sets[refFallback][string(fk)] > 0 {
+				defs = append(defs, string(fk))
 			}
 			if lk.sets[refNamed][name] > 0 {
 				defs = append(defs, rank.Key(name, namesScope))
@@ -1584,6 +1586,20 @@ func cmpBool(a, b bool) int {
 // familyScope separates, in the scope of a key by name, the scope from
 // the family of languages it is for (nameKey).
 const familyScope = "|"
+
+// keyOf returns the bytes of nameKey(name, scope, fam), in lk's buffer:
+// valid until its next call.
+func (lk *linker) keyOf(name, scope, fam string) []byte {
+	b := append(lk.key[:0], name...)
+	if scope != "" || fam != "" {
+		b = append(append(b, 0), scope...)
+		if fam != "" {
+			b = append(append(b, familyScope...), fam...)
+		}
+	}
+	lk.key = b
+	return b
+}
 
 // nameKey returns the key of a link by name to name: a plain one (scope
 // empty) or a fallback (fallbackScope), for files of the family of
