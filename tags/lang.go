@@ -170,17 +170,17 @@ func Detect(p string, head []byte) string {
 	switch {
 	case ext == ".h":
 		head = head[:min(len(head), headLimit)]
-		if marked(objcMarks, objcWords, head) {
+		if objcMark.in(head) {
 			return "objectivec"
 		}
 		for _, m := range cppMarks {
-			if marked(m.re, m.words, head) {
+			if m.in(head) {
 				return "cpp"
 			}
 		}
 		return "c"
 	case ext == ".m":
-		if marked(objcMarks, objcWords, head[:min(len(head), headLimit)]) {
+		if objcMark.in(head[:min(len(head), headLimit)]) {
 			return "objectivec"
 		}
 		return "matlab"
@@ -198,21 +198,23 @@ func Detect(p string, head []byte) string {
 // headLimit bounds how much of a file Detect reads.
 const headLimit = 64 << 10
 
-var cppMarks = []struct {
+// mark is a mark of a language in the head of a file: a regular
+// expression, and words one of which every match holds.
+type mark struct {
 	re    *regexp.Regexp
-	words [][]byte // every match holds one of them
-}{
+	words [][]byte
+}
+
+// cppMarks are marks of C++ in the head of a ".h" header (C otherwise).
+var cppMarks = []mark{
 	{regexp.MustCompile(`(?m)^\s*(namespace\s+\w|template\s*<|class\s+\w+[^;]*\{|(public|private|protected)\s*:)`), markWords("namespace", "template", "class", "public", "private", "protected")},
 	{regexp.MustCompile(`\w::\w`), markWords("::")},
 	{regexp.MustCompile(`extern\s+"C"`), markWords(`"C"`)},
 }
 
-// objcMarks are marks of Objective-C in the head of a ".m" file (MATLAB
+// objcMark is the mark of Objective-C in the head of a ".m" file (MATLAB
 // otherwise) or a ".h" header (C or C++ otherwise).
-var objcMarks = regexp.MustCompile(`(?m)^[ \t]*(@(interface|implementation|protocol|end|property|class|import)\b|#import[ \t]*[<"])`)
-
-// objcWords are words one of which every match of objcMarks holds.
-var objcWords = markWords("@", "#import")
+var objcMark = mark{regexp.MustCompile(`(?m)^[ \t]*(@(interface|implementation|protocol|end|property|class|import)\b|#import[ \t]*[<"])`), markWords("@", "#import")}
 
 func markWords(ws ...string) [][]byte {
 	out := make([][]byte, len(ws))
@@ -222,16 +224,16 @@ func markWords(ws ...string) [][]byte {
 	return out
 }
 
-// marked reports whether re matches head, whose every match holds one of
-// words: a head without any is not searched. (The search of the heads of
+// in reports whether m's expression matches head: a head without any of
+// m's words is not searched. (The search of the heads of
 // C headers without a mark of C++, to their end, with one expression for
 // all the marks, took 9 of the 57 CPU seconds of a cold map of NuttX's
 // 17,000 C files; looking for the words, then for the marks of the words
 // found, takes a fraction of it.)
-func marked(re *regexp.Regexp, words [][]byte, head []byte) bool {
-	for _, w := range words {
+func (m mark) in(head []byte) bool {
+	for _, w := range m.words {
 		if bytes.Contains(head, w) {
-			return re.Match(head)
+			return m.re.Match(head)
 		}
 	}
 	return false

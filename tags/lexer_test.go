@@ -404,7 +404,7 @@ func FuzzLex(f *testing.F) {
 // cppAll is every mark of C++ in one expression.
 var cppAll = regexp.MustCompile(`(?m)^\s*(namespace\s+\w|template\s*<|class\s+\w+[^;]*\{|(public|private|protected)\s*:)|\w::\w|extern\s+"C"`)
 
-// FuzzMarked checks that marked, which searches a head only when it holds
+// FuzzMarked checks that mark.in, which searches a head only when it holds
 // one of the words every match holds, tells what the search alone tells,
 // and the marks of C++ one by one what one search for all of them does.
 func FuzzMarked(f *testing.F) {
@@ -429,13 +429,13 @@ func FuzzMarked(f *testing.F) {
 	f.Fuzz(func(t *testing.T, head []byte) {
 		cpp := false
 		for _, m := range cppMarks {
-			cpp = cpp || marked(m.re, m.words, head)
+			cpp = cpp || m.in(head)
 		}
 		if want := cppAll.Match(head); cpp != want {
 			t.Errorf("the marks of C++ in %q: %t, one search for all of them: %t", head, cpp, want)
 		}
-		if got, want := marked(objcMarks, objcWords, head), objcMarks.Match(head); got != want {
-			t.Errorf("marked(%s, %q) = %t, the search alone %t", objcMarks, head, got, want)
+		if got, want := objcMark.in(head), objcMark.re.Match(head); got != want {
+			t.Errorf("objcMark.in(%q) = %t, the search alone %t", head, got, want)
 		}
 	})
 }
