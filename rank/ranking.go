@@ -197,21 +197,6 @@ func (r *Ranking) Result() *Result {
 	return res
 }
 
-// Count returns the number of definition entries of the file at p, and
-// how many of them are those of names (each name counts once).
-func (r *Ranking) Count(p string, names []string) (all, of int) {
-	f, ok := slices.BinarySearch(r.s.paths, p)
-	if !ok {
-		return 0, 0
-	}
-	for i, name := range names {
-		if _, ok := r.slotOf(int32(f), name); ok && !slices.Contains(names[:i], name) {
-			of++
-		}
-	}
-	return int(r.count[f]), of
-}
-
 // Of returns the definition entries of the file at p, in list order.
 func (r *Ranking) Of(p string) []Entry {
 	f, ok := slices.BinarySearch(r.s.paths, p)
@@ -249,7 +234,7 @@ func (h *Hidden) Defs() int { return h.defs }
 func (h *Hidden) Whole() []string { return h.whole }
 
 // Hide returns the definition entries of the names that names lists for
-// each path (as Count counts them), for Leaders.
+// each path (each name once), for Leaders.
 func (r *Ranking) Hide(names map[string][]string) *Hidden {
 	h := &Hidden{slot: make([]bool, len(r.listed))}
 	for p, ns := range names {

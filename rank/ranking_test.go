@@ -95,7 +95,7 @@ func TestRankingLazy(t *testing.T) {
 			t.Errorf("seed %d: Result() after reading some differs from Rank", seed)
 		}
 
-		// Per file: Of, Count; Compare agrees with the places.
+		// Per file: Of, Hide; Compare agrees with the places.
 		r = x.Ranking(in)
 		place := make(map[Entry]int)
 		for i, e := range defs {
@@ -121,8 +121,9 @@ func TestRankingLazy(t *testing.T) {
 					wantOf++
 				}
 			}
-			if all, of := r.Count(f.Path, names); all != len(want) || of != wantOf {
-				t.Errorf("seed %d: Count(%s, %v) = %d, %d, want %d, %d", seed, f.Path, names, all, of, len(want), wantOf)
+			h := r.Hide(map[string][]string{f.Path: names, "nowhere": {"x"}})
+			if whole := slices.Contains(h.Whole(), f.Path); h.Defs() != wantOf || whole != (wantOf > 0 && wantOf == len(want)) {
+				t.Errorf("seed %d: Hide(%s: %v) has %d entries, the file's all: %t; want %d of %d", seed, f.Path, names, h.Defs(), whole, wantOf, len(want))
 			}
 		}
 		for range 500 {
