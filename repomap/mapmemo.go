@@ -352,21 +352,6 @@ func (d *memoDecoder) count(size int) int {
 	return n
 }
 
-// pathsAt returns the paths of the files at places, nil for none; ok is
-// false when a place is not one of files.
-func pathsAt(files []file, places []int) (paths []string, ok bool) {
-	if len(places) > 0 {
-		paths = make([]string, len(places))
-	}
-	for i, f := range places {
-		if f >= len(files) {
-			return nil, false
-		}
-		paths[i] = files[f].path
-	}
-	return paths, true
-}
-
 // places reads what appendPlaces wrote.
 func (d *memoDecoder) places() []int {
 	out := make([]int, d.count(1))
@@ -391,6 +376,21 @@ func (d *memoDecoder) float() float64 {
 	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
 	d.b = d.b[8:]
 	return v
+}
+
+// pathsAt returns the paths of the files at places, nil for none; ok is
+// false when a place is not one of files.
+func pathsAt(files []file, places []int) (paths []string, ok bool) {
+	if len(places) > 0 {
+		paths = make([]string, len(places))
+	}
+	for i, f := range places {
+		if f >= len(files) {
+			return nil, false
+		}
+		paths[i] = files[f].path
+	}
+	return paths, true
 }
 
 // ranked returns the ranking k of the tree whose files are files, for

@@ -120,7 +120,7 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		}
 		return r, nil
 	}
-	var cold, warm, budgets, floor []benchRun
+	var cold, budgets, floor []benchRun
 	var floorStats repomap.FloorStats
 	var ratios []float64 // cold CPU over floor CPU, pair by pair
 	for i := range c.runs {
@@ -143,19 +143,25 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		ratios = append(ratios, r.cpu.Seconds()/f.cpu.Seconds())
 	}
 	warmDir := dir + "/cold0" // filled by the first cold run
-	for range c.runs {
-		r, err := mapRun(warmDir, c.tokens)
-		if err != nil {
-			return fail(e, fmt.Errorf("bench: %w", err))
+	// warmRuns maps the tree c.runs times with the warm cache, run i for
+	// the budget tokens(i).
+	warmRuns := func(tokens func(i int) int) ([]benchRun, error) {
+		var out []benchRun
+		for i := range c.runs {
+			r, err := mapRun(warmDir, tokens(i))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
 		}
-		warm = append(warm, r)
+		return out, nil
 	}
-	for i := range c.runs {
-		r, err := mapRun(warmDir, c.tokens+1+i)
-		if err != nil {
-			return fail(e, fmt.Errorf("bench: %w", err))
-		}
-		budgets = append(budgets, r)
+	warm, err := warmRuns(func(int) int { return c.tokens })
+	if err == nil {
+		budgets, err = warmRuns(func(i int) int { return c.tokens + 1 + i })
+	}
+	if err != nil {
+		return fail(e, fmt.Errorf("bench: %w", err))
 	}
 	cm, wm, bm := median(cold), median(warm), median(budgets)
 	fmt.Fprintf(stdout, "tree        %s\n", root)
