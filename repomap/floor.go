@@ -33,7 +33,7 @@ func Floor(ctx context.Context, dir string, opts *Options) (FloorStats, error) {
 		return st, err
 	}
 	r := Root{Dir: dir, FS: os.DirFS(dir)}
-	files, _, err := walkRoot(ctx, r, true, o.Exclude, o.Include, o.Parallelism)
+	files, _, err := walkRoot(ctx, r, true, o.Exclude, o.Include, o.Parallelism, nil)
 	if err != nil {
 		return st, err
 	}

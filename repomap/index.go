@@ -157,6 +157,12 @@ func (x *index) close() error {
 	x.settle()
 	x.storeLinked(context.Background())
 	x.files, x.link = nil, nil
+	for _, r := range x.roots {
+		if r.watch != nil {
+			r.watch.close()
+			r.watch = nil
+		}
+	}
 	if x.outliner != nil {
 		x.outliner.Close()
 		x.outliner = nil
@@ -540,7 +546,12 @@ func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
 	var files []file
 	var skipped []skip
 	for i, r := range x.roots {
-		fs, sk, err := walkRoot(ctx, r.Root, r.onDisk, x.opts.Exclude, x.opts.Include, x.opts.Parallelism)
+		fs, sk, err := walkRoot(ctx, r.Root, r.onDisk, x.opts.Exclude, x.opts.Include, x.opts.Parallelism, x.watchOf(r))
+		if w := r.watch; w != nil && w.failed != nil {
+			x.opts.Logger.Debug("repomap: the tree is walked, not watched", "root", r.Dir, "err", w.failed)
+			w.close()
+			r.watch = nil
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -554,6 +565,24 @@ func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
 		}
 	}
 	return files, skipped, nil
+}
+
+// watchOf returns the watch of the root r (rootWatch), made on the
+// root's second walk: a Map that maps its tree once does not watch it.
+// It returns nil for a root that is not on disk or cannot be watched.
+func (x *index) watchOf(r *root) *rootWatch {
+	if !r.onDisk {
+		return nil
+	}
+	if r.walks++; r.walks == 2 {
+		w, err := newRootWatch(r.Dir)
+		if err != nil {
+			x.opts.Logger.Debug("repomap: the tree is walked, not watched", "root", r.Dir, "err", err)
+			return nil
+		}
+		r.watch = w
+	}
+	return r.watch
 }
 
 // update brings the index up to date for the files walked, from the disk

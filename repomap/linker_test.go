@@ -447,17 +447,7 @@ func TestKeptMapAfterEdits(t *testing.T) {
 		for _, req := range []Request{{}, {Focus: []string{"app/app.go"}}, {Text: "Engine.start returns the wrong value"}} {
 			for _, budget := range []int{1024, 4096} {
 				req.MaxTokens = budget
-				got, err := m.Build(ctx, req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := n.Build(ctx, req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got.Text != want.Text {
-					t.Errorf("%s, %+v: the kept Map's map differs from a new Map's:\n%s\nwant:\n%s", step.name, req, got.Text, want.Text)
-				}
+				got := keptMatchesNew(t, step.name, m, n, req)
 				if req.Text == "" && len(req.Focus) == 0 && budget == 1024 && got.Stats.Linked != step.linked {
 					t.Errorf("%s: links %s, want %s", step.name, got.Stats.Linked, step.linked)
 				}
@@ -465,6 +455,25 @@ func TestKeptMapAfterEdits(t *testing.T) {
 		}
 		n.Close()
 	}
+}
+
+// keptMatchesNew makes the map for req with m, a Map kept open while its tree
+// changed, and with n, a new Map of the tree, reports an error after
+// step when they differ, and returns m's.
+func keptMatchesNew(t *testing.T, step string, m, n *Map, req Request) *Result {
+	t.Helper()
+	got, err := m.Build(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := n.Build(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Text != want.Text {
+		t.Errorf("%s, %+v: the kept Map's map differs from a new Map's:\n%s\nwant:\n%s", step, req, got.Text, want.Text)
+	}
+	return got
 }
 
 // TestKeyOf checks that the bytes the link stage looks keys up by are

@@ -65,6 +65,8 @@ type root struct {
 	// nKnown files, once it was read or written; nil before.
 	known  func(rel string) bool
 	nKnown int
+	walks  int        // walks of the root so far
+	watch  *rootWatch // from its second walk on, when it can be watched
 }
 
 // mapPath returns the path in the map of the file at rel in r.

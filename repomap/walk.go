@@ -49,8 +49,9 @@ func walk(ctx context.Context, fsys fs.FS) ([]file, []skip, error) {
 // on disk.
 //
 // With disk, r.FS is the directory disk on disk (os.DirFS), and the walk
-// reads its directories there (diskDir).
-func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string, workers int) ([]file, []skip, error) {
+// reads its directories there (diskDir); with rw too, the lists come
+// from rw, or the walk is followed by it (rootWatch).
+func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string, workers int, rw *rootWatch) ([]file, []skip, error) {
 	o := walkOptions{exclude: exclude, include: include, workers: workers}
 	if disk {
 		o.disk = r.Dir
@@ -62,7 +63,34 @@ func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string,
 		}
 		o.git = git
 	}
-	return walkTree(ctx, r.FS, o)
+	if rw == nil || !disk {
+		return walkTree(ctx, r.FS, o)
+	}
+	outside := outsideRules(r.FS, o.git)
+	files, skipped, ok, err := rw.since(outside)
+	switch {
+	case err != nil:
+		rw.failed = err
+		return walkTree(ctx, r.FS, o)
+	case ok:
+		return files, skipped, nil
+	}
+	old := rw.rearm()
+	o.watch = rw
+	if files, skipped, err = walkTree(ctx, r.FS, o); err != nil {
+		return nil, nil, err
+	}
+	if err := rw.done(old, files, skipped, outside, newSelection(exclude, include)); err != nil {
+		rw.failed = err
+	}
+	return files, skipped, nil
+}
+
+// outsideRules returns the ignore rules that a walk of fsys starts with,
+// those from outside the tree: git's (walkOptions.git), and the tree's
+// .git/info/exclude, in the directory the walk never enters.
+func outsideRules(fsys fs.FS, git []gitignore.Pattern) []gitignore.Pattern {
+	return append(slices.Clip(git), readIgnore(fsys, ".git/info/exclude", nil)...)
 }
 
 // walkOptions tells a walk what to leave out beyond the ignore files it
@@ -79,6 +107,9 @@ type walkOptions struct {
 	// disk, when not empty, is the tree's directory on disk, where its
 	// fs.FS reads (os.DirFS): the walk reads directories there.
 	disk string
+	// watch, when not nil, watches each directory of the walk before it
+	// is read, and is given each one's rules (rootWatch).
+	watch *rootWatch
 }
 
 // walkTree lists the regular files under the root of fsys, in lexical
@@ -95,16 +126,19 @@ type walkOptions struct {
 // that match one, or lie under a directory that matches one, are listed,
 // and directories that can hold no such file are not entered.
 func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, error) {
+	if o.watch != nil {
+		o.watch.add(".")
+	}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, nil, fmt.Errorf("repomap: walk: %w", err)
 	}
 	// .repomapignore comes after .gitignore, so that its "!" patterns can
 	// take back what the root's .gitignore leaves out.
-	patterns := append(slices.Clip(o.git), readIgnore(fsys, ".git/info/exclude", nil)...)
+	patterns := outsideRules(fsys, o.git)
 	patterns = append(patterns, dirIgnore(fsys, ".", entries, nil)...)
 	patterns = append(patterns, readIgnore(fsys, IgnoreFile, nil)...)
-	w := &walker{ctx: ctx, fsys: fsys, disk: o.disk, sel: newSelection(o.exclude, o.include)}
+	w := &walker{ctx: ctx, fsys: fsys, disk: o.disk, watch: o.watch, sel: newSelection(o.exclude, o.include)}
 	top := &dirList{}
 	w.run(max(o.workers, 1), dirJob{dir: ".", entries: entries, ignore: newIgnoreSet(nil, patterns, nil), out: top})
 	if w.err != nil {
@@ -121,10 +155,11 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, e
 // the lists of its directories in the order of its entries, so that the
 // files come out in the same order however the work was shared.
 type walker struct {
-	ctx  context.Context
-	fsys fs.FS
-	disk string // the tree's directory on disk, or "" (walkOptions.disk)
-	sel  selection
+	ctx   context.Context
+	fsys  fs.FS
+	disk  string     // the tree's directory on disk, or "" (walkOptions.disk)
+	watch *rootWatch // walkOptions.watch
+	sel   selection
 
 	mu      sync.Mutex
 	more    sync.Cond // signalled when a job is queued or the last is done
@@ -230,6 +265,9 @@ func (w *walker) push(jobs []dirJob) {
 // directory. Its directories are queued as jobs of their own.
 func (w *walker) dir(job dirJob) error {
 	out, entries, ignore := job.out, job.entries, job.ignore
+	if w.watch != nil && entries == nil {
+		w.watch.add(job.dir)
+	}
 	var dd *diskDir
 	if w.disk != "" {
 		if dd = openDiskDir(filepath.Join(w.disk, filepath.FromSlash(job.dir))); dd != nil {
@@ -250,6 +288,9 @@ func (w *walker) dir(job dirJob) error {
 		if more := dirIgnore(w.fsys, job.dir, entries, job.parts); len(more) > 0 {
 			ignore = newIgnoreSet(ignore, more, job.parts)
 		}
+	}
+	if w.watch != nil {
+		w.watch.rules(job.dir, ignore)
 	}
 	var scratch []int32
 	var subs []dirJob

@@ -486,7 +486,7 @@ func TestWalkRoot(t *testing.T) {
 	})
 	dir := filepath.Join(repo, "a", "b")
 	list := func(r Root) []string {
-		files, _, err := walkRoot(context.Background(), r, r.Dir != "", nil, []string{"*.go", "*.yaml"}, 2)
+		files, _, err := walkRoot(context.Background(), r, r.Dir != "", nil, []string{"*.go", "*.yaml"}, 2, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -529,11 +529,11 @@ func TestWalkOnDisk(t *testing.T) {
 	}
 	r := Root{Dir: dir, FS: os.DirFS(dir)}
 	for _, workers := range []int{1, 3} {
-		wantFiles, wantSkips, err := walkRoot(context.Background(), r, false, nil, nil, workers)
+		wantFiles, wantSkips, err := walkRoot(context.Background(), r, false, nil, nil, workers, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, skips, err := walkRoot(context.Background(), r, true, nil, nil, workers)
+		files, skips, err := walkRoot(context.Background(), r, true, nil, nil, workers, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
