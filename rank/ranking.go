@@ -237,14 +237,28 @@ func (h *Hidden) Whole() []string { return h.whole }
 // each path (each name once), for Leaders.
 func (r *Ranking) Hide(names map[string][]string) *Hidden {
 	h := &Hidden{slot: make([]bool, len(r.listed))}
-	for p, ns := range names {
-		f, ok := slices.BinarySearch(r.s.paths, p)
-		if !ok {
-			continue
+	// The files of names are found by a pass over the paths when they
+	// are many (every Go file hides its package's name), else by search.
+	files := make([]int32, 0, len(names))
+	if len(names) > len(r.s.paths)/16 {
+		for f, p := range r.s.paths {
+			if _, ok := names[p]; ok {
+				files = append(files, int32(f))
+			}
 		}
+	} else {
+		for p := range names {
+			if f, ok := slices.BinarySearch(r.s.paths, p); ok {
+				files = append(files, int32(f))
+			}
+		}
+		slices.Sort(files)
+	}
+	for _, f := range files {
+		p, ns := r.s.paths[f], names[r.s.paths[f]]
 		of := 0
 		for _, name := range ns {
-			if slot, ok := r.slotOf(int32(f), name); ok && !h.slot[slot] {
+			if slot, ok := r.slotOf(f, name); ok && !h.slot[slot] {
 				h.slot[slot] = true
 				of++
 			}
@@ -254,7 +268,6 @@ func (r *Ranking) Hide(names map[string][]string) *Hidden {
 			h.whole = append(h.whole, p)
 		}
 	}
-	slices.Sort(h.whole)
 	return h
 }
 
@@ -296,7 +309,7 @@ func (r *Ranking) Leaders(skip *Hidden) []string {
 func (r *Ranking) slotOf(f int32, name string) (int32, bool) {
 	slots := r.s.fileDefSlot[r.s.fileDefStart[f]:r.s.fileDefStart[f+1]]
 	j, _ := slices.BinarySearchFunc(slots, name, func(slot int32, name string) int {
-		return strings.Compare(Ident(r.s.names[r.s.slotIdent[slot]]), name)
+		return compareIdent(r.s.names[r.s.slotIdent[slot]], name)
 	})
 	for ; j < len(slots) && Ident(r.s.names[r.s.slotIdent[slots[j]]]) == name; j++ {
 		if r.listed[slots[j]] {
@@ -304,6 +317,25 @@ func (r *Ranking) slotOf(f int32, name string) (int32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// compareIdent returns strings.Compare(Ident(key), ident) for an
+// identifier with no zero byte, without looking for the end of key's
+// identifier first: a zero byte within the common length makes key the
+// smaller, as the shorter Ident(key) is; past it, the next byte of key
+// says whether its identifier goes on.
+func compareIdent(key, ident string) int {
+	n := min(len(key), len(ident))
+	if c := strings.Compare(key[:n], ident[:n]); c != 0 {
+		return c
+	}
+	switch {
+	case len(key) == len(ident), len(key) > n && key[n] == 0:
+		return 0 // the identifier, alone or with a scope
+	case len(key) < len(ident):
+		return -1
+	}
+	return 1
 }
 
 // keysOf appends the keys of the definition entries of file f to keys.

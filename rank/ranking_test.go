@@ -150,6 +150,26 @@ func TestRankingLazy(t *testing.T) {
 		if got := r.Leaders(r.Hide(skip)); !slices.Equal(got, want) {
 			t.Errorf("seed %d: Leaders = %v, want %v", seed, got, want)
 		}
+		// Hide of many files at once: its count, and its whole files in
+		// path order.
+		hidden, shown := 0, make(map[string]bool)
+		for _, e := range defs {
+			if slices.Contains(skip[e.Path], e.Name) {
+				hidden++
+			} else {
+				shown[e.Path] = true
+			}
+		}
+		var whole []string
+		for p := range skip {
+			if len(byFile[p]) > 0 && !shown[p] {
+				whole = append(whole, p)
+			}
+		}
+		slices.Sort(whole)
+		if h := r.Hide(skip); h.Defs() != hidden || !slices.Equal(h.Whole(), whole) {
+			t.Errorf("seed %d: Hide of %d files has %d entries and whole files %v; want %d and %v", seed, len(skip), h.Defs(), h.Whole(), hidden, whole)
+		}
 	}
 }
 
@@ -181,5 +201,17 @@ func TestConverged(t *testing.T) {
 	in.Converged = &Converged{Files: off, Iterations: 1}
 	if got := x.Rank(in); !slices.Equal(got.Entries, want.Entries) || !maps.Equal(got.Files, want.Files) {
 		t.Errorf("Rank used the ranks of other nodes")
+	}
+}
+
+// TestCompareIdent checks compareIdent against comparing Ident's result.
+func TestCompareIdent(t *testing.T) {
+	parts := []string{"", "a", "ab", "b", "a\x00", "a\x00s", "ab\x00s", "\x00s", "aa", "a\x00a"}
+	for _, key := range parts {
+		for _, ident := range []string{"", "a", "ab", "aa", "b", "abc"} {
+			if got, want := compareIdent(key, ident), strings.Compare(Ident(key), ident); got != want {
+				t.Errorf("compareIdent(%q, %q) = %d, want %d", key, ident, got, want)
+			}
+		}
 	}
 }
