@@ -554,7 +554,8 @@ func (x *Index) keyWeights(name string, f func(string) float64) []float64 {
 }
 
 // keepKeyWeights gives y the weights x keeps of the keys they share:
-// to[k] is the number in y of x's key k, or -1.
+// to[k] is the number in y of x's key k, or -1; to is nil when y's
+// keys are x's.
 func (x *Index) keepKeyWeights(y *Index, to []int32) {
 	if x.kw == nil || y.kw == nil {
 		return
@@ -566,6 +567,10 @@ func (x *Index) keepKeyWeights(y *Index, to []int32) {
 	}
 	y.kw.by = make(map[string][]float64, len(x.kw.by))
 	for name, w := range x.kw.by {
+		if to == nil { // the same keys
+			y.kw.by[name] = slices.Clone(w)
+			continue
+		}
 		v := make([]float64, len(y.names))
 		for k := range v {
 			v[k] = math.NaN()

@@ -22,6 +22,9 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 		return nil, false
 	}
 	add := internFiles(files)
+	if y := x.updateSameKeys(add, removed); y != nil {
+		return y, true
+	}
 	old := x.outside
 	nf := len(x.paths)
 
@@ -306,6 +309,112 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 	y := in.build()
 	x.keepKeyWeights(y, nameTo)
 	return y, true
+}
+
+// updateSameKeys returns the Update of x by add's files when it keeps
+// x's files and keys: add's files replace files of x, every key they
+// define or reference is one of x's (defined, or referenced alone), and
+// every key of x is still defined, or referenced, by them or by the
+// other files. An edit inside a file's bodies does that: then nothing is
+// renumbered, and the names, their identifiers and styles, and the keys
+// referenced alone are x's. It returns nil otherwise.
+func (x *Index) updateSameKeys(add *interned, removed []string) *Index {
+	if len(removed) > 0 || x.selfRefs || len(add.paths) == 0 {
+		return nil
+	}
+	old := x.outside
+	nf := len(x.paths)
+	changed := make([]int32, nf) // per file of x: 1 + its file in add, or 0
+	for u, p := range add.paths {
+		f, ok := slices.BinarySearch(x.paths, p)
+		if !ok {
+			return nil
+		}
+		changed[f] = int32(u + 1)
+	}
+	addNameTo := make([]int32, len(add.names)) // ascending, as add.names are
+	for a, name := range add.names {
+		k, ok := slices.BinarySearch(x.names, name)
+		if !ok {
+			return nil
+		}
+		addNameTo[a] = int32(k)
+	}
+	addOutTo := make([]int32, len(add.outside)) // a name's number, or -1-n for outside key n
+	refOut := make([]bool, len(old.names))      // per outside key of x: still referenced
+	for b, key := range add.outside {
+		if k, ok := slices.BinarySearch(x.names, key); ok {
+			addOutTo[b] = int32(k)
+			continue
+		}
+		n, ok := slices.BinarySearch(old.names, key)
+		if !ok {
+			return nil
+		}
+		addOutTo[b], refOut[n] = int32(-1-n), true
+	}
+	// The keys the replaced files defined are defined still.
+	stays := func(f int32) bool { return changed[f] == 0 }
+	for f, u := range changed {
+		if u == 0 {
+			continue
+		}
+		for _, slot := range x.fileDefSlot[x.fileDefStart[f]:x.fileDefStart[f+1]] {
+			k := x.slotIdent[slot]
+			if _, ok := slices.BinarySearch(addNameTo, k); !ok && !slices.ContainsFunc(x.defFile[x.defStart[k]:x.defStart[k+1]], stays) {
+				return nil
+			}
+		}
+	}
+	// The keys referenced alone are referenced still.
+	for f, u := range changed {
+		if u == 0 {
+			for _, n := range old.refs.of(f) {
+				refOut[n] = true
+			}
+		}
+	}
+	if slices.Contains(refOut, false) {
+		return nil
+	}
+
+	in := &interned{paths: x.paths, names: x.names, outside: old.names, style: x.style, ident: old.ident}
+	in.defs = lists{start: make([]int32, nf+1), id: make([]int32, 0, len(x.defFile)+len(add.defs.id))}
+	in.refs = lists{start: make([]int32, nf+1), id: make([]int32, 0, len(x.refIdent)+len(add.refs.id)), count: make([]int32, 0, len(x.refCount)+len(add.refs.id))}
+	in.outRefs = lists{start: make([]int32, nf+1), id: make([]int32, 0, len(old.refs.id)), count: make([]int32, 0, len(old.refs.id))}
+	var rs refSplit
+	for f, u := range changed {
+		if u == 0 {
+			for _, slot := range x.fileDefSlot[x.fileDefStart[f]:x.fileDefStart[f+1]] {
+				in.defs.id = append(in.defs.id, x.slotIdent[slot])
+			}
+			in.refs.id = append(in.refs.id, x.refIdent[x.fileRefStart[f]:x.fileRefStart[f+1]]...)
+			in.refs.count = append(in.refs.count, x.refCount[x.fileRefStart[f]:x.fileRefStart[f+1]]...)
+			in.outRefs.id = append(in.outRefs.id, old.refs.of(f)...)
+			in.outRefs.count = append(in.outRefs.count, old.refs.counts(f)...)
+		} else {
+			u := int(u - 1)
+			for _, a := range add.defs.of(u) {
+				in.defs.id = append(in.defs.id, addNameTo[a])
+			}
+			rs.reset()
+			cs := add.refs.counts(u)
+			for i, a := range add.refs.of(u) {
+				rs.add(addNameTo[a], cs[i])
+			}
+			cs = add.outRefs.counts(u)
+			for i, b := range add.outRefs.of(u) {
+				rs.add(addOutTo[b], cs[i])
+			}
+			rs.appendTo(&in.refs, &in.outRefs)
+		}
+		in.defs.start[f+1] = int32(len(in.defs.id))
+		in.refs.start[f+1] = int32(len(in.refs.id))
+		in.outRefs.start[f+1] = int32(len(in.outRefs.id))
+	}
+	y := in.build()
+	x.keepKeyWeights(y, nil)
+	return y
 }
 
 // refSplit gathers one file's references, numbered as Update's ref

@@ -53,6 +53,12 @@ func randomFile(rng *rand.Rand, p string, keys []string) File {
 // adding and removing a few at a time, and checks that Update gives the
 // index NewIndex makes of the changed files, and the same ranking.
 func TestIndexUpdate(t *testing.T) {
+	sameKeys := 0 // updates that kept the keys
+	defer func() {
+		if sameKeys < 100 {
+			t.Errorf("%d updates kept the keys, want at least 100", sameKeys)
+		}
+	}()
 	for seed := range uint64(200) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		keys := make([]string, 3+rng.IntN(30))
@@ -110,6 +116,28 @@ func TestIndexUpdate(t *testing.T) {
 				}
 				changed = append(changed, f)
 				byPath[p] = f
+			}
+			if step%2 == 1 && len(byPath) > 0 {
+				// An edit of a file's references that keeps the keys: a
+				// count up, or its references in another order.
+				ps := paths()
+				f := byPath[ps[rng.IntN(len(ps))]]
+				f.Refs = slices.Clone(f.Refs)
+				f.RefCounts = nil
+				rng.Shuffle(len(f.Refs), func(i, j int) { f.Refs[i], f.Refs[j] = f.Refs[j], f.Refs[i] })
+				if len(f.Refs) > 0 {
+					f.Refs = append(f.Refs, f.Refs[0])
+				}
+				changed = slices.DeleteFunc(changed, func(g File) bool { return g.Path == f.Path })
+				removed = slices.DeleteFunc(removed, func(q string) bool { return q == f.Path })
+				changed = append(changed, f)
+				byPath[f.Path] = f
+			}
+			if y := x.updateSameKeys(internFiles(changed), removed); y != nil {
+				sameKeys++
+				if diff := cmp.Diff(NewIndex(all()), y, sameFullIndex...); diff != "" {
+					t.Fatalf("seed %d step %d: updateSameKeys(%+v) differs from NewIndex (-want +got):\n%s", seed, step, changed, diff)
+				}
 			}
 			y, ok := x.Update(changed, removed)
 			if !ok {
