@@ -337,6 +337,11 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		return v
 	}
 
+	slotNode := make([]int32, len(s.defFile)) // per slot: its file's node, or -1
+	for slot, f := range s.defFile {
+		slotNode[slot] = nodeOf[f]
+	}
+
 	x, iters, done := s.converged(nodeFile)
 	if !done {
 		x = s.startVector(nodeFile)
@@ -362,8 +367,8 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 			if send[k] == 0 {
 				continue
 			}
-			for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
-				next[nodeOf[s.defFile[slot]]] += send[k]
+			for _, i := range slotNode[s.defStart[k]:s.defStart[k+1]] {
+				next[i] += send[k]
 			}
 		}
 		diff := teleport(next, x, p, dsum, defaultAlpha)
