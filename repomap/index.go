@@ -555,6 +555,7 @@ func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		files = slices.Grow(files, len(fs))
 		for _, f := range fs {
 			f.root, f.rel, f.path = i, f.path, r.mapPath(f.path)
 			files = append(files, f)

@@ -118,7 +118,8 @@ func (rw *rootWatch) done(old map[int32]string, files []file, skipped []skip, ou
 }
 
 // since returns the lists of the tree as a new walk would give them,
-// from the last walk's and the events since, with ok; or, when the
+// from the last walk's and the events since, with ok (they are rw's,
+// for the caller to copy, not to keep); or, when the
 // events say the tree must be walked again, or the watch failed (err),
 // not ok. outside is the rules from outside the tree that a walk now
 // starts with.
@@ -160,20 +161,18 @@ func (rw *rootWatch) since(outside []gitignore.Pattern) (files []file, skipped [
 			return nil, nil, false, nil
 		}
 	}
-	if len(stale) == 0 {
-		return rw.files, rw.skipped, true, nil
-	}
-	files = append([]file(nil), rw.files...)
+	// The lists are rw's own, which the caller copies (index.walk): the
+	// stamps change in place.
 	for _, i := range stale {
-		f := &files[i]
+		f := &rw.files[i]
 		info, err := os.Lstat(filepath.Join(rw.dir, filepath.FromSlash(f.path)))
 		if err != nil || !info.Mode().IsRegular() {
+			rw.walked = false
 			return nil, nil, false, nil
 		}
 		f.size, f.mod = info.Size(), info.ModTime().UnixNano()
 	}
-	rw.files = files
-	return files, rw.skipped, true, nil
+	return rw.files, rw.skipped, true, nil
 }
 
 // leftOut reports whether the walk leaves out the entry name of the
