@@ -42,8 +42,12 @@
 //
 // # A Map kept open, and the next process
 //
-// A Map keeps what its stages made. After files change, the index parses
-// them alone (from their syntax trees of before, when a Map parsed them
+// A Map keeps what its stages made. From its second map on, on Linux, it
+// watches the directories of a tree on a local disk (inotify) and stats
+// only the files that events name, instead of every file; anything but a
+// change of files it lists (a file or a directory that came, went or
+// moved, an ignore file, events lost) walks the tree again. After files
+// change, the index parses them alone (from their syntax trees of before, when a Map parsed them
 // after a change already), the link stage links again only what their
 // change can change and updates the rank index rather than making it
 // anew, and the fit renders the blocks of the changed files alone; what
