@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -91,6 +93,9 @@ func TestWatchedWalk(t *testing.T) {
 	write("pkg/4913", "")
 	do(os.Remove(at("pkg/4913")))
 	check("a file that came and went", 0)
+	write("pkg/b.go.new", "package pkg\n\nfunc B() {}\n")
+	do(os.Rename(at("pkg/b.go.new"), at("pkg/b.go")))
+	check("a file saved by a rename over it", 0)
 	write("pkg/new.go", "package pkg\n")
 	check("a new file", 1)
 	do(os.Remove(at("pkg/new.go")))
@@ -115,6 +120,18 @@ func TestWatchedWalk(t *testing.T) {
 	check("a directory renamed", 1)
 	write(".git/info/exclude", "*.md\n")
 	check("the rules from outside the tree", 1)
+
+	// Events lost to a full queue: two files touched in turn, so that no
+	// event is merged with the one before.
+	if data, err := os.ReadFile("/proc/sys/fs/inotify/max_queued_events"); err == nil {
+		if most, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && most <= 1<<17 {
+			for i := range most + 2 {
+				t := time.Unix(int64(1e9+i), 0)
+				do(os.Chtimes(at([]string{"a2.go", "pkg/b.go"}[i%2]), t, t))
+			}
+			check("events lost to a full queue", 1)
+		}
+	}
 
 	// Random changes, a few at a time.
 	rng := rand.New(rand.NewPCG(1, 2))
