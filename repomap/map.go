@@ -28,7 +28,9 @@ import (
 // tree; the rank stage links references to definitions and ranks them;
 // the fit finds how much of the ranked list fits the budget; the render
 // writes it. The Map holds what lasts between requests: the index, with
-// the compiled tags queries, and the blocks already rendered.
+// the compiled tags queries, and the blocks already rendered; on Linux,
+// from its second render on, a watch of each tree on disk too (an
+// inotify instance, a file descriptor): Close releases them.
 type Map struct {
 	roots []*root
 	opts  Options

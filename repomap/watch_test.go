@@ -172,9 +172,14 @@ func TestWatchedMap(t *testing.T) {
 	if err := os.CopyFS(dir, tree); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newRootWatch(dir); errors.Is(err, errNotWatched) {
+	rw, err := newRootWatch(dir)
+	if errors.Is(err, errNotWatched) {
 		t.Skip(err)
 	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw.close()
 	m, err := New(dir, &Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
