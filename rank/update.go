@@ -288,18 +288,7 @@ func (x *Index) Update(files []File, removed []string) (*Index, bool) {
 				}
 			}
 		} else {
-			u := int(-1 - src)
-			for _, a := range add.defs.of(u) {
-				in.defs.id = append(in.defs.id, addNameTo[a])
-			}
-			cs := add.refs.counts(u)
-			for i, a := range add.refs.of(u) {
-				rs.add(addNameTo[a], cs[i])
-			}
-			cs = add.outRefs.counts(u)
-			for i, b := range add.outRefs.of(u) {
-				rs.add(addOutTo[b], cs[i])
-			}
+			in.take(add, int(-1-src), addNameTo, addOutTo, &rs)
 		}
 		in.defs.start[g+1] = int32(len(in.defs.id))
 		rs.appendTo(&in.refs, &in.outRefs)
@@ -393,19 +382,8 @@ func (x *Index) updateSameKeys(add *interned, removed []string) *Index {
 			in.outRefs.id = append(in.outRefs.id, old.refs.of(f)...)
 			in.outRefs.count = append(in.outRefs.count, old.refs.counts(f)...)
 		} else {
-			u := int(u - 1)
-			for _, a := range add.defs.of(u) {
-				in.defs.id = append(in.defs.id, addNameTo[a])
-			}
 			rs.reset()
-			cs := add.refs.counts(u)
-			for i, a := range add.refs.of(u) {
-				rs.add(addNameTo[a], cs[i])
-			}
-			cs = add.outRefs.counts(u)
-			for i, b := range add.outRefs.of(u) {
-				rs.add(addOutTo[b], cs[i])
-			}
+			in.take(add, int(u-1), addNameTo, addOutTo, &rs)
 			rs.appendTo(&in.refs, &in.outRefs)
 		}
 		in.defs.start[f+1] = int32(len(in.defs.id))
@@ -415,6 +393,24 @@ func (x *Index) updateSameKeys(add *interned, removed []string) *Index {
 	y := in.build()
 	x.keepKeyWeights(y, nil)
 	return y
+}
+
+// take appends the definitions of add's file u to in's lists, and
+// gathers its references in rs, add's numbers turned into in's: nameTo
+// for add's names, outTo for its outside keys (a name's number, or -1-n
+// for in's outside key n).
+func (in *interned) take(add *interned, u int, nameTo, outTo []int32, rs *refSplit) {
+	for _, a := range add.defs.of(u) {
+		in.defs.id = append(in.defs.id, nameTo[a])
+	}
+	cs := add.refs.counts(u)
+	for i, a := range add.refs.of(u) {
+		rs.add(nameTo[a], cs[i])
+	}
+	cs = add.outRefs.counts(u)
+	for i, b := range add.outRefs.of(u) {
+		rs.add(outTo[b], cs[i])
+	}
 }
 
 // refSplit gathers one file's references, numbered as Update's ref
