@@ -279,11 +279,8 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 	for f := range out {
 		out[f] = clampWeight(out[f])
 	}
-	nodeOf := make([]int32, nf)
 	for f := range nf {
-		nodeOf[f] = -1
 		if isNode[f] {
-			nodeOf[f] = int32(len(nodeFile))
 			nodeFile = append(nodeFile, int32(f))
 		}
 	}
@@ -299,48 +296,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 	}
 	p := normalizePersonalization(pers, n)
 
-	// send gathers, per identifier, the rank its referencers send along
-	// one edge to each definer; back, the rank its definers send back
-	// along one reverse edge of unit forward weight; self collects the
-	// self-edges' rank.
-	send := make([]float64, ni)
-	back := make([]float64, ni)
-	self := make([]float64, n)
-	spread := func(x []float64) {
-		clear(send)
-		clear(back)
-		clear(self)
-		for i, f := range nodeFile {
-			if out[f] == 0 || x[i] == 0 {
-				continue
-			}
-			c := x[i] / out[f]
-			for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
-				send[s.refIdent[r]] += c * w[r]
-			}
-			for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
-				k := s.slotIdent[slot]
-				if s.selfEdge[slot] {
-					self[i] += c * s.weights.Unreferenced
-				} else if beta > 0 && s.referenced[k] {
-					back[k] += c * beta
-				}
-			}
-		}
-	}
-	// gather adds to next[i] the rank file nodeFile[i] gets back.
-	gather := func(f int32) float64 {
-		var v float64
-		for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
-			v += back[s.refIdent[r]] * w[r]
-		}
-		return v
-	}
-
-	slotNode := make([]int32, len(s.defFile)) // per slot: its file's node, or -1
-	for slot, f := range s.defFile {
-		slotNode[slot] = nodeOf[f]
-	}
+	g := newFlow(s, beta, out, w, nodeFile)
 
 	x, iters, done := s.converged(nodeFile)
 	if !done {
@@ -356,21 +312,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 				dsum += x[i]
 			}
 		}
-		spread(x)
-		copy(next, self)
-		if beta > 0 {
-			for i, f := range nodeFile {
-				next[i] += gather(f)
-			}
-		}
-		for k := range ni {
-			if send[k] == 0 {
-				continue
-			}
-			for _, i := range slotNode[s.defStart[k]:s.defStart[k+1]] {
-				next[i] += send[k]
-			}
-		}
+		g.step(x, next)
 		diff := teleport(next, x, p, dsum, defaultAlpha)
 		x, next = next, x
 		if diff < limit {
@@ -379,7 +321,8 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 	}
 
 	// Each definition's score: what flows to it along its edges.
-	spread(x)
+	g.step(x, next)
+	send := g.send
 	for k := range ni {
 		for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
 			if s.referenced[k] {
@@ -416,7 +359,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 			if n == 0 {
 				continue
 			}
-			v := gather(f) / float64(n)
+			v := g.gather(f) / float64(n)
 			if v == 0 {
 				continue
 			}

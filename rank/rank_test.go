@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -1174,6 +1175,26 @@ func TestUnweighedKeys(t *testing.T) {
 		with.KeyWeight = nil
 		if diff := gocmp.Diff(want.Files, Rank(with).Files); diff == "" {
 			t.Errorf("seed %d: references to doc keys change nothing even when they weigh", seed)
+		}
+	}
+}
+
+// The power iteration's sums are the same bits whether goroutines make
+// them or not (flow).
+func TestRankParallelSameBits(t *testing.T) {
+	in := synthetic(2000, 20000, 200000, 7)
+	in.Reverse = 0.5
+	x := NewIndex(in.Files)
+	if n := len(x.refIdent) + len(x.defFile); n < minParallelWork {
+		t.Fatalf("the input has %d references and definitions, too few for goroutines to make its flow", n)
+	}
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	one := x.Rank(in)
+	for _, procs := range []int{2, 3, 8} {
+		runtime.GOMAXPROCS(procs)
+		if diff := gocmp.Diff(one, x.Rank(in)); diff != "" {
+			t.Fatalf("with GOMAXPROCS %d the ranking differs from one goroutine's (-one +%d):\n%s", procs, procs, diff)
 		}
 	}
 }

@@ -296,3 +296,33 @@ func BenchmarkLinkGoSrc(b *testing.B) {
 	}
 	benchLink(b, benchRoot(b, ""))
 }
+
+// BenchmarkRankGoSrc measures the ranking alone of the Go standard
+// library's graph, for no request and without the ranks of an earlier
+// map to start from: the power iteration each map after an edit runs.
+func BenchmarkRankGoSrc(b *testing.B) {
+	if testing.Short() {
+		b.Skip("ranks the whole Go standard library")
+	}
+	m, err := New(benchRoot(b, ""), &Options{CacheDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	ctx := context.Background()
+	s, err := m.snapshot(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rk, err := parseRanking(RankingDefault)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := s.linked(ctx, rk)
+	in, _ := rankInput(s, l, rk, query{})
+	b.ReportAllocs()
+	for b.Loop() {
+		l.index.Ranking(in)
+	}
+	b.ReportMetric(float64(l.index.Ranking(in).Result().Iterations), "iterations")
+}
