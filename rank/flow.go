@@ -183,11 +183,13 @@ func (g *flow) part(p int) {
 	if g.beta > 0 {
 		for _, f := range g.nodeFile {
 			at := int(f)*stride + p
+			v := acc[f]
 			for r := g.refCut[at]; r < g.refCut[at+1]; r++ {
 				if b := back[s.refIdent[r]-lo]; b != 0 {
-					acc[f] += b * g.w[r]
+					v += b * g.w[r]
 				}
 			}
+			acc[f] = v
 		}
 	}
 }
