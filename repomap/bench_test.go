@@ -3,6 +3,7 @@ package repomap
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -133,7 +134,7 @@ func BenchmarkMapGoSrc(b *testing.B) {
 
 // BenchmarkTouched measures a map after one file of net/http changed:
 // its modification time, not its bytes.
-func BenchmarkTouched(b *testing.B) { benchTouched(b, "net/http", "server.go", false) }
+func BenchmarkTouched(b *testing.B) { benchTouched(b, "net/http", "server.go", nil) }
 
 // BenchmarkTouchedGoSrc measures a map after one file of the whole Go
 // standard library changed: its modification time, not its bytes.
@@ -141,13 +142,13 @@ func BenchmarkTouchedGoSrc(b *testing.B) {
 	if testing.Short() {
 		b.Skip("maps the whole Go standard library")
 	}
-	benchTouched(b, "", "net/http/server.go", false)
+	benchTouched(b, "", "net/http/server.go", nil)
 }
 
 // BenchmarkEdited measures a map after an edit of one file of net/http:
 // a line comes after its package clause, or goes, so that every tag of
-// the file moves.
-func BenchmarkEdited(b *testing.B) { benchTouched(b, "net/http", "server.go", true) }
+// the file moves, and the files link as they did.
+func BenchmarkEdited(b *testing.B) { benchTouched(b, "net/http", "server.go", commentEdit) }
 
 // BenchmarkEditedGoSrc measures a map after an edit of one file of the
 // whole Go standard library, as BenchmarkEdited edits it.
@@ -155,13 +156,50 @@ func BenchmarkEditedGoSrc(b *testing.B) {
 	if testing.Short() {
 		b.Skip("maps the whole Go standard library")
 	}
-	benchTouched(b, "", "net/http/server.go", true)
+	benchTouched(b, "", "net/http/server.go", commentEdit)
+}
+
+// BenchmarkCalled measures a map after an edit of one file of net/http
+// that links it otherwise: a function body calls a method once more, or
+// once less, so that the file's references count one more or one less.
+func BenchmarkCalled(b *testing.B) { benchTouched(b, "net/http", "server.go", callEdit) }
+
+// BenchmarkCalledGoSrc measures a map after an edit of one file of the
+// whole Go standard library, as BenchmarkCalled edits it.
+func BenchmarkCalledGoSrc(b *testing.B) {
+	if testing.Short() {
+		b.Skip("maps the whole Go standard library")
+	}
+	benchTouched(b, "", "net/http/server.go", callEdit)
+}
+
+// commentEdit adds a comment line after the package clause of source.
+func commentEdit(source []byte) ([]byte, error) {
+	clause := bytes.Index(source, []byte("\npackage "))
+	if clause < 0 {
+		return nil, errors.New("no package clause")
+	}
+	clause += bytes.IndexByte(source[clause+1:], '\n') + 2
+	return slices.Concat(source[:clause], []byte("// An edit.\n"), source[clause:]), nil
+}
+
+// callEdit adds a call of a method to the first line of the body of
+// net/http's Server.Close.
+func callEdit(source []byte) ([]byte, error) {
+	head := []byte("\nfunc (s *Server) Close() error {\n")
+	at := bytes.Index(source, head)
+	if at < 0 {
+		return nil, errors.New("no Server.Close")
+	}
+	at += len(head)
+	return slices.Concat(source[:at], []byte("\ts.logf(\"closing\")\n"), source[at:]), nil
 }
 
 // benchTouched measures a long-lived Map re-rendering a copy of the Go
-// sources at rel after the file touched changed, with edit its bytes
-// too: what a user of a Map kept open waits for after an edit.
-func benchTouched(b *testing.B, rel, touched string, edit bool) {
+// sources at rel after the file touched changed, with edit (when not
+// nil) its bytes changing too, one render to the edited bytes and the
+// next back: what a user of a Map kept open waits for after an edit.
+func benchTouched(b *testing.B, rel, touched string, edit func([]byte) ([]byte, error)) {
 	src := benchRoot(b, rel)
 	root := b.TempDir()
 	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
@@ -178,18 +216,18 @@ func benchTouched(b *testing.B, rel, touched string, edit bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	clause := bytes.Index(source, []byte("\npackage "))
-	if clause < 0 {
-		b.Fatalf("%s has no package clause", touched)
+	var edited []byte
+	if edit != nil {
+		if edited, err = edit(source); err != nil {
+			b.Fatalf("%s: %v", touched, err)
+		}
 	}
-	clause += bytes.IndexByte(source[clause+1:], '\n') + 2
-	edited := slices.Concat(source[:clause], []byte("// An edit.\n"), source[clause:])
 	t := time.Now()
 	cpu := cpuTime()
 	n := 0
 	var stages [4]time.Duration
 	for b.Loop() {
-		if edit {
+		if edit != nil {
 			n++
 			data := source
 			if n%2 == 1 {

@@ -229,12 +229,17 @@ func (lk *linker) update(s *snapshot) bool {
 			was[k] = lk.sets[set][key] > 0
 		}
 	}
+	moved := make(map[int]bool) // the dirty files whose keys or counts changed
 	for _, i := range dirty {
+		old := lk.refs[i]
 		lk.addTo(&lk.refs[i], -1, touched)
 		lk.size.refs -= lk.refs[i].n
 		lk.refs[i] = lk.refsOf(i)
 		lk.addTo(&lk.refs[i], 1, touched)
 		lk.size.refs += lk.refs[i].n
+		if !slices.Equal(old.keys, lk.refs[i].keys) || !slices.Equal(old.counts, lk.refs[i].counts) {
+			moved[i] = true
+		}
 	}
 	// The definitions of the dirty files, and of those that define a
 	// name whose key came into a set or went out.
@@ -259,12 +264,17 @@ func (lk *linker) update(s *snapshot) bool {
 	var files []rank.File
 	for _, i := range redo {
 		defs, hidden := lk.defsOf(i)
-		if !slices.Contains(dirty, i) && slices.Equal(defs, lk.defs[i]) && slices.Equal(hidden, lk.hidden[i]) {
+		if !moved[i] && slices.Equal(defs, lk.defs[i]) && slices.Equal(hidden, lk.hidden[i]) {
 			continue
 		}
 		lk.size.defs += len(defs) - len(lk.defs[i])
 		lk.defs[i], lk.hidden[i] = defs, hidden
 		files = append(files, lk.file(i))
+	}
+	if len(files) == 0 {
+		// The files link as they did (a comment, a body whose
+		// references are the same): the rank index is the same.
+		return true
 	}
 	if x, ok := lk.index.Update(files, nil); ok {
 		lk.index = x

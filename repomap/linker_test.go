@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -425,20 +426,25 @@ func TestKeptMapAfterEdits(t *testing.T) {
 		name   string
 		do     func()
 		linked string
+		same   bool // the files link as they did: the rank index is the one before
 	}{
-		{"a Go body", change("store/store.go", replace("return s.db.Query(k)", "return s.db.Query(k + s.Name)")), "updated"},
-		{"a Go file added", add("app/extra.go", "package app\n\nimport \"example.com/app/store\"\n\n// Extra is more.\nfunc Extra() string { return store.New().Get(\"e\") }\n"), "made"},
-		{"a Python file added", add("pkg/extra.py", "from pkg.core import helper\n\n\ndef extra():\n    return helper()\n"), "made"},
-		{"a Python file removed", remove("pkg/util.py"), "made"},
-		{"a Go file renamed", move("store/db.go", "store/database.go"), "made"},
-		{"a JavaScript file renamed", move("web/src/button.js", "web/src/btn.js"), "made"},
-		{"a Go file moved to another package", move("app/extra.go", "cmd/extra.go"), "made"},
-		{"a Python body after them", change("pkg/core.py", replace("return 1", "return 2")), "updated"},
-		{"a Java file removed", remove("java/com/ex/Util.java"), "made"},
-		{"a document added", add("docs/more.md", "# More\n\nSee `Extra`.\n"), "made"},
-		{"a Go method after them", change("store/database.go", appendText("\nfunc (d *DB) Close() {}\n")), "updated"},
-		{"a TypeScript call of it", change("web/src/app.ts", replace("render();", "render() + 1;")), "updated"},
+		{"a Go body", change("store/store.go", replace("return s.db.Query(k)", "return s.db.Query(k + s.Name)")), "updated", true},
+		{"a Go comment", change("store/store.go", replace("return s.db.Query(k + s.Name)", "// Keys are names.\n\treturn s.db.Query(k + s.Name)")), "updated", true},
+		{"a Go call more", change("store/store.go", replace("return s.db.Query(k + s.Name)", "return s.db.Query(s.db.Query(k) + s.Name)")), "updated", false},
+		{"a Python blank line", change("pkg/core.py", replace("return 1", "\n    return 1")), "updated", true},
+		{"a Go file added", add("app/extra.go", "package app\n\nimport \"example.com/app/store\"\n\n// Extra is more.\nfunc Extra() string { return store.New().Get(\"e\") }\n"), "made", false},
+		{"a Python file added", add("pkg/extra.py", "from pkg.core import helper\n\n\ndef extra():\n    return helper()\n"), "made", false},
+		{"a Python file removed", remove("pkg/util.py"), "made", false},
+		{"a Go file renamed", move("store/db.go", "store/database.go"), "made", false},
+		{"a JavaScript file renamed", move("web/src/button.js", "web/src/btn.js"), "made", false},
+		{"a Go file moved to another package", move("app/extra.go", "cmd/extra.go"), "made", false},
+		{"a Python body after them", change("pkg/core.py", replace("return 1", "return 2")), "updated", true},
+		{"a Java file removed", remove("java/com/ex/Util.java"), "made", false},
+		{"a document added", add("docs/more.md", "# More\n\nSee `Extra`.\n"), "made", false},
+		{"a Go method after them", change("store/database.go", appendText("\nfunc (d *DB) Close() {}\n")), "updated", false},
+		{"a TypeScript call of it", change("web/src/app.ts", replace("render();", "render() + 1;")), "updated", true},
 	} {
+		before := m.idx.link.l.index
 		step.do()
 		n, err := NewFS(tree, opts)
 		if err != nil {
@@ -452,6 +458,9 @@ func TestKeptMapAfterEdits(t *testing.T) {
 					t.Errorf("%s: links %s, want %s", step.name, got.Stats.Linked, step.linked)
 				}
 			}
+		}
+		if same := m.idx.link.l.index == before; same != step.same {
+			t.Errorf("%s: the rank index is the one before: %v, want %v", step.name, same, step.same)
 		}
 		n.Close()
 	}
@@ -470,7 +479,7 @@ func keptMatchesNew(t *testing.T, step string, m, n *Map, req Request) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Text != want.Text {
+	if got.Text != want.Text || !reflect.DeepEqual(got.Files, want.Files) || !reflect.DeepEqual(got.Ranked, want.Ranked) {
 		t.Errorf("%s, %+v: the kept Map's map differs from a new Map's:\n%s\nwant:\n%s", step, req, got.Text, want.Text)
 	}
 	return got

@@ -202,16 +202,22 @@ func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
 	s.fillAll(ctx) // the link stage reads the tags of every file
 	var l linked
 	var lk *linker
+	next := &linkMemo{key: key}
 	if m := x.link; m != nil && m.lk != nil && m.lk.update(s) {
 		lk = m.lk
 		l = lk.linked(false)
 		l.from = "updated"
+		if l.index == m.l.index {
+			// The same rank index, so the same ranks for no request.
+			next.overview, next.overviewQuery = m.overview, m.overviewQuery
+		}
 	} else {
 		lk = newLinker(s, rk)
 		l = lk.linked(false)
 		l.from = "made"
 	}
-	x.link = &linkMemo{key: key, l: l, lk: lk}
+	next.l, next.lk = l, lk
+	x.link = next
 	if first {
 		x.storeLinked(ctx)
 	}
