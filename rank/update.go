@@ -390,9 +390,48 @@ func (x *Index) updateSameKeys(add *interned, removed []string) *Index {
 		in.refs.start[f+1] = int32(len(in.refs.id))
 		in.outRefs.start[f+1] = int32(len(in.outRefs.id))
 	}
+	if y := x.recounted(in, changed); y != nil {
+		return y
+	}
 	y := in.build()
 	x.keepKeyWeights(y, nil)
 	return y
+}
+
+// recounted returns x with the reference counts of in, when in's lists
+// of the changed files (per file of x: 1 + its file of the update, or 0)
+// are x's but for the counts: an edit that calls what its file called
+// already, once more or once less, or a comment. Then the index is x's
+// but for its counts, and nothing is indexed again. It returns nil
+// otherwise.
+func (x *Index) recounted(in *interned, changed []int32) *Index {
+	old := x.outside
+	var defs []int32
+	for f, u := range changed {
+		if u == 0 {
+			continue
+		}
+		if !slices.Equal(in.refs.of(f), x.refIdent[x.fileRefStart[f]:x.fileRefStart[f+1]]) || !slices.Equal(in.outRefs.of(f), old.refs.of(f)) {
+			return nil
+		}
+		defs = append(defs[:0], in.defs.of(f)...)
+		slices.Sort(defs)
+		slots := x.fileDefSlot[x.fileDefStart[f]:x.fileDefStart[f+1]]
+		if len(slots) != len(defs) {
+			return nil
+		}
+		for p, slot := range slots {
+			if x.slotIdent[slot] != defs[p] {
+				return nil
+			}
+		}
+	}
+	y := *x
+	y.refCount = in.refs.count
+	y.outside = &outsideRefs{names: old.names, refs: in.outRefs, ident: old.ident}
+	y.kw = new(keyWeights)
+	x.keepKeyWeights(&y, nil)
+	return &y
 }
 
 // take appends the definitions of add's file u to in's lists, and

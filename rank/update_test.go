@@ -54,9 +54,13 @@ func randomFile(rng *rand.Rand, p string, keys []string) File {
 // index NewIndex makes of the changed files, and the same ranking.
 func TestIndexUpdate(t *testing.T) {
 	sameKeys := 0 // updates that kept the keys
+	recounts := 0 // updates that kept the lists but for counts
 	defer func() {
 		if sameKeys < 100 {
 			t.Errorf("%d updates kept the keys, want at least 100", sameKeys)
+		}
+		if recounts < 100 {
+			t.Errorf("%d updates kept the lists but for counts, want at least 100", recounts)
 		}
 	}()
 	for seed := range uint64(200) {
@@ -142,6 +146,9 @@ func TestIndexUpdate(t *testing.T) {
 			y, ok := x.Update(changed, removed)
 			if !ok {
 				t.Fatalf("seed %d step %d: Update refused an index NewIndex made", seed, step)
+			}
+			if len(x.refIdent) > 0 && len(y.refIdent) > 0 && &x.refIdent[0] == &y.refIdent[0] {
+				recounts++ // y shares x's references
 			}
 			want := NewIndex(all())
 			if diff := cmp.Diff(want, y, sameFullIndex...); diff != "" {
