@@ -10,9 +10,12 @@
 // get_ranked_tags function of Aider's repomap.py, with two of its quirks
 // fixed (noted below).
 //
-// Rank is pure and deterministic: no I/O, no goroutines, and every floating
-// point sum runs in a fixed order, so equal inputs give bit-identical
-// results whatever the order of the files. Rank never builds the edge
+// Rank is pure and deterministic: no I/O, and every floating point sum
+// runs in a fixed order, so equal inputs give bit-identical results
+// whatever the order of the files. On a large graph the power iteration
+// runs on a few goroutines, each summing its own fixed part of the
+// identifiers, which gives the same bits as one goroutine does, on any
+// machine. Rank never builds the edge
 // list; the tests check it against an explicit graph and its PageRank,
 // which are checked against gonum.
 //
