@@ -119,10 +119,10 @@ func (s *state) partIdents(parts int) []int32 {
 	return append(bounds, ni)
 }
 
-// step sets next[i] to the rank node i gets along edges from the iterate
-// x, the rank of each node, and leaves in send and back what each
-// identifier passed on.
-func (g *flow) step(x, next []float64) {
+// spread makes send and back, what each identifier passes on from the
+// iterate x, the rank of each node; with accounts, the parts' accounts
+// of what each file gets too.
+func (g *flow) spread(x []float64, accounts bool) {
 	for i, f := range g.nodeFile {
 		var c float64
 		if g.out[f] != 0 && x[i] != 0 {
@@ -133,14 +133,21 @@ func (g *flow) step(x, next []float64) {
 	if g.parallel {
 		var wg sync.WaitGroup
 		for p := range g.acc {
-			wg.Go(func() { g.part(p) })
+			wg.Go(func() { g.part(p, accounts) })
 		}
 		wg.Wait()
 	} else {
 		for p := range g.acc {
-			g.part(p)
+			g.part(p, accounts)
 		}
 	}
+}
+
+// step sets next[i] to the rank node i gets along edges from the iterate
+// x, the rank of each node, and leaves in send and back what each
+// identifier passed on.
+func (g *flow) step(x, next []float64) {
+	g.spread(x, true)
 	for i, f := range g.nodeFile {
 		v := g.sent[f] * g.selfW[f]
 		for _, acc := range g.acc {
@@ -150,16 +157,16 @@ func (g *flow) step(x, next []float64) {
 	}
 }
 
-// part makes send and back for the identifiers of part p, and adds what
-// flows along their edges to each file into the part's account.
-func (g *flow) part(p int) {
+// part makes send and back for the identifiers of part p; with
+// accounts, it adds what flows along their edges to each file into the
+// part's account.
+func (g *flow) part(p int, accounts bool) {
 	s, sent, acc := g.s, g.sent, g.acc[p]
 	lo, hi := g.cut[p], g.cut[p+1]
 	stride := len(g.cut)
 	send, back := g.send[lo:hi], g.back[lo:hi]
 	clear(send)
 	clear(back)
-	clear(acc)
 	for _, f := range g.nodeFile {
 		c := sent[f]
 		if c == 0 {
@@ -173,6 +180,10 @@ func (g *flow) part(p int) {
 			back[k-lo] += c * g.beta
 		}
 	}
+	if !accounts {
+		return
+	}
+	clear(acc)
 	for k := lo; k < hi; k++ {
 		if v := send[k-lo]; v != 0 {
 			for _, f := range s.defFile[s.defStart[k]:s.defStart[k+1]] {

@@ -321,7 +321,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 	}
 
 	// Each definition's score: what flows to it along its edges.
-	g.step(x, next)
+	g.spread(x, false)
 	send := g.send
 	for k := range ni {
 		for slot := s.defStart[k]; slot < s.defStart[k+1]; slot++ {
