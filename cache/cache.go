@@ -369,17 +369,28 @@ func (c *Cache) touch(mod time.Time) {
 	}
 }
 
+// storeBlock is the size of the blocks Store encodes entries into.
+const storeBlock = 1 << 20
+
 // Store writes the entries in put, replacing those of the same paths, and
 // deletes the entries of paths for which keep returns false, all in one
 // transaction. A nil keep keeps every entry.
 func (c *Cache) Store(ctx context.Context, put map[string]Entry, keep func(path string) bool) error {
 	// The values are encoded before the database is opened, which is
 	// then held for less time, and mapped as large as the write makes it.
-	// bbolt keeps a value until the commit: one buffer each.
+	// bbolt keeps each value until the commit. They are encoded one
+	// after another into blocks of storeBlock bytes, not each into a
+	// buffer of its own grown as it is written.
 	vals := make(map[string][]byte, len(put))
 	size := 0
+	var buf []byte
 	for p, e := range put {
-		vals[p] = encode(nil, e)
+		if cap(buf)-len(buf) < storeBlock/16 {
+			buf = make([]byte, 0, storeBlock)
+		}
+		start := len(buf)
+		buf = encode(buf, e)
+		vals[p] = buf[start:len(buf):len(buf)]
 		size += len(p) + len(vals[p])
 	}
 	err := c.update(ctx, size, func(tx *bolt.Tx) error {
