@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
+	"sync/atomic"
 
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -18,46 +20,76 @@ type FloorStats struct {
 	Failed   int   `json:"failed"`   // files whose parse failed or timed out
 }
 
-// Floor parses, on one goroutine, each file of the tree at dir that a map
-// reads with tree-sitter, and runs its tags query, as tags.Parser.Floor
-// does: the least work that gives those files' tags, with the allocator a
-// map uses. A map's cost, measured as a ratio of it, holds on any machine
-// (repomap bench --floor). It walks the tree and reads the files as a map
-// does, with opts's Exclude, Include, MaxFileSize and ParseTimeout, and
-// caches nothing. Only a walk that fails or a context that is done give
-// an error.
+// Floor parses each file of the tree at dir that a map reads with
+// tree-sitter, and runs its tags query, as tags.Parser.Floor does: the
+// least work that gives those files' tags, with the allocator a map uses.
+// A map's cost, measured as a ratio of it, holds better from one machine
+// to another than its time (repomap bench --floor). It works on
+// opts.Parallelism goroutines, each with a parser of its own and taking
+// the next file not yet taken, as a map's parse does; with 1, on one. It
+// walks the tree and reads the files as a map does, with opts's Exclude,
+// Include, MaxFileSize and ParseTimeout, and caches nothing. Only a walk
+// that fails or a context that is done give an error.
 func Floor(ctx context.Context, dir string, opts *Options) (FloorStats, error) {
-	var st FloorStats
 	o, err := opts.withDefaults()
 	if err != nil {
-		return st, err
+		return FloorStats{}, err
 	}
 	r := Root{Dir: dir, FS: os.DirFS(dir)}
 	files, _, err := walkRoot(ctx, r, true, o.Exclude, o.Include, o.Parallelism, nil)
 	if err != nil {
-		return st, err
+		return FloorStats{}, err
 	}
-	p := tags.NewParser(&tags.ParserOptions{Timeout: o.ParseTimeout})
-	defer p.Close()
-	for _, f := range files {
-		f.rel = f.path
-		src, ok, _ := readForParse(r.FS, f, o.MaxFileSize)
-		if !ok || tags.Detect(f.rel, src) == "" {
-			continue
-		}
-		n, err := p.Floor(ctx, f.rel, src)
-		switch {
-		case err == nil:
-			st.Files++
-			st.Bytes += int64(len(src))
-			st.Captures += n
-		case ctx.Err() != nil:
-			return st, fmt.Errorf("repomap: %w", ctx.Err())
-		case errors.Is(err, tags.ErrNoGrammar):
-			st.Lexed++
-		default:
-			st.Failed++
-		}
+	var next atomic.Int64 // the next file to take
+	stats := make([]FloorStats, max(1, min(o.Parallelism, len(files))))
+	var wg sync.WaitGroup
+	for w := range stats {
+		wg.Go(func() {
+			p := tags.NewParser(&tags.ParserOptions{Timeout: o.ParseTimeout})
+			defer p.Close()
+			st := &stats[w]
+			for ctx.Err() == nil {
+				k := int(next.Add(1)) - 1
+				if k >= len(files) {
+					return
+				}
+				floorFile(ctx, p, r, files[k], o.MaxFileSize, st)
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return FloorStats{}, fmt.Errorf("repomap: %w", err)
+	}
+	var st FloorStats
+	for _, s := range stats {
+		st.Files += s.Files
+		st.Bytes += s.Bytes
+		st.Captures += s.Captures
+		st.Lexed += s.Lexed
+		st.Failed += s.Failed
 	}
 	return st, nil
+}
+
+// floorFile reads f and runs the floor's parse and query of it with p,
+// counting what it did in st.
+func floorFile(ctx context.Context, p *tags.Parser, r Root, f file, maxSize int64, st *FloorStats) {
+	f.rel = f.path
+	src, ok, _ := readForParse(r.FS, f, maxSize)
+	if !ok || tags.Detect(f.rel, src) == "" {
+		return
+	}
+	n, err := p.Floor(ctx, f.rel, src)
+	switch {
+	case err == nil:
+		st.Files++
+		st.Bytes += int64(len(src))
+		st.Captures += n
+	case ctx.Err() != nil:
+	case errors.Is(err, tags.ErrNoGrammar):
+		st.Lexed++
+	default:
+		st.Failed++
+	}
 }

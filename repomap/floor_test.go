@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -40,6 +41,27 @@ func TestFloor(t *testing.T) {
 	st.Captures = 0
 	if st != want {
 		t.Errorf("Floor = %+v, want %+v (captures aside)", st, want)
+	}
+
+	// On several goroutines, the same files with the same captures.
+	for i := range 40 {
+		write(fmt.Sprintf("more/m%d.go", i), fmt.Sprintf("package more\n\nfunc M%d() int { return M%d() }\n", i, i+1))
+	}
+	one, err := Floor(context.Background(), dir, &Options{Exclude: []string{"gen"}, Parallelism: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Files != 41 {
+		t.Errorf("Floor on one goroutine parsed %d files, want 41", one.Files)
+	}
+	for _, workers := range []int{2, 3, 64} {
+		st, err := Floor(context.Background(), dir, &Options{Exclude: []string{"gen"}, Parallelism: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st != one {
+			t.Errorf("Floor on %d goroutines = %+v, on one %+v", workers, st, one)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

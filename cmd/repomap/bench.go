@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"time"
 
@@ -39,14 +40,22 @@ a cold map: tree-sitter's parse and tags query of the files the map
 parses, on one thread, with the map's allocator, and nothing else (no tags
 are made, nothing is cached or ranked). It prints the cold map's CPU time
 as a ratio of the floor's, the median of the pairs' ratios: a figure that
-holds from one machine to another, where times do not. Files of languages
-that a lexer reads are not in the floor, and are counted.`,
+holds from one machine to another better than times do. Files of
+languages that a lexer reads are not in the floor, and are counted.
+
+It times the floor a second time on as many threads as the map parses
+on, and prints the ratio to that too. A processor may do less per second
+of CPU time when all of its cores work than when one does (two threads
+of one core, a virtual machine's processors on a busy host): the map,
+which parses on every core, pays for that and the floor on one thread
+does not. The second ratio compares the two under the same load.`,
 		flags: func(fl *flag.FlagSet, c *config) {
 			fl.IntVar(&c.runs, "runs", 3, "measured runs of each kind, a positive `number`")
 			fl.IntVar(&c.tokens, "tokens", 1024, "the map's budget in `tokens`")
 			fl.Var(&c.exclude, "exclude", "leave out paths matching `glob`; repeatable")
 			fl.BoolVar(&c.floor, "floor", false, "also time the floor, and print the cold map's CPU time as a ratio of it")
 			fl.BoolVar(&c.floorRun, "floor-run", false, "time nothing: run the floor once in this process and print what it did as JSON; for repomap bench --floor")
+			fl.IntVar(&c.floorGo, "floor-threads", 1, "with --floor-run, the `number` of threads the floor parses on")
 		},
 		run: runBench,
 	}
@@ -70,7 +79,10 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		root = args[0]
 	}
 	if c.floorRun {
-		st, err := repomap.Floor(ctx, root, &repomap.Options{Exclude: c.exclude})
+		if c.floorGo < 1 {
+			return e.usage("--floor-threads takes a positive number")
+		}
+		st, err := repomap.Floor(ctx, root, &repomap.Options{Exclude: c.exclude, Parallelism: c.floorGo})
 		if err != nil {
 			return fail(e, fmt.Errorf("bench: %w", err))
 		}
@@ -120,9 +132,20 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		}
 		return r, nil
 	}
-	var cold, budgets, floor []benchRun
+	var cold, budgets, floor, floorPar []benchRun
 	var floorStats repomap.FloorStats
-	var ratios []float64 // cold CPU over floor CPU, pair by pair
+	var ratios, ratiosPar []float64  // cold CPU over floor CPU, pair by pair
+	threads := runtime.GOMAXPROCS(0) // what the map parses on, by default
+	floorRun := func(threads int) (benchRun, error) {
+		f, out, err := measure("bench", "-floor-run", "-floor-threads", fmt.Sprint(threads))
+		if err == nil {
+			err = json.Unmarshal(out, &floorStats)
+		}
+		if err != nil {
+			return f, fmt.Errorf("bench: floor: %w", err)
+		}
+		return f, nil
+	}
 	for i := range c.runs {
 		r, err := mapRun(fmt.Sprintf("%s/cold%d", dir, i), c.tokens)
 		if err != nil {
@@ -132,15 +155,20 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		if !c.floor {
 			continue
 		}
-		f, out, err := measure("bench", "-floor-run")
-		if err == nil {
-			err = json.Unmarshal(out, &floorStats)
-		}
+		f, err := floorRun(1)
 		if err != nil {
-			return fail(e, fmt.Errorf("bench: floor: %w", err))
+			return fail(e, err)
 		}
 		floor = append(floor, f)
 		ratios = append(ratios, r.cpu.Seconds()/f.cpu.Seconds())
+		if threads > 1 {
+			f, err := floorRun(threads)
+			if err != nil {
+				return fail(e, err)
+			}
+			floorPar = append(floorPar, f)
+			ratiosPar = append(ratiosPar, r.cpu.Seconds()/f.cpu.Seconds())
+		}
 	}
 	warmDir := dir + "/cold0" // filled by the first cold run
 	// warmRuns maps the tree c.runs times with the warm cache, run i for
@@ -180,10 +208,20 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		fm := median(floor)
 		fmt.Fprintf(stdout, "floor       %s wall, %s CPU (median of %d): parse and tags query of %d files, one thread; %d files a lexer reads not in it\n",
 			fm.wall.Round(time.Millisecond), fm.cpu.Round(time.Millisecond), c.runs, floorStats.Files, floorStats.Lexed)
-		slices.Sort(ratios)
-		fmt.Fprintf(stdout, "cold/floor  %.2f of the CPU time (median of %d pairs; %.2f to %.2f)\n", ratios[len(ratios)/2], len(ratios), ratios[0], ratios[len(ratios)-1])
+		fmt.Fprintf(stdout, "cold/floor  %s\n", ratioLine(ratios))
+		if len(floorPar) > 0 {
+			fm := median(floorPar)
+			fmt.Fprintf(stdout, "floor, %d threads  %s wall, %s CPU (median of %d)\n", threads, fm.wall.Round(time.Millisecond), fm.cpu.Round(time.Millisecond), c.runs)
+			fmt.Fprintf(stdout, "cold/floor, %d threads  %s\n", threads, ratioLine(ratiosPar))
+		}
 	}
 	return exitOK
+}
+
+// ratioLine describes the ratios of the pairs: their median and range.
+func ratioLine(ratios []float64) string {
+	r := slices.Sorted(slices.Values(ratios))
+	return fmt.Sprintf("%.2f of the CPU time (median of %d pairs; %.2f to %.2f)", r[len(r)/2], len(r), r[0], r[len(r)-1])
 }
 
 // median returns the run with the median wall time.

@@ -48,6 +48,7 @@ type config struct {
 	runs      int  // bench
 	floor     bool // bench
 	floorRun  bool // bench
+	floorGo   int  // bench: the floor's goroutines, with floorRun
 	maxTokens int  // mcp
 	top       int  // graph
 	arrows    int  // graph

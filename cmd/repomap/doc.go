@@ -570,8 +570,15 @@
 // parses, on one thread, with the map's allocator, and nothing else (no tags
 // are made, nothing is cached or ranked). It prints the cold map's CPU time
 // as a ratio of the floor's, the median of the pairs' ratios: a figure that
-// holds from one machine to another, where times do not. Files of languages
-// that a lexer reads are not in the floor, and are counted.
+// holds from one machine to another better than times do. Files of
+// languages that a lexer reads are not in the floor, and are counted.
+//
+// It times the floor a second time on as many threads as the map parses
+// on, and prints the ratio to that too. A processor may do less per second
+// of CPU time when all of its cores work than when one does (two threads
+// of one core, a virtual machine's processors on a busy host): the map,
+// which parses on every core, pays for that and the floor on one thread
+// does not. The second ratio compares the two under the same load.
 //
 // Usage:
 //
@@ -586,6 +593,9 @@
 //	--floor-run
 //	      time nothing: run the floor once in this process and print what it did
 //	      as JSON; for repomap bench --floor
+//	--floor-threads number
+//	      with --floor-run, the number of threads the floor parses on (default
+//	      "1")
 //	--runs number
 //	      measured runs of each kind, a positive number (default "3")
 //	--tokens tokens
