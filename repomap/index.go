@@ -1053,12 +1053,12 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool)
 		go func() { counted <- words.Count(src) }()
 		tf, err = p.File(ctx, f.path, src)
 		bag = <-counted
-	} else if tf.Tags, err = p.Parse(ctx, f.path, src); err == nil {
+	} else if tf.Set, err = p.ParseSet(ctx, f.path, src); err == nil {
 		bag = words.Count(src)
 	}
 	switch {
 	case err == nil:
-		e.tags = tags.Pack(tf.Tags)
+		e.tags = tf.Set
 		e.words, _ = bag.AppendBinary(nil)
 		e.outline = tf.Outline
 		e.noOutline = outline && tf.Outline == nil

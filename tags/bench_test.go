@@ -124,3 +124,19 @@ func BenchmarkFloor(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseSet measures the tags a map keeps of each file (parse,
+// query and the Set) on net/http.
+func BenchmarkParseSet(b *testing.B) {
+	files := goFiles(b, "net/http")
+	p := NewParser(nil)
+	defer p.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		for name, src := range files {
+			if _, err := p.ParseSet(context.Background(), name, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -131,7 +131,8 @@ func (p *Parser) blockTags(ctx context.Context, name, path string, src []byte) (
 		return nil, err
 	}
 	defer tree.Close()
-	return p.query(ctx, tree, c, l, path, src, deadline)
+	set, err := p.query(ctx, tree, c, l, path, src, deadline)
+	return set.Unpack(path), err
 }
 
 // blockSource returns the code of block b, in the language name, as a

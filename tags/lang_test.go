@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -284,5 +285,60 @@ func TestReadGolden(t *testing.T) {
 			!g.never[0].match(Tag{Name: "f", Kind: Reference, Sub: "call"})) {
 			t.Errorf("readGolden(%s) = %+v", tc.name, *g)
 		}
+	}
+}
+
+// TestParseSetIsPack checks that ParseSet gives the Set Pack makes of
+// Parse's tags, strings in the same order (the tag cache stores the Set
+// as it is), for every language's fixtures, with one parser reading them
+// all in turn, as a map's workers do.
+func TestParseSetIsPack(t *testing.T) {
+	files, err := filepath.Glob("testdata/lang/*/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	sets, tagger := NewParser(nil), NewParser(nil)
+	defer sets.Close()
+	defer tagger.Close()
+	n := 0
+	for _, file := range files {
+		if strings.HasSuffix(file, ".tags") {
+			continue
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(file)
+		got, err1 := sets.ParseSet(ctx, name, src)
+		tags, err2 := tagger.Parse(ctx, name, src)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: ParseSet: %v; Parse: %v", file, err1, err2)
+		}
+		if want := Pack(tags); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: ParseSet differs from Pack of Parse:\n got %+v\nwant %+v", file, got, want)
+		}
+		// The strings in the order the tags first give them: name, kind,
+		// qualifier (when there is one).
+		var order []string
+		seen := map[string]bool{}
+		for _, tg := range tags {
+			for k, s := range []string{tg.Name, tg.Sub, tg.Qual} {
+				if !seen[s] && (k < 2 || s != "") {
+					seen[s] = true
+					order = append(order, s)
+				}
+			}
+		}
+		if !slices.Equal(got.Strings, order) {
+			t.Errorf("%s: the Set's strings are %q, want %q", file, got.Strings, order)
+		}
+		if got.Len() > 0 {
+			n++
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d fixtures have tags", n)
 	}
 }

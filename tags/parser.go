@@ -4,6 +4,7 @@ package tags
 import "C"
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -29,6 +30,7 @@ type Parser struct {
 	ownsQ   bool     // queries is the parser's own, closed with it
 	trees   *Trees   // nil, or where trees are kept for the next parse
 	raw     []rawTag // reused between files
+	pack    packer   // reused between files
 
 	// cancel is the parser's cancellation flag: tree-sitter reads it
 	// while it parses, and a parse stops when it is not zero. It is in C
@@ -272,7 +274,7 @@ func micros(d time.Duration) uint64 {
 // File is what one parse of a file gives.
 type File struct {
 	Lang    string   // the language, as Detect names it
-	Tags    []Tag    // as Parse returns them
+	Set     Set      // the tags, as ParseSet returns them
 	Outline *Outline // nil for a language without a grammar
 }
 
@@ -285,7 +287,14 @@ type File struct {
 // file with syntax errors still gives the tags of the parts that parse.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) ([]Tag, error) {
 	f, err := p.parse(ctx, path, src, false)
-	return f.Tags, err
+	return f.Set.Unpack(path), err
+}
+
+// ParseSet returns the tags Parse returns, in a Set, without making a
+// Tag of each: what a map keeps.
+func (p *Parser) ParseSet(ctx context.Context, path string, src []byte) (Set, error) {
+	f, err := p.parse(ctx, path, src, false)
+	return f.Set, err
 }
 
 // File returns the tags of the file at path, as Parse does, and its
@@ -305,7 +314,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 	l := lookup(name)
 	if l.grammar == nil {
 		lexed, err := p.lex(ctx, l, path, src)
-		return File{Lang: name, Tags: lexed}, err
+		return File{Lang: name, Set: Pack(lexed)}, err
 	}
 	c, err := p.compile(name)
 	if err != nil {
@@ -330,7 +339,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 			outlined <- outlineOf(copied, name)
 		}()
 	}
-	tags, err := p.query(ctx, tree, c, l, path, src, deadline)
+	set, err := p.query(ctx, tree, c, l, path, src, deadline)
 	var f File
 	if outline {
 		f.Outline = <-outlined
@@ -339,7 +348,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 		tree.Close()
 		return File{}, err
 	}
-	f.Lang, f.Tags = name, tags
+	f.Lang, f.Set = name, set
 	if p.trees != nil && !tree.RootNode().HasError() {
 		p.trees.put(keptTree{path: path, lang: name, src: slices.Clone(parsed), tree: tree})
 	} else {
@@ -349,7 +358,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 }
 
 // query runs the tags query c on tree and returns the tags.
-func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *language, path string, src []byte, deadline time.Time) ([]Tag, error) {
+func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *language, path string, src []byte, deadline time.Time) (Set, error) {
 	// The query can take far longer than the parse (time quadratic in the
 	// nesting of some trees): the parse's deadline bounds it too. It is
 	// the cursor's timeout, as the progress callback of
@@ -358,7 +367,7 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 	var limit time.Duration
 	if !deadline.IsZero() {
 		if limit = time.Until(deadline); limit <= 0 {
-			return nil, fmt.Errorf("tags: parse %s: %w", path, ErrTimeout)
+			return Set{}, fmt.Errorf("tags: parse %s: %w", path, ErrTimeout)
 		}
 	}
 	p.cursor.SetTimeoutMicros(micros(limit))
@@ -386,11 +395,11 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 	}
 	p.raw = raw
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("tags: parse %s: %w", path, err)
+		return Set{}, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
 	if !deadline.IsZero() && time.Now().After(deadline) {
 		// The query stopped at the deadline, or finished too late to tell.
-		return nil, fmt.Errorf("tags: parse %s: %w", path, ErrTimeout)
+		return Set{}, fmt.Errorf("tags: parse %s: %w", path, ErrTimeout)
 	}
 
 	// One node is one tag: where several patterns captured it, the first
@@ -398,7 +407,8 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 	slices.SortFunc(raw, func(a, b rawTag) int {
 		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end), cmp.Compare(a.pattern, b.pattern))
 	})
-	out := make([]Tag, 0, len(raw))
+	k := &p.pack
+	k.reset(len(raw))
 	refs := false
 	for i, r := range raw {
 		if i > 0 && raw[i-1].start == r.start && raw[i-1].end == r.end {
@@ -408,26 +418,36 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 		if cap.ignore || r.end > uint(len(src)) || r.start >= r.end {
 			continue
 		}
-		name := string(src[r.start:r.end])
-		if l.rename != nil {
-			name = l.rename(cap.sub, name)
+		var name uint32
+		// A name is not empty, not the blank identifier, on one line.
+		if b := src[r.start:r.end]; l.rename != nil {
+			str := l.rename(cap.sub, string(b))
+			if str == "" || str == "_" || strings.ContainsAny(str, "\n\r") {
+				continue
+			}
+			name = k.intern(str)
+		} else {
+			if string(b) == "_" || bytes.ContainsAny(b, "\n\r") {
+				continue
+			}
+			name = k.internBytes(b)
 		}
-		if name == "" || name == "_" || strings.ContainsAny(name, "\n\r") {
-			continue
-		}
-		out = append(out, Tag{Path: path, Name: name, Kind: cap.kind, Sub: cap.sub, Line: r.line, Qual: r.qual})
+		k.add(name, cap.sub, cap.kind, r.line, r.qual)
 		refs = refs || cap.kind == Reference
 	}
+	set := k.set
 	if !refs && l.lexer != "" {
 		// The query has no references for this file: take the names the
 		// lexer sees, so the file still links to what it uses.
 		more, err := p.lexRefs(ctx, l, path, src)
 		if err != nil {
-			return nil, err
+			return Set{}, err
 		}
-		out = mergeByLine(out, more)
+		if len(more) > 0 {
+			set = Pack(mergeByLine(set.Unpack(path), more))
+		}
 	}
-	return out, nil
+	return set, nil
 }
 
 // qualOf returns the text of a match's @qual captures, in capture order,

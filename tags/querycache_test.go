@@ -44,7 +44,7 @@ func TestQueriesShared(t *testing.T) {
 						errs <- err
 						return
 					}
-					if len(f.Tags) != len(want[name]) || f.Outline == nil {
+					if f.Set.Len() != len(want[name]) || f.Outline == nil {
 						errs <- errors.New(name + ": tags or outline differ from an unshared parser's")
 						return
 					}

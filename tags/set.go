@@ -19,28 +19,60 @@ type Packed struct {
 
 // Pack returns the Set of ts.
 func Pack(ts []Tag) Set {
-	var s Set
 	if len(ts) == 0 {
-		return s
+		return Set{}
 	}
-	index := make(map[string]uint32)
-	intern := func(str string) uint32 {
-		i, ok := index[str]
-		if !ok {
-			i = uint32(len(s.Strings))
-			index[str] = i
-			s.Strings = append(s.Strings, str)
-		}
+	var k packer
+	k.reset(len(ts))
+	for _, t := range ts {
+		k.add(k.intern(t.Name), t.Sub, t.Kind, t.Line, t.Qual)
+	}
+	return k.set
+}
+
+// packer makes a Set one tag at a time, as Pack does, from names given
+// as strings or as bytes of the source. Its table of strings is kept
+// from one Set to the next.
+type packer struct {
+	index map[string]uint32
+	set   Set
+}
+
+// reset starts a new Set of at most n tags.
+func (k *packer) reset(n int) {
+	if k.index == nil {
+		k.index = make(map[string]uint32)
+	}
+	clear(k.index)
+	k.set = Set{Tags: make([]Packed, 0, n)}
+}
+
+// intern returns the index of str in the Set's strings, added when new.
+func (k *packer) intern(str string) uint32 {
+	i, ok := k.index[str]
+	if !ok {
+		i = uint32(len(k.set.Strings))
+		k.index[str] = i
+		k.set.Strings = append(k.set.Strings, str)
+	}
+	return i
+}
+
+// internBytes is intern of string(b), which it makes only when new.
+func (k *packer) internBytes(b []byte) uint32 {
+	if i, ok := k.index[string(b)]; ok {
 		return i
 	}
-	s.Tags = make([]Packed, len(ts))
-	for i, t := range ts {
-		s.Tags[i] = Packed{Name: intern(t.Name), Sub: intern(t.Sub), Line: int32(t.Line), Kind: t.Kind}
-		if t.Qual != "" {
-			s.Tags[i].Qual = intern(t.Qual) + 1
-		}
+	return k.intern(string(b))
+}
+
+// add adds a tag whose name is string name of the Set.
+func (k *packer) add(name uint32, sub string, kind Kind, line int, qual string) {
+	t := Packed{Name: name, Sub: k.intern(sub), Line: int32(line), Kind: kind}
+	if qual != "" {
+		t.Qual = k.intern(qual) + 1
 	}
-	return s
+	k.set.Tags = append(k.set.Tags, t)
 }
 
 // Len returns the number of tags.

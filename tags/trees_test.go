@@ -63,14 +63,14 @@ func TestReparseSameTags(t *testing.T) {
 				t.Fatalf("%s step %d: errors %v and %v", name, step, err1, err2)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s step %d: the reparse differs from a parse from scratch:\n got %+v\nwant %+v", name, step, got.Tags, want.Tags)
+				t.Fatalf("%s step %d: the reparse differs from a parse from scratch:\n got %+v\nwant %+v", name, step, got.Set.Unpack(name), want.Set.Unpack(name))
 			}
 			// And from the tree of the version before.
 			next := randomEdit(rng, src)
 			got, err1 = kept.File(ctx, name, next)
 			want, err2 = fresh.File(ctx, name, next)
 			if (err1 == nil) != (err2 == nil) || !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s step %d: after an edit, the reparse differs from a parse from scratch:\n got %+v\nwant %+v", name, step, got.Tags, want.Tags)
+				t.Fatalf("%s step %d: after an edit, the reparse differs from a parse from scratch:\n got %+v\nwant %+v", name, step, got.Set.Unpack(name), want.Set.Unpack(name))
 			}
 			reused++
 			src = next
