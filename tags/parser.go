@@ -27,10 +27,11 @@ type Parser struct {
 	parser  *ts.Parser
 	cursor  *ts.QueryCursor
 	queries *Queries
-	ownsQ   bool     // queries is the parser's own, closed with it
-	trees   *Trees   // nil, or where trees are kept for the next parse
-	raw     []rawTag // reused between files
-	pack    packer   // reused between files
+	ownsQ   bool              // queries is the parser's own, closed with it
+	trees   *Trees            // nil, or where trees are kept for the next parse
+	raw     []rawTag          // reused between files
+	pack    packer            // reused between files
+	quals   map[string]string // qualOf's, cleared for each file
 
 	// cancel is the parser's cancellation flag: tree-sitter reads it
 	// while it parses, and a parse stops when it is not zero. It is in C
@@ -372,13 +373,17 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 	}
 	p.cursor.SetTimeoutMicros(micros(limit))
 	raw := p.raw[:0]
+	if p.quals == nil {
+		p.quals = make(map[string]string)
+	}
+	clear(p.quals)
 	root := tree.RootNode()
 	matches := p.cursor.Matches(c.query, root, src)
 	for k, m := 0, matches.Next(); m != nil; k, m = k+1, matches.Next() {
 		if k%256 == 255 && ctx.Err() != nil {
 			break
 		}
-		qual := qualOf(c, m.Captures, src)
+		qual := qualOf(c, m.Captures, src, p.quals)
 		for _, cp := range m.Captures {
 			if cc := c.captures[cp.Index]; cc.kind == 0 && !cc.ignore {
 				continue
@@ -452,8 +457,10 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 
 // qualOf returns the text of a match's @qual captures, in capture order,
 // joined by spaces, with the quotes of string literals taken off; "" when
-// the match has none or their text spans lines.
-func qualOf(c *compiled, cps []ts.QueryCapture, src []byte) string {
+// the match has none or their text spans lines. The text of one capture
+// is made once per file (quals), most matches' qualifier being one of a
+// few names.
+func qualOf(c *compiled, cps []ts.QueryCapture, src []byte, quals map[string]string) string {
 	var q string
 	for _, cp := range cps {
 		if !c.captures[cp.Index].qual {
@@ -463,14 +470,19 @@ func qualOf(c *compiled, cps []ts.QueryCapture, src []byte) string {
 		if end > uint(len(src)) || start >= end {
 			continue
 		}
-		text := strings.Trim(string(src[start:end]), "\"'`")
-		if text == "" || strings.ContainsAny(text, "\n\r") {
+		text := bytes.Trim(src[start:end], "\"'`")
+		if len(text) == 0 || bytes.ContainsAny(text, "\n\r") {
 			return ""
 		}
 		if q != "" {
-			q += " "
+			q += " " + string(text)
+			continue
 		}
-		q += text
+		var ok bool
+		if q, ok = quals[string(text)]; !ok {
+			q = string(text)
+			quals[q] = q
+		}
 	}
 	return q
 }
