@@ -373,10 +373,7 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 	}
 	p.cursor.SetTimeoutMicros(micros(limit))
 	raw := p.raw[:0]
-	if p.quals == nil {
-		p.quals = make(map[string]string)
-	}
-	clear(p.quals)
+	p.quals = cleared(p.quals)
 	root := tree.RootNode()
 	matches := p.cursor.Matches(c.query, root, src)
 	for k, m := 0, matches.Next(); m != nil; k, m = k+1, matches.Next() {
@@ -440,7 +437,7 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 		k.add(name, cap.sub, cap.kind, r.line, r.qual)
 		refs = refs || cap.kind == Reference
 	}
-	set := k.set
+	set := k.done()
 	if !refs && l.lexer != "" {
 		// The query has no references for this file: take the names the
 		// lexer sees, so the file still links to what it uses.

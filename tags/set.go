@@ -1,5 +1,7 @@
 package tags
 
+import "slices"
+
 // Set is a file's tags in compact form: each distinct name and kind is
 // stored once, and the tags refer to them by index. A Set holds no
 // pointers per tag, which keeps large trees cheap to hold in memory.
@@ -27,7 +29,7 @@ func Pack(ts []Tag) Set {
 	for _, t := range ts {
 		k.add(k.intern(t.Name), t.Sub, t.Kind, t.Line, t.Qual)
 	}
-	return k.set
+	return k.done()
 }
 
 // packer makes a Set one tag at a time, as Pack does, from names given
@@ -40,11 +42,29 @@ type packer struct {
 
 // reset starts a new Set of at most n tags.
 func (k *packer) reset(n int) {
-	if k.index == nil {
-		k.index = make(map[string]uint32)
-	}
-	clear(k.index)
+	k.index = cleared(k.index)
 	k.set = Set{Tags: make([]Packed, 0, n)}
+}
+
+// done returns the Set, its tags in a list of their own size when the
+// room reset made was much more than they took (a Set is kept for every
+// file of a map).
+func (k *packer) done() Set {
+	if t := k.set.Tags; cap(t)-len(t) > len(t)/8 {
+		k.set.Tags = slices.Clone(t)
+	}
+	return k.set
+}
+
+// cleared returns m emptied, or a new map when m held so many entries
+// that clearing it for each file would cost more than making one: a map
+// keeps its room when cleared, and clearing costs as much as the room.
+func cleared[V any](m map[string]V) map[string]V {
+	if m == nil || len(m) > 1<<12 {
+		return make(map[string]V)
+	}
+	clear(m)
+	return m
 }
 
 // intern returns the index of str in the Set's strings, added when new.
