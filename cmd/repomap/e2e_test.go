@@ -47,6 +47,8 @@ func TestBinary(t *testing.T) {
 		{args: []string{"bench", "--floor", "--runs", "1", dir}, stdout: "\ncold/floor  "},
 		{args: []string{"bench", "--runs", "1", dir}, stdout: "\nnew budget  "},
 		{args: []string{"bench", "--floor-run", "--exclude", "cart", dir}, stdout: `"lexed":0`},
+		{args: []string{"bench", "--floor-run", "--floor-threads", "3", "--exclude", "cart", dir}, stdout: `"lexed":0`},
+		{args: []string{"bench", "--floor-run", "--floor-threads", "0", dir}, code: 2, stderr: "--floor-threads takes a positive number"},
 		{args: []string{"nope"}, code: 2, stderr: "repomap: no command or directory nope\n"},
 		{args: []string{"--no-cache", filepath.Join(dir, "missing") + "/"}, code: 1, stderr: "no such file"},
 	} {
