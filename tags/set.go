@@ -48,9 +48,12 @@ func (k *packer) reset(n int) {
 
 // done returns the Set, its tags in a list of their own size when the
 // room reset made was much more than they took (a Set is kept for every
-// file of a map).
+// file of a map), and none for no tags, as Pack gives them.
 func (k *packer) done() Set {
-	if t := k.set.Tags; cap(t)-len(t) > len(t)/8 {
+	switch t := k.set.Tags; {
+	case len(t) == 0:
+		k.set.Tags = nil
+	case cap(t)-len(t) > len(t)/8:
 		k.set.Tags = slices.Clone(t)
 	}
 	return k.set
