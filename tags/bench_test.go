@@ -35,53 +35,27 @@ func goFiles(b *testing.B, dir string) map[string][]byte {
 
 // BenchmarkParse measures tag extraction (parse and query) on net/http.
 func BenchmarkParse(b *testing.B) {
-	files := goFiles(b, "net/http")
-	var size int64
-	for _, d := range files {
-		size += int64(len(d))
-	}
-	p := NewParser(nil)
-	defer p.Close()
-	b.SetBytes(size)
-	b.ReportAllocs()
-	for b.Loop() {
-		for name, src := range files {
-			if _, err := p.Parse(context.Background(), name, src); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	benchFiles(b, func(p *Parser, name string, src []byte) error {
+		_, err := p.Parse(context.Background(), name, src)
+		return err
+	})
 }
 
 // BenchmarkOutline measures the outline walk on net/http.
 func BenchmarkOutline(b *testing.B) {
-	files := goFiles(b, "net/http")
-	p := NewParser(nil)
-	defer p.Close()
-	b.ReportAllocs()
-	for b.Loop() {
-		for name, src := range files {
-			if _, err := p.Outline(context.Background(), name, src); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	benchFiles(b, func(p *Parser, name string, src []byte) error {
+		_, err := p.Outline(context.Background(), name, src)
+		return err
+	})
 }
 
 // BenchmarkFile measures tags and outline from one parse on net/http:
 // against BenchmarkParse, the cost of an outline for every file.
 func BenchmarkFile(b *testing.B) {
-	files := goFiles(b, "net/http")
-	p := NewParser(nil)
-	defer p.Close()
-	b.ReportAllocs()
-	for b.Loop() {
-		for name, src := range files {
-			if _, err := p.File(context.Background(), name, src); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	benchFiles(b, func(p *Parser, name string, src []byte) error {
+		_, err := p.File(context.Background(), name, src)
+		return err
+	})
 }
 
 // BenchmarkParseOnly measures tree-sitter parsing alone on net/http.
@@ -107,6 +81,24 @@ func BenchmarkParseOnly(b *testing.B) {
 // BenchmarkFloor measures parse and query alone, no tags made, on
 // net/http: the floor that BenchmarkParse is measured against.
 func BenchmarkFloor(b *testing.B) {
+	benchFiles(b, func(p *Parser, name string, src []byte) error {
+		_, err := p.Floor(context.Background(), name, src)
+		return err
+	})
+}
+
+// BenchmarkParseSet measures the tags a map keeps of each file (parse,
+// query and the Set) on net/http.
+func BenchmarkParseSet(b *testing.B) {
+	benchFiles(b, func(p *Parser, name string, src []byte) error {
+		_, err := p.ParseSet(context.Background(), name, src)
+		return err
+	})
+}
+
+// benchFiles times parse, a call of a Parser's on each .go file of
+// net/http, with one parser, in bytes per second.
+func benchFiles(b *testing.B, parse func(p *Parser, name string, src []byte) error) {
 	files := goFiles(b, "net/http")
 	var size int64
 	for _, d := range files {
@@ -118,23 +110,7 @@ func BenchmarkFloor(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for name, src := range files {
-			if _, err := p.Floor(context.Background(), name, src); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-}
-
-// BenchmarkParseSet measures the tags a map keeps of each file (parse,
-// query and the Set) on net/http.
-func BenchmarkParseSet(b *testing.B) {
-	files := goFiles(b, "net/http")
-	p := NewParser(nil)
-	defer p.Close()
-	b.ReportAllocs()
-	for b.Loop() {
-		for name, src := range files {
-			if _, err := p.ParseSet(context.Background(), name, src); err != nil {
+			if err := parse(p, name, src); err != nil {
 				b.Fatal(err)
 			}
 		}
