@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
-	"sync/atomic"
 
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -40,24 +38,11 @@ func Floor(ctx context.Context, dir string, opts *Options) (FloorStats, error) {
 	if err != nil {
 		return FloorStats{}, err
 	}
-	var next atomic.Int64 // the next file to take
 	stats := make([]FloorStats, max(1, min(o.Parallelism, len(files))))
-	var wg sync.WaitGroup
-	for w := range stats {
-		wg.Go(func() {
-			p := tags.NewParser(&tags.ParserOptions{Timeout: o.ParseTimeout})
-			defer p.Close()
-			st := &stats[w]
-			for ctx.Err() == nil {
-				k := int(next.Add(1)) - 1
-				if k >= len(files) {
-					return
-				}
-				floorFile(ctx, p, r, files[k], o.MaxFileSize, st)
-			}
-		})
-	}
-	wg.Wait()
+	newParser := func() *tags.Parser { return tags.NewParser(&tags.ParserOptions{Timeout: o.ParseTimeout}) }
+	onParsers(ctx, len(stats), len(files), newParser, func(w int, p *tags.Parser, k int) {
+		floorFile(ctx, p, r, files[k], o.MaxFileSize, &stats[w])
+	})
 	if err := ctx.Err(); err != nil {
 		return FloorStats{}, fmt.Errorf("repomap: %w", err)
 	}

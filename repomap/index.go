@@ -455,22 +455,9 @@ func (s *snapshot) prepare(ctx context.Context, ps []string) {
 	if len(lazy) > 0 {
 		s.idx.fill(context.Background(), lazy) // see sourceWith
 	}
-	parsers := make(chan *tags.Parser, workers)
-	for range workers {
-		parsers <- s.idx.newParser()
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			p := <-parsers
-			defer p.Close()
-			for k := int(next.Add(1) - 1); k < len(todo) && ctx.Err() == nil; k = int(next.Add(1) - 1) {
-				s.sourceWith(ctx, todo[k], func() *tags.Parser { return p })
-			}
-		})
-	}
-	wg.Wait()
+	onParsers(ctx, workers, len(todo), s.idx.newParser, func(_ int, p *tags.Parser, k int) {
+		s.sourceWith(ctx, todo[k], func() *tags.Parser { return p })
+	})
 }
 
 // sourceWith returns the file i of s ready to render, as source does,
@@ -961,7 +948,7 @@ func (x *index) extract(ctx context.Context, files []file) int {
 		trees = x.trees
 	}
 	entries := make([]*entry, len(todo)) // nil for a file not parsed in full
-	var next, done atomic.Int64
+	var done atomic.Int64
 	var progressMu sync.Mutex
 	reported := 0
 	report := func() {
@@ -979,27 +966,16 @@ func (x *index) extract(ctx context.Context, files []file) int {
 			x.opts.Progress(n, len(todo))
 		}
 	}
-	var wg sync.WaitGroup
-	for range min(x.opts.Parallelism, len(todo)) {
-		wg.Go(func() {
-			p := tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries, Trees: trees})
-			defer p.Close()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(todo) || ctx.Err() != nil {
-					return
-				}
-				f := files[todo[k]]
-				e := x.parse(ctx, p, f, outlined[k])
-				if ctx.Err() != nil {
-					return // the parse may have been cut short
-				}
-				entries[k] = e
-				report()
-			}
-		})
+	newParser := func() *tags.Parser {
+		return tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries, Trees: trees})
 	}
-	wg.Wait()
+	onParsers(ctx, x.opts.Parallelism, len(todo), newParser, func(_ int, p *tags.Parser, k int) {
+		e := x.parse(ctx, p, files[todo[k]], outlined[k])
+		if ctx.Err() == nil { // else the parse may have been cut short
+			entries[k] = e
+			report()
+		}
+	})
 	parsed := 0
 	for k, i := range todo {
 		if e := entries[k]; e != nil {
