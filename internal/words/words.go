@@ -103,7 +103,7 @@ type Bag struct {
 // Count returns the bag of words of src.
 func Count(src []byte) Bag {
 	c := counterPool.Get().(*counter)
-	defer counterPool.Put(c)
+	defer c.release()
 	c.reset(len(src) / 16)
 	buf := appendHashes(hashBuf(), src)
 	for _, h := range buf {
@@ -222,27 +222,45 @@ func runeAt[T string | []byte](src T, i int) rune {
 	return r
 }
 
-// A counter counts hashes in an open-addressing table.
+// A counter counts hashes in an open-addressing table. Its lists are
+// kept from one text to the next, and the table takes as much of them as
+// the text needs.
 type counter struct {
 	keys, counts []uint32 // a slot is free while its count is 0
 	used         int
 	total        uint32
+	sorted       []uint64 // bag's list, kept too
 }
 
 var counterPool = sync.Pool{New: func() any { return new(counter) }}
+
+// maxKept is the most slots a counter keeps for the next text.
+const maxKept = 1 << 20
 
 func (c *counter) reset(hint int) {
 	size := 256
 	for size < 2*hint {
 		size *= 2
 	}
-	if cap(c.keys) >= size && cap(c.keys) <= 8*size {
+	if cap(c.keys) >= size {
 		c.keys, c.counts = c.keys[:size], c.counts[:size]
 		clear(c.counts)
 	} else {
 		c.keys, c.counts = make([]uint32, size), make([]uint32, size)
 	}
 	c.used, c.total = 0, 0
+}
+
+// release puts c back in the pool, without its lists when they grew past
+// maxKept: one huge text should not hold its room for every text after.
+func (c *counter) release() {
+	if cap(c.keys) > maxKept {
+		c.keys, c.counts = nil, nil
+	}
+	if cap(c.sorted) > maxKept {
+		c.sorted = nil
+	}
+	counterPool.Put(c)
 }
 
 func (c *counter) add(h uint32) {
@@ -282,13 +300,14 @@ func (c *counter) grow() {
 func (c *counter) bag() Bag {
 	// Each hash and its count as one number, the hash high: sorted as
 	// numbers, they are sorted by hash.
-	ps := make([]uint64, 0, c.used)
+	ps := c.sorted[:0]
 	for i, n := range c.counts {
 		if n != 0 {
 			ps = append(ps, uint64(c.keys[i])<<32|uint64(n))
 		}
 	}
 	slices.Sort(ps)
+	c.sorted = ps
 	b := Bag{Hashes: make([]uint32, len(ps)), Counts: make([]uint32, len(ps)), Total: c.total}
 	for i, p := range ps {
 		b.Hashes[i], b.Counts[i] = uint32(p>>32), uint32(p)

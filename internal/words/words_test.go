@@ -1,7 +1,9 @@
 package words
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -88,6 +90,28 @@ func TestCountAgreesWithSplit(t *testing.T) {
 		got, want := Count([]byte(s)), bagOfSplit(s)
 		if !slices.Equal(got.Hashes, want.Hashes) || !slices.Equal(got.Counts, want.Counts) || got.Total != want.Total {
 			t.Errorf("Count(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestCountReusesRoom checks Count on texts of very different sizes in
+// turn, as a map counts one file after another with the lists of the
+// last: each bag is the text's own, and a bag given out does not change
+// when the next text is counted.
+func TestCountReusesRoom(t *testing.T) {
+	var big strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&big, "word%d ", i%7000)
+	}
+	texts := []string{big.String(), "tiny text", big.String()[:5000], "", big.String(), "update update QuerySet"}
+	var bags []Bag
+	for _, s := range texts {
+		bags = append(bags, Count([]byte(s)))
+	}
+	for i, s := range texts {
+		want := bagOfSplit(s)
+		if got := bags[i]; !slices.Equal(got.Hashes, want.Hashes) || !slices.Equal(got.Counts, want.Counts) || got.Total != want.Total {
+			t.Errorf("text %d (%d bytes): %d hashes, total %d; want %d, %d", i, len(s), len(got.Hashes), got.Total, len(want.Hashes), want.Total)
 		}
 	}
 }
