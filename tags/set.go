@@ -33,30 +33,28 @@ func Pack(ts []Tag) Set {
 }
 
 // packer makes a Set one tag at a time, as Pack does, from names given
-// as strings or as bytes of the source. Its table of strings is kept
-// from one Set to the next.
+// as strings or as bytes of the source. Its table and lists are kept from
+// one Set to the next: a Set gets lists of its own size when done.
 type packer struct {
-	index map[string]uint32
-	set   Set
+	index   map[string]uint32
+	strings []string
+	tags    []Packed
 }
 
 // reset starts a new Set of at most n tags.
 func (k *packer) reset(n int) {
 	k.index = cleared(k.index)
-	k.set = Set{Tags: make([]Packed, 0, n)}
+	k.strings = k.strings[:0]
+	k.tags = slices.Grow(k.tags[:0], n)
 }
 
-// done returns the Set, its tags in a list of their own size when the
-// room reset made was much more than they took (a Set is kept for every
-// file of a map), and none for no tags, as Pack gives them.
+// done returns the Set, in lists of its own size (a Set is kept for
+// every file of a map), and no lists for no tags, as Pack gives them.
 func (k *packer) done() Set {
-	switch t := k.set.Tags; {
-	case len(t) == 0:
-		k.set.Tags = nil
-	case cap(t)-len(t) > len(t)/8:
-		k.set.Tags = slices.Clone(t)
+	if len(k.tags) == 0 {
+		return Set{}
 	}
-	return k.set
+	return Set{Strings: slices.Clone(k.strings), Tags: slices.Clone(k.tags)}
 }
 
 // cleared returns m emptied, or a new map when m held so many entries
@@ -74,9 +72,9 @@ func cleared[V any](m map[string]V) map[string]V {
 func (k *packer) intern(str string) uint32 {
 	i, ok := k.index[str]
 	if !ok {
-		i = uint32(len(k.set.Strings))
+		i = uint32(len(k.strings))
 		k.index[str] = i
-		k.set.Strings = append(k.set.Strings, str)
+		k.strings = append(k.strings, str)
 	}
 	return i
 }
@@ -95,7 +93,7 @@ func (k *packer) add(name uint32, sub string, kind Kind, line int, qual string) 
 	if qual != "" {
 		t.Qual = k.intern(qual) + 1
 	}
-	k.set.Tags = append(k.set.Tags, t)
+	k.tags = append(k.tags, t)
 }
 
 // Len returns the number of tags.
