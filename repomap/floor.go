@@ -39,7 +39,13 @@ func Floor(ctx context.Context, dir string, opts *Options) (FloorStats, error) {
 		return FloorStats{}, err
 	}
 	stats := make([]FloorStats, max(1, min(o.Parallelism, len(files))))
-	newParser := func() *tags.Parser { return tags.NewParser(&tags.ParserOptions{Timeout: o.ParseTimeout}) }
+	// The workers share the compiled queries, as a map's parsers do:
+	// each language's is compiled once.
+	queries := tags.NewQueries()
+	defer queries.Close()
+	newParser := func() *tags.Parser {
+		return tags.NewParser(&tags.ParserOptions{Timeout: o.ParseTimeout, Queries: queries})
+	}
 	onParsers(ctx, len(stats), len(files), newParser, func(w int, p *tags.Parser, k int) {
 		floorFile(ctx, p, r, files[k], o.MaxFileSize, &stats[w])
 	})
