@@ -48,7 +48,10 @@ on, and prints the ratio to that too. A processor may do less per second
 of CPU time when all of its cores work than when one does (two threads
 of one core, a virtual machine's processors on a busy host): the map,
 which parses on every core, pays for that and the floor on one thread
-does not. The second ratio compares the two under the same load.`,
+does not. The second ratio compares the two under the same load. Run
+with GOMAXPROCS=1 in the environment, the map works on one thread too, as
+the floor does: the ratio is then the map's own work on top of the
+floor's, with no machine in between.`,
 		flags: func(fl *flag.FlagSet, c *config) {
 			fl.IntVar(&c.runs, "runs", 3, "measured runs of each kind, a positive `number`")
 			fl.IntVar(&c.tokens, "tokens", 1024, "the map's budget in `tokens`")
