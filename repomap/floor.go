@@ -46,8 +46,9 @@ func Floor(ctx context.Context, dir string, opts *Options) (FloorStats, error) {
 	newParser := func() *tags.Parser {
 		return tags.NewParser(&tags.ParserOptions{Timeout: o.ParseTimeout, Queries: queries})
 	}
+	bufs := make([][]byte, len(stats)) // each worker's read buffer, as a map's parse has
 	onParsers(ctx, len(stats), len(files), newParser, func(w int, p *tags.Parser, k int) {
-		floorFile(ctx, p, r, files[k], o.MaxFileSize, &stats[w])
+		floorFile(ctx, p, r, files[k], o.MaxFileSize, &stats[w], &bufs[w])
 	})
 	if err := ctx.Err(); err != nil {
 		return FloorStats{}, fmt.Errorf("repomap: %w", err)
@@ -65,9 +66,9 @@ func Floor(ctx context.Context, dir string, opts *Options) (FloorStats, error) {
 
 // floorFile reads f and runs the floor's parse and query of it with p,
 // counting what it did in st.
-func floorFile(ctx context.Context, p *tags.Parser, r Root, f file, maxSize int64, st *FloorStats) {
+func floorFile(ctx context.Context, p *tags.Parser, r Root, f file, maxSize int64, st *FloorStats, buf *[]byte) {
 	f.rel = f.path
-	src, ok, _ := readForParse(r.FS, f, maxSize)
+	src, ok, _ := readForParse(r.FS, f, maxSize, buf)
 	if !ok || tags.Detect(f.rel, src) == "" {
 		return
 	}

@@ -36,7 +36,7 @@ func FuzzRender(f *testing.F) {
 	exts := []string{"", ".go", ".py", ".js"}
 	f.Fuzz(func(t *testing.T, path string, raw, rows []byte, mode uint8) {
 		// The text as the map reads it; binary files are never rendered.
-		text, reason := readSource(fstest.MapFS{"f": {Data: raw}}, "f", 1<<20)
+		text, reason := readSource(fstest.MapFS{"f": {Data: raw}}, "f", 1<<20, nil)
 		if reason != "" {
 			return
 		}

@@ -352,7 +352,7 @@ func (x *index) fill(ctx context.Context, es []*entry) {
 				p = x.newParser()
 			}
 			f := file{path: r.mapPath(l.rel), root: l.root, rel: l.rel, size: e.size, mod: e.mod}
-			if parsed := x.parse(ctx, p, f, l.outline); ctx.Err() == nil {
+			if parsed := x.parse(ctx, p, f, l.outline, nil); ctx.Err() == nil {
 				*e = *parsed // else the parse may have been cut short
 			}
 		}
@@ -472,7 +472,7 @@ func (s *snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Pa
 	}
 	needOutline := e.outline == nil && !e.noOutline
 	if e.lines == nil || needOutline {
-		text, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize)
+		text, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize, nil)
 		if reason != "" {
 			x.opts.Logger.Debug("repomap: render: skipped", "path", p, "reason", reason)
 			return nil
@@ -969,8 +969,9 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	newParser := func() *tags.Parser {
 		return tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries, Trees: trees})
 	}
-	onParsers(ctx, x.opts.Parallelism, len(todo), newParser, func(_ int, p *tags.Parser, k int) {
-		e := x.parse(ctx, p, files[todo[k]], outlined[k])
+	bufs := make([][]byte, x.opts.Parallelism) // each worker's read buffer
+	onParsers(ctx, x.opts.Parallelism, len(todo), newParser, func(w int, p *tags.Parser, k int) {
+		e := x.parse(ctx, p, files[todo[k]], outlined[k], &bufs[w])
 		if ctx.Err() == nil { // else the parse may have been cut short
 			entries[k] = e
 			report()
@@ -1006,10 +1007,15 @@ const (
 // outline too, made from the same parse: a file that a map showed before
 // it changed is likely to be shown again, and parsing it a second time
 // for the outline cost a Map kept open more than half of a re-render
-// after one file of net/http changed.
-func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool) *entry {
+// after one file of net/http changed. It reads a file on disk into buf,
+// when not nil (readFile): nothing the entry keeps is in it.
+func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool, buf *[]byte) *entry {
 	e := &entry{size: f.size, mod: f.mod, dirty: true}
-	src, ok, reason := readForParse(x.roots[f.root].FS, f, x.opts.MaxFileSize)
+	r := x.roots[f.root]
+	if !r.onDisk {
+		buf = nil // its ReadFile may not be what Open reads
+	}
+	src, ok, reason := readForParse(r.FS, f, x.opts.MaxFileSize, buf)
 	if !ok {
 		e.skip = reason
 		return e
@@ -1050,31 +1056,32 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool)
 	return e
 }
 
-// readForParse reads f from fsys for parsing, as readSource does, unless
-// it cannot be in a language: neither its name nor its content can make
-// it one, or it is an image. It reports whether it read the file, and
-// why not when that is worth noting.
-func readForParse(fsys fs.FS, f file, limit int64) ([]byte, bool, string) {
+// readForParse reads f from fsys for parsing, as readSource does (into
+// buf, when not nil), unless it cannot be in a language: neither its name
+// nor its content can make it one, or it is an image. It reports whether
+// it read the file, and why not when that is worth noting.
+func readForParse(fsys fs.FS, f file, limit int64, buf *[]byte) ([]byte, bool, string) {
 	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" || pathRole(f.rel) == RoleAsset {
 		return nil, false, ""
 	}
 	if f.size > limit {
 		return nil, false, fmt.Sprintf(largerThan+"%d bytes", limit)
 	}
-	src, reason := readSource(fsys, f.rel, limit)
+	src, reason := readSource(fsys, f.rel, limit, buf)
 	return src, reason == "", reason
 }
 
 // readSource reads the file at name for parsing: at most limit bytes, not
 // binary, with a byte order mark dropped and line endings made "\n" so
-// that rows count as an editor counts lines.
+// that rows count as an editor counts lines. With buf, it reads into
+// *buf (see readFile), and what it returns may be in it.
 //
 // The walk lists no symbolic links, but a file or a directory above it
 // may have been replaced by one since: where fsys can tell, a file whose
 // path has a link once it is read is refused, so that what the link leads
 // to, perhaps outside the root, is not shown.
-func readSource(fsys fs.FS, name string, limit int64) ([]byte, string) {
-	src, err := fs.ReadFile(fsys, name)
+func readSource(fsys fs.FS, name string, limit int64, buf *[]byte) ([]byte, string) {
+	src, err := readFile(fsys, name, buf)
 	if err != nil {
 		return nil, "unreadable: " + errText(err)
 	}
