@@ -54,8 +54,17 @@ func (k *packer) done() Set {
 	if len(k.tags) == 0 {
 		return Set{}
 	}
-	return Set{Strings: slices.Clone(k.strings), Tags: slices.Clone(k.tags)}
+	set := Set{Strings: slices.Clone(k.strings), Tags: slices.Clone(k.tags)}
+	if cap(k.tags) > maxKeptTags {
+		// One huge file should not hold its room for every file after,
+		// as with the table (cleared).
+		k.strings, k.tags = nil, nil
+	}
+	return set
 }
+
+// maxKeptTags is the most tags a packer keeps room for after a Set.
+const maxKeptTags = 1 << 16
 
 // cleared returns m emptied, or a new map when m held so many entries
 // that clearing it for each file would cost more than making one: a map
