@@ -1026,22 +1026,22 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool,
 	}
 	var tf tags.File
 	var err error
-	var bag words.Bag
+	var bag []byte
 	if outline {
 		// A file a map showed before it changed: its words are counted
 		// on a goroutine of their own while it is parsed, as its outline
 		// is made (Parser.File), for a Map kept open waits for it alone.
-		counted := make(chan words.Bag, 1)
-		go func() { counted <- words.Count(src) }()
+		counted := make(chan []byte, 1)
+		go func() { counted <- words.AppendCount(nil, src) }()
 		tf, err = p.File(ctx, f.path, src)
 		bag = <-counted
 	} else if tf.Set, err = p.ParseSet(ctx, f.path, src); err == nil {
-		bag = words.Count(src)
+		bag = words.AppendCount(nil, src)
 	}
 	switch {
 	case err == nil:
 		e.tags = tf.Set
-		e.words, _ = bag.AppendBinary(nil)
+		e.words = bag
 		e.outline = tf.Outline
 		e.noOutline = outline && tf.Outline == nil
 	case ctx.Err() != nil:

@@ -29,10 +29,7 @@ func BenchmarkCount(b *testing.B) {
 	b.SetBytes(int64(size))
 	for b.Loop() {
 		for _, src := range srcs {
-			bag := Count(src)
-			if _, err := bag.AppendBinary(nil); err != nil {
-				b.Fatal(err)
-			}
+			AppendCount(nil, src)
 		}
 	}
 }

@@ -12,6 +12,7 @@ package words
 import (
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -102,15 +103,57 @@ type Bag struct {
 
 // Count returns the bag of words of src.
 func Count(src []byte) Bag {
-	c := counterPool.Get().(*counter)
+	c := counted(src)
 	defer c.release()
+	ps := c.pairs()
+	b := Bag{Hashes: make([]uint32, len(ps)), Counts: make([]uint32, len(ps)), Total: c.total}
+	for i, p := range ps {
+		b.Hashes[i], b.Counts[i] = uint32(p>>32), uint32(p)
+	}
+	return b
+}
+
+// AppendCount appends to dst the binary form of the bag of words of src,
+// as Each reads it, without making the bag: the number of distinct words,
+// then each hash, ascending, as its difference from the one before, and
+// its count, all as uvarints.
+func AppendCount(dst, src []byte) []byte {
+	c := counted(src)
+	defer c.release()
+	ps := c.pairs()
+	// The exact size first: the form is kept, and growing it as it is
+	// written would copy it several times.
+	size, prev := uvarintLen(uint64(len(ps))), uint32(0)
+	for _, p := range ps {
+		h := uint32(p >> 32)
+		size += uvarintLen(uint64(h-prev)) + uvarintLen(uint64(uint32(p)))
+		prev = h
+	}
+	dst = slices.Grow(dst, size)
+	dst = binary.AppendUvarint(dst, uint64(len(ps)))
+	prev = 0
+	for _, p := range ps {
+		h := uint32(p >> 32)
+		dst = binary.AppendUvarint(dst, uint64(h-prev))
+		dst = binary.AppendUvarint(dst, uint64(uint32(p)))
+		prev = h
+	}
+	return dst
+}
+
+// uvarintLen returns the length of x as a uvarint.
+func uvarintLen(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
+
+// counted returns a counter from the pool that counted the words of src.
+func counted(src []byte) *counter {
+	c := counterPool.Get().(*counter)
 	c.reset(len(src) / 16)
 	buf := appendHashes(hashBuf(), src)
 	for _, h := range buf {
 		c.add(h)
 	}
 	putHashBuf(buf)
-	return c.bag()
+	return c
 }
 
 // AppendHashes appends to dst the hash of each word of s, in the order
@@ -296,10 +339,10 @@ func (c *counter) grow() {
 	}
 }
 
-// bag returns the bag of what c counted.
-func (c *counter) bag() Bag {
-	// Each hash and its count as one number, the hash high: sorted as
-	// numbers, they are sorted by hash.
+// pairs returns what c counted, each hash and its count as one number,
+// the hash high: sorted as numbers, they are sorted by hash. The list is
+// c's, good until c is released.
+func (c *counter) pairs() []uint64 {
 	ps := c.sorted[:0]
 	for i, n := range c.counts {
 		if n != 0 {
@@ -308,11 +351,7 @@ func (c *counter) bag() Bag {
 	}
 	slices.Sort(ps)
 	c.sorted = ps
-	b := Bag{Hashes: make([]uint32, len(ps)), Counts: make([]uint32, len(ps)), Total: c.total}
-	for i, p := range ps {
-		b.Hashes[i], b.Counts[i] = uint32(p>>32), uint32(p)
-	}
-	return b
+	return ps
 }
 
 var hashBufs = sync.Pool{New: func() any { return new([]uint32) }}
@@ -325,21 +364,7 @@ func putHashBuf(b []uint32) {
 	}
 }
 
-// AppendBinary appends the binary form of b to dst: the number of
-// distinct words, then each hash as its difference from the one before
-// and its count, all as uvarints.
-func (b *Bag) AppendBinary(dst []byte) ([]byte, error) {
-	dst = binary.AppendUvarint(dst, uint64(len(b.Hashes)))
-	prev := uint32(0)
-	for i, h := range b.Hashes {
-		dst = binary.AppendUvarint(dst, uint64(h-prev))
-		dst = binary.AppendUvarint(dst, uint64(b.Counts[i]))
-		prev = h
-	}
-	return dst, nil
-}
-
-// ErrMalformed is returned by Each for data that AppendBinary did not
+// ErrMalformed is returned by Each for data that AppendCount did not
 // make.
 var ErrMalformed = errors.New("words: malformed bag")
 
