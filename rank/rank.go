@@ -828,7 +828,13 @@ func (s *state) dropUnweighed() {
 		return
 	}
 	start := make([]int32, len(s.fileRefStart))
-	var idents, counts []int32
+	kept := 0 // the references kept, to size their lists once
+	for _, k := range s.refIdent {
+		if s.mul[k] != 0 {
+			kept++
+		}
+	}
+	idents, counts := make([]int32, 0, kept), make([]int32, 0, kept)
 	for f := range len(s.fileRefStart) - 1 {
 		for r := s.fileRefStart[f]; r < s.fileRefStart[f+1]; r++ {
 			if k := s.refIdent[r]; s.mul[k] != 0 {

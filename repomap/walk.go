@@ -144,8 +144,8 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, e
 	if w.err != nil {
 		return nil, nil, fmt.Errorf("repomap: walk: %w", w.err)
 	}
-	var files []file
-	var skipped []skip
+	nf, ns := top.count()
+	files, skipped := make([]file, 0, nf), make([]skip, 0, ns)
 	top.flatten(&files, &skipped)
 	return files, skipped, nil
 }
@@ -191,6 +191,23 @@ type dirItem struct {
 	file *file
 	skip *skip
 	dir  *dirList
+}
+
+// count returns the numbers of files and skips of l and of its
+// directories.
+func (l *dirList) count() (files, skips int) {
+	for _, it := range l.items {
+		switch {
+		case it.file != nil:
+			files++
+		case it.skip != nil:
+			skips++
+		default:
+			f, s := it.dir.count()
+			files, skips = files+f, skips+s
+		}
+	}
+	return files, skips
 }
 
 // flatten appends the files and skips of l and of its directories, in
