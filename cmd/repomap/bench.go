@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -40,8 +41,12 @@ a cold map: tree-sitter's parse and tags query of the files the map
 parses, on one thread, with the map's allocator, and nothing else (no tags
 are made, nothing is cached or ranked). It prints the cold map's CPU time
 as a ratio of the floor's, the median of the pairs' ratios: a figure that
-holds from one machine to another better than times do. Files of
-languages that a lexer reads are not in the floor, and are counted.
+holds from one machine to another better than times do. On a machine
+shared with other work, where a run's CPU time can swing by a third, it
+also prints the least cold map's CPU time over the least floor's: other
+work only adds to a run's time, so the least of several runs is the
+steadier figure. Files of languages that a lexer reads are not in the
+floor, and are counted.
 
 It times the floor a second time on as many threads as the map parses
 on, and prints the ratio to that too. A processor may do less per second
@@ -211,20 +216,29 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		fm := median(floor)
 		fmt.Fprintf(stdout, "floor       %s wall, %s CPU (median of %d): parse and tags query of %d files, one thread; %d files a lexer reads not in it\n",
 			fm.wall.Round(time.Millisecond), fm.cpu.Round(time.Millisecond), c.runs, floorStats.Files, floorStats.Lexed)
-		fmt.Fprintf(stdout, "cold/floor  %s\n", ratioLine(ratios))
+		fmt.Fprintf(stdout, "cold/floor  %s\n", ratioLine(ratios, cold, floor))
 		if len(floorPar) > 0 {
 			fm := median(floorPar)
 			fmt.Fprintf(stdout, "floor, %d threads  %s wall, %s CPU (median of %d)\n", threads, fm.wall.Round(time.Millisecond), fm.cpu.Round(time.Millisecond), c.runs)
-			fmt.Fprintf(stdout, "cold/floor, %d threads  %s\n", threads, ratioLine(ratiosPar))
+			fmt.Fprintf(stdout, "cold/floor, %d threads  %s\n", threads, ratioLine(ratiosPar, cold, floorPar))
 		}
 	}
 	return exitOK
 }
 
-// ratioLine describes the ratios of the pairs: their median and range.
-func ratioLine(ratios []float64) string {
+// ratioLine describes the ratios of the pairs, their median and range,
+// and the ratio of the least CPU time of the maps to the least of the
+// floors: what else runs on a machine can only add to a run's CPU time,
+// so that the least of several runs is the one it disturbed least.
+func ratioLine(ratios []float64, maps, floors []benchRun) string {
 	r := slices.Sorted(slices.Values(ratios))
-	return fmt.Sprintf("%.2f of the CPU time (median of %d pairs; %.2f to %.2f)", r[len(r)/2], len(r), r[0], r[len(r)-1])
+	return fmt.Sprintf("%.2f of the CPU time (median of %d pairs; %.2f to %.2f); %.2f from the least of each",
+		r[len(r)/2], len(r), r[0], r[len(r)-1], leastCPU(maps).Seconds()/leastCPU(floors).Seconds())
+}
+
+// leastCPU returns the least CPU time of the runs.
+func leastCPU(rs []benchRun) time.Duration {
+	return slices.MinFunc(rs, func(a, b benchRun) int { return cmp.Compare(a.cpu, b.cpu) }).cpu
 }
 
 // median returns the run with the median wall time.

@@ -570,8 +570,12 @@
 // parses, on one thread, with the map's allocator, and nothing else (no tags
 // are made, nothing is cached or ranked). It prints the cold map's CPU time
 // as a ratio of the floor's, the median of the pairs' ratios: a figure that
-// holds from one machine to another better than times do. Files of
-// languages that a lexer reads are not in the floor, and are counted.
+// holds from one machine to another better than times do. On a machine
+// shared with other work, where a run's CPU time can swing by a third, it
+// also prints the least cold map's CPU time over the least floor's: other
+// work only adds to a run's time, so the least of several runs is the
+// steadier figure. Files of languages that a lexer reads are not in the
+// floor, and are counted.
 //
 // It times the floor a second time on as many threads as the map parses
 // on, and prints the ratio to that too. A processor may do less per second
