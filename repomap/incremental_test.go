@@ -17,13 +17,15 @@ import (
 // of its tags, and the map is the one a new Map makes of the changed tree.
 func TestIncrementalRender(t *testing.T) {
 	tree := synthTree(120)
-	m, err := NewFS(tree, &Options{Refresh: RefreshAlways, MaxTokens: 2048})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
 	ctx := context.Background()
 	for _, req := range []Request{{}, {Focus: []string{"pkg1/file005.go"}}, {Text: "render a widget"}} {
+		// A Map for each request: the first render makes every block
+		// it shows, none kept from another request's map.
+		m, err := NewFS(tree, &Options{Refresh: RefreshAlways, MaxTokens: 2048})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
 		first, err := m.Build(ctx, req)
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,10 @@
 // is pure: the cost of each prefix comes in as a function.
 package fit
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // Row is one row of a file that an item shows.
 type Row struct {
@@ -23,28 +26,31 @@ type Item struct {
 // Prefix returns the length of the longest prefix of a list of n items
 // whose cost is at most budget. cost(k) is the cost of the first k items;
 // it must not fall as k grows, and cost(0) is taken to fit. first is a
-// guess of how many items fit: Prefix gallops from it, doubling, until a
-// prefix is too costly, then bisects, so that it asks for about 2·log₂ of
-// the answer costs. An error from cost, or ctx being done, ends the
-// search with that error.
+// guess of how many items fit. From it Prefix gallops until a prefix is
+// too costly, then bisects. Each step of the gallop goes as far as the
+// rest of the budget reaches at the mean cost of the items so far, and an
+// eighth further, but at least twice the last step and at most doubling
+// the prefix: a prefix much longer than the answer is seldom asked for
+// (the cost of a long prefix can be dear, as each item's file is read and
+// outlined), and the costs asked for stay about 2·log₂ of the answer's.
+// An error from cost, or ctx being done, ends the search with that error.
 func Prefix(ctx context.Context, n, budget, first int, cost func(k int) (int, error)) (int, error) {
-	tooMuch := func(k int) (bool, error) {
+	costOf := func(k int) (int, error) {
 		if err := ctx.Err(); err != nil {
-			return false, err
+			return 0, err
 		}
-		c, err := cost(k)
-		return c > budget, err
+		return cost(k)
 	}
 	// Invariant: the prefix of length lo fits; the one of length hi does
 	// not (hi = n+1 stands for "nothing longer exists").
 	lo, hi := 0, n+1
 	k := min(max(first, 1), n)
-	for k > lo && k < hi {
-		over, err := tooMuch(k)
+	for least := 1; k > lo && k < hi; least *= 2 {
+		c, err := costOf(k)
 		if err != nil {
 			return 0, err
 		}
-		if over {
+		if c > budget {
 			hi = k
 			break
 		}
@@ -52,19 +58,31 @@ func Prefix(ctx context.Context, n, budget, first int, cost func(k int) (int, er
 		if k == n {
 			break
 		}
-		k = min(2*k, n)
+		k = min(k+reach(k, c, budget, least), n)
 	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		over, err := tooMuch(mid)
+		c, err := costOf(mid)
 		if err != nil {
 			return 0, err
 		}
-		if over {
+		if c > budget {
 			hi = mid
 		} else {
 			lo = mid
 		}
 	}
 	return lo, nil
+}
+
+// reach returns how many items to add to a prefix of k items that costs
+// c, at most budget: what the rest of the budget buys at their mean cost,
+// and an eighth more, but no fewer than least and no more than k.
+func reach(k, c, budget, least int) int {
+	step := k // nothing so far had a cost: double
+	if c > 0 {
+		est := math.Ceil(float64(k) * float64(budget-c) / float64(c) * 9 / 8)
+		step = int(min(est, float64(k)))
+	}
+	return min(max(step, least), k)
 }

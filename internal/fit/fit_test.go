@@ -3,6 +3,8 @@ package fit
 import (
 	"context"
 	"errors"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -46,6 +48,91 @@ func TestPrefix(t *testing.T) {
 		return 0, nil
 	}); got != 0 || err != nil {
 		t.Errorf("Prefix of no items = %d, %v; want 0", got, err)
+	}
+}
+
+// prefixSums returns cost(k) for items of the given costs: their sum.
+func prefixSums(costs []int) []int {
+	sums := make([]int, len(costs)+1)
+	for i, c := range costs {
+		sums[i+1] = sums[i] + c
+	}
+	return sums
+}
+
+// TestPrefixShapes checks Prefix against every prefix on lists whose item
+// costs are even, grow, shrink, or are mostly nothing, for many budgets and
+// first guesses, and that it asks for few costs.
+func TestPrefixShapes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	shapes := map[string]func(i int) int{
+		"even":    func(int) int { return 20 + r.IntN(10) },
+		"growing": func(i int) int { return 1 + i/4 + r.IntN(3) },
+		"falling": func(i int) int { return max(1, 300-i) },
+		"sparse": func(int) int {
+			if r.IntN(20) == 0 {
+				return 50
+			}
+			return 0
+		},
+	}
+	for name, shape := range shapes {
+		for _, n := range []int{1, 2, 7, 100, 1000} {
+			costs := make([]int, n)
+			for i := range costs {
+				costs[i] = shape(i)
+			}
+			sums := prefixSums(costs)
+			for range 40 {
+				budget := r.IntN(sums[n] + 2)
+				want := 0
+				for k, c := range sums {
+					if c <= budget {
+						want = k
+					}
+				}
+				for _, first := range []int{0, 1, budget / 25, want, n} {
+					calls := 0
+					got, err := Prefix(context.Background(), n, budget, first, func(k int) (int, error) {
+						calls++
+						return sums[k], nil
+					})
+					if err != nil || got != want {
+						t.Fatalf("%s, n=%d: Prefix(budget=%d, first=%d) = %d, %v; want %d", name, n, budget, first, got, err, want)
+					}
+					if limit := 2*bits.Len(uint(n)) + 2; calls > limit {
+						t.Errorf("%s, n=%d: Prefix(budget=%d, first=%d) asked for %d costs, more than %d", name, n, budget, first, calls, limit)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPrefixReach checks that on items of about the same cost Prefix does
+// not ask for a prefix much longer than the answer (doubling from the
+// guess would ask for up to twice it): each asked for costs the reading
+// and outlining of its items' files.
+func TestPrefixReach(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	costs := make([]int, 5000)
+	for i := range costs {
+		costs[i] = 8 + r.IntN(20) // about 18 tokens: more items fit than the guess of 25 each
+	}
+	sums := prefixSums(costs)
+	for _, budget := range []int{256, 1000, 1024, 2048, 4096, 5000, 8192, 16384, 40000} {
+		first := budget / 25 // the map's guess: 25 tokens an item
+		longest := 0
+		got, err := Prefix(context.Background(), len(costs), budget, first, func(k int) (int, error) {
+			longest = max(longest, k)
+			return sums[k], nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limit := max(first, got+got/8+2); longest > limit {
+			t.Errorf("budget %d: answer %d, but a prefix of %d asked for (at most %d wanted)", budget, got, longest, limit)
+		}
 	}
 }
 
