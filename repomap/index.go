@@ -36,7 +36,6 @@ type index struct {
 	warned   map[string]bool   // cache warnings given, once each
 	link     *linkMemo         // the link stage's last result; nil before the first
 	pre      *preload          // what is read from the disk caches while the tree is walked; nil when nothing is
-	wrote    bool              // the disk caches were written once
 	writing  *pendingWrite     // a write to the disk caches under way; nil when none is
 	roles    map[string]roleOf // the roles given files by rolesBy, by path
 	rolesBy  []roleRules       // the rules of roles, per root
@@ -765,12 +764,12 @@ func isDone(err error) bool {
 // is not written: a warm map of a tree of 27,000 files spent a fifth of
 // its CPU time making sets of paths to find that out.
 //
-// The index's first write is done before persist returns, so that a
-// process that maps once keeps what it parsed; later ones, a Map kept
-// open writing what changed, go on a goroutine of their own, which the
-// next persist, a write of the links and Close wait for (settle): on the
-// Go standard library, writing one changed file took a tenth of a
-// second, while the map could be read.
+// The write goes on a goroutine of its own, which the next persist, a
+// write of the links and Close wait for (settle): a cold map is linked
+// and ranked while the tags it parsed are written, and a Map kept open
+// that writes one changed file of the Go standard library (a tenth of a
+// second) can be read meanwhile. A process keeps what it parsed when it
+// closes its Map.
 func (x *index) persist(files []file) {
 	x.settle()
 	entries := 0 // files with an entry
@@ -815,25 +814,17 @@ func (x *index) persist(files []file) {
 		writes = append(writes, w)
 	}
 	if len(writes) > 0 {
-		store := func(ws []rootWrite) {
-			for k := range ws {
+		p := &pendingWrite{done: make(chan struct{}), writes: writes}
+		go func() {
+			defer close(p.done)
+			for k := range p.writes {
+				w := &p.writes[k]
 				// The write must happen even when the map was
 				// cancelled: it is what keeps the work done.
-				ws[k].err = x.roots[ws[k].root].cache.Store(context.Background(), ws[k].put, ws[k].keep)
+				w.err = x.roots[w.root].cache.Store(context.Background(), w.put, w.keep)
 			}
-		}
-		if !x.wrote {
-			x.wrote = true
-			store(writes)
-			x.took(writes)
-		} else {
-			p := &pendingWrite{done: make(chan struct{}), writes: writes}
-			go func() {
-				defer close(p.done)
-				store(p.writes)
-			}()
-			x.writing = p
-		}
+		}()
+		x.writing = p
 	}
 	for _, f := range files {
 		if x.files[f.path] != nil {
