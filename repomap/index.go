@@ -766,7 +766,7 @@ func isDone(err error) bool {
 //
 // The write goes on a goroutine of its own, which the next persist, a
 // write of the links and Close wait for (settle): a cold map is linked
-// and ranked while the tags it parsed are written, and a Map kept open
+// while the tags it parsed are written, and a Map kept open
 // that writes one changed file of the Go standard library (a tenth of a
 // second) can be read meanwhile. A process keeps what it parsed when it
 // closes its Map.

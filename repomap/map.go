@@ -179,7 +179,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 
 // Close waits for the Map's write to the disk cache under way, then
 // releases its resources. A map's parsed tags are written while it is
-// ranked and fitted, so a process that exits without closing its Map may
+// linked, so a process that exits without closing its Map may
 // leave them unwritten. Close is safe to call more than once, and on a
 // nil or zero Map.
 func (m *Map) Close() error {
