@@ -60,9 +60,9 @@ the floor does: the ratio is then the map's own work on top of the
 floor's, with no machine in between.
 
 Where page faults are counted, it prints those of the cold maps and of
-the floors, what one takes on this machine (timed by touching 64 MB of
-new memory once), and the ratio without the cold map's faults beyond
-the floor's. A map keeps what it makes (tags, links, the ranking), and
+the floors, what one takes on this machine (timed after each pair, by
+touching each page of 64 MB of new memory once), and the ratio without
+the cold map's faults beyond the floor's. A map keeps what it makes (tags, links, the ranking), and
 its heap grows to hold it; the floor keeps nothing. A page fault takes a
 fraction of a microsecond on one machine and ten on another (a virtual
 machine whose host keeps its page tables): that part of the map's work
@@ -153,6 +153,7 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 	var cold, budgets, floor, floorPar []benchRun
 	var floorStats repomap.FloorStats
 	var ratios, ratiosPar []float64  // cold CPU over floor CPU, pair by pair
+	var faultCosts []time.Duration   // a page fault's CPU time, pair by pair
 	threads := runtime.GOMAXPROCS(0) // what the map parses on, by default
 	floorRun := func(threads int) (benchRun, error) {
 		f, out, err := measure("bench", "-floor-run", "-floor-threads", fmt.Sprint(threads))
@@ -179,6 +180,9 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		}
 		floor = append(floor, f)
 		ratios = append(ratios, r.cpu.Seconds()/f.cpu.Seconds())
+		if cost, ok := faultCost(); ok {
+			faultCosts = append(faultCosts, cost)
+		}
 		if threads > 1 {
 			f, err := floorRun(threads)
 			if err != nil {
@@ -227,8 +231,8 @@ func runBench(ctx context.Context, e *env, c *config, args []string) int {
 		fmt.Fprintf(stdout, "floor       %s wall, %s CPU (median of %d): parse and tags query of %d files, one thread; %d files a lexer reads not in it\n",
 			fm.wall.Round(time.Millisecond), fm.cpu.Round(time.Millisecond), c.runs, floorStats.Files, floorStats.Lexed)
 		fmt.Fprintf(stdout, "cold/floor  %s\n", ratioLine(ratios, cold, floor))
-		if cost, ok := faultCost(); ok && median(cold).faults > 0 {
-			fmt.Fprintf(stdout, "page faults %s\n", faultLine(cold, floor, cost))
+		if len(faultCosts) == len(floor) && median(cold).faults > 0 {
+			fmt.Fprintf(stdout, "page faults %s\n", faultLine(cold, floor, faultCosts))
 		}
 		if len(floorPar) > 0 {
 			fm := median(floorPar)
@@ -254,29 +258,34 @@ func ratioLine(ratios []float64, maps, floors []benchRun) string {
 const faultProbe = 64 << 20
 
 // faultLine describes the page faults of the maps and the floors, and
-// what the maps' faults beyond the floors' cost at cost each: the ratio
-// of the pairs' CPU times without them. A cold map keeps what it made
+// what the maps' faults beyond the floors' cost, at costs[i] each in pair
+// i (timed right after it): the ratio of the pairs' CPU times without
+// them. A cold map keeps what it made
 // (tags, links, the ranking) and its heap grows to hold it; the floor
 // keeps nothing. Each page of that growth is faulted in once, which
 // takes a fraction of a microsecond on one machine and ten on another
 // (a virtual machine whose page tables the host keeps): the one figure
 // of the map's work above the floor that moves that much between
 // machines.
-func faultLine(maps, floors []benchRun, cost time.Duration) string {
+func faultLine(maps, floors []benchRun, costs []time.Duration) string {
 	var ratios []float64
 	var more []int64
-	for i := range min(len(maps), len(floors)) {
+	var took []time.Duration
+	for i := range min(len(maps), len(floors), len(costs)) {
 		m, f := maps[i], floors[i]
 		extra := max(0, m.faults-f.faults)
 		more = append(more, extra)
-		ratios = append(ratios, (m.cpu-time.Duration(extra)*cost).Seconds()/f.cpu.Seconds())
+		took = append(took, time.Duration(extra)*costs[i])
+		ratios = append(ratios, (m.cpu-took[i]).Seconds()/f.cpu.Seconds())
 	}
-	slices.Sort(ratios)
+	cost := slices.Sorted(slices.Values(costs))
 	slices.Sort(more)
-	mid := more[len(more)/2]
-	return fmt.Sprintf("cold %d, floor %d (medians); one takes %s of CPU here (%d MB touched), the cold map's %d more %s: cold/floor without them %.2f (median of %d pairs)",
-		medianFaults(maps), medianFaults(floors), cost.Round(10*time.Nanosecond), faultProbe>>20, mid,
-		(time.Duration(mid) * cost).Round(10*time.Millisecond), ratios[len(ratios)/2], len(ratios))
+	slices.Sort(took)
+	slices.Sort(ratios)
+	mid := len(ratios) / 2
+	return fmt.Sprintf("cold %d, floor %d; one takes %s of CPU here (%d MB touched after each pair), the cold map's %d more %s: cold/floor without them %.2f (medians of %d pairs)",
+		medianFaults(maps), medianFaults(floors), cost[len(cost)/2].Round(10*time.Nanosecond), faultProbe>>20,
+		more[mid], took[mid].Round(10*time.Millisecond), ratios[mid], len(ratios))
 }
 
 // medianFaults returns the median of the runs' page faults.

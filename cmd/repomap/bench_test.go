@@ -31,25 +31,26 @@ func TestRatioLine(t *testing.T) {
 }
 
 // TestFaultLine checks what bench says of page faults: the medians, the
-// pairs' extra faults at the machine's cost each, and the ratio of the
-// pairs' CPU times without them.
+// pairs' extra faults at the machine's cost each, timed pair by pair, and
+// the ratio of the pairs' CPU times without them.
 func TestFaultLine(t *testing.T) {
 	run := func(cpu float64, faults int64) benchRun {
 		return benchRun{cpu: time.Duration(cpu * float64(time.Second)), faults: faults}
 	}
-	// 10 us a fault: the pairs' 100,000, 120,000 and 80,000 more faults
-	// are 1.0, 1.2 and 0.8 s of their maps' 26, 27 and 25 s: 1.25, 1.29
-	// and 1.21 of the floors' 20 s.
+	// The pairs' 100,000, 120,000 and 80,000 more faults at 10, 10 and
+	// 20 us are 1.0, 1.2 and 1.6 s of their maps' 26, 27 and 25 s: 1.25,
+	// 1.29 and 1.17 of the floors' 20 s.
 	maps := []benchRun{run(26, 130_000), run(27, 150_000), run(25, 105_000)}
 	floors := []benchRun{run(20, 30_000), run(20, 30_000), run(20, 25_000)}
-	got := faultLine(maps, floors, 10*time.Microsecond)
-	want := "cold 130000, floor 30000 (medians); one takes 10µs of CPU here (64 MB touched), the cold map's 100000 more 1s: cold/floor without them 1.25 (median of 3 pairs)"
+	costs := []time.Duration{10 * time.Microsecond, 10 * time.Microsecond, 20 * time.Microsecond}
+	got := faultLine(maps, floors, costs)
+	want := "cold 130000, floor 30000; one takes 10µs of CPU here (64 MB touched after each pair), the cold map's 100000 more 1.2s: cold/floor without them 1.25 (medians of 3 pairs)"
 	if got != want {
 		t.Errorf("faultLine =\n%q, want\n%q", got, want)
 	}
 	// A floor that faulted more than its map takes nothing off.
-	got = faultLine([]benchRun{run(22, 10)}, []benchRun{run(20, 50)}, time.Microsecond)
-	if !strings.HasSuffix(got, "the cold map's 0 more 0s: cold/floor without them 1.10 (median of 1 pairs)") {
+	got = faultLine([]benchRun{run(22, 10)}, []benchRun{run(20, 50)}, []time.Duration{time.Microsecond})
+	if !strings.HasSuffix(got, "the cold map's 0 more 0s: cold/floor without them 1.10 (medians of 1 pairs)") {
 		t.Errorf("faultLine with fewer map faults = %q", got)
 	}
 }

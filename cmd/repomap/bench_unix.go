@@ -33,23 +33,27 @@ func pageFaults(ps *os.ProcessState) int64 {
 	return int64(ru.Minflt) + int64(ru.Majflt)
 }
 
-// faultCost returns the CPU time one page fault takes on this machine:
-// this process touches each page of faultProbe bytes of new memory once,
-// and divides the CPU time that took by the faults it made. It reports
-// false when too few faults came to tell (pages larger than expected).
+// faultCost returns the CPU time one page fault takes on this machine
+// now: this process maps faultProbe bytes of new memory, touches each of
+// its pages once, and divides the CPU time that took by the faults it
+// made. It reports false when too few faults came to tell (pages larger
+// than the system's page size) or the memory could not be mapped.
 func faultCost() (time.Duration, bool) {
+	mem, err := syscall.Mmap(-1, 0, faultProbe, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return 0, false
+	}
+	defer syscall.Munmap(mem)
 	var before, after syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &before) != nil {
 		return 0, false
 	}
-	mem := make([]byte, faultProbe)
 	for i := 0; i < len(mem); i += os.Getpagesize() {
 		mem[i] = 1
 	}
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &after) != nil {
 		return 0, false
 	}
-	runtime.KeepAlive(mem)
 	n := int64(after.Minflt+after.Majflt) - int64(before.Minflt+before.Majflt)
 	if n < int64(faultProbe/os.Getpagesize()/2) {
 		return 0, false
