@@ -64,9 +64,11 @@ type language struct {
 	// tags query, in order; see queryFiles.
 	query []string
 
-	// rename, when set, turns the text of a captured node into the tag's
-	// name; "" drops the tag.
-	rename func(sub, text string) string
+	// rename, when set, turns the text of a captured node of the kind
+	// renamed into the tag's name; "" drops the tag. The names of other
+	// kinds are the nodes' text.
+	rename  func(text string) string
+	renamed string
 
 	// mend, when set, rewrites a file's source before the grammar parses
 	// it, to step around a construct that the language allows and the
@@ -98,12 +100,12 @@ func (l *language) queryFiles() []string {
 // grammarLanguages are the tier-1 languages, parsed with tree-sitter.
 var grammarLanguages = []*language{
 	{name: "bash", exts: []string{".sh", ".bash", ".zsh", ".ksh"}, files: []string{".bashrc", ".bash_profile", ".zshrc", ".profile"}, shebang: []string{"sh", "bash", "zsh", "ksh", "dash"}, grammar: tsbash.Language},
-	{name: "c", exts: []string{".c"}, grammar: tsc.Language, rename: includeName},
-	{name: "cpp", exts: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".ino"}, grammar: tscpp.Language, rename: includeName},
+	{name: "c", exts: []string{".c"}, grammar: tsc.Language, rename: includeName, renamed: "include"},
+	{name: "cpp", exts: []string{".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".ino"}, grammar: tscpp.Language, rename: includeName, renamed: "include"},
 	{name: "csharp", exts: []string{".cs", ".csx"}, grammar: tscsharp.Language},
 	{name: "css", exts: []string{".css"}, grammar: tscss.Language},
 	{name: "dart", exts: []string{".dart"}, grammar: tsdart.Language},
-	{name: "go", exts: []string{".go"}, grammar: tsgo.Language, rename: goName},
+	{name: "go", exts: []string{".go"}, grammar: tsgo.Language, rename: goName, renamed: "package"},
 	{name: "groovy", exts: []string{".groovy", ".gradle", ".gvy"}, files: []string{"Jenkinsfile"}, shebang: []string{"groovy"}, grammar: tsgroovy.Language},
 	{name: "haskell", exts: []string{".hs"}, shebang: []string{"runhaskell", "runghc"}, grammar: tshaskell.Language},
 	{name: "hcl", exts: []string{".hcl", ".tf", ".tfvars"}, grammar: tshcl.Language},
@@ -274,8 +276,8 @@ func fromShebang(head []byte) string {
 // goName turns an import path, captured with its quotes, into the name of
 // the package it imports: its last element, without a major version
 // ("example.com/mod/v2" is mod, "gopkg.in/yaml.v3" is yaml).
-func goName(sub, text string) string {
-	if sub != "package" || len(text) < 2 || text[0] != '"' {
+func goName(text string) string {
+	if len(text) < 2 || text[0] != '"' {
 		return text
 	}
 	p := strings.Trim(text, `"`)
@@ -289,10 +291,7 @@ func goName(sub, text string) string {
 
 // includeName turns the quoted path of a C or C++ #include into the name
 // of its reference: the file's base name without its extension.
-func includeName(sub, text string) string {
-	if sub != "include" {
-		return text
-	}
+func includeName(text string) string {
 	base := path.Base(strings.Trim(text, `"`))
 	if ext := path.Ext(base); ext != "" {
 		base = base[:len(base)-len(ext)]

@@ -422,8 +422,8 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 		}
 		var name uint32
 		// A name is not empty, not the blank identifier, on one line.
-		if b := src[r.start:r.end]; l.rename != nil {
-			str := l.rename(cap.sub, string(b))
+		if b := src[r.start:r.end]; l.rename != nil && cap.sub == l.renamed {
+			str := l.rename(string(b))
 			if str == "" || str == "_" || strings.ContainsAny(str, "\n\r") {
 				continue
 			}

@@ -205,18 +205,17 @@ func TestCloseTwice(t *testing.T) {
 }
 
 func TestGoImportName(t *testing.T) {
-	for _, tc := range []struct{ sub, text, want string }{
-		{"package", `"net/http"`, "http"},
-		{"package", `"fmt"`, "fmt"},
-		{"package", `"example.com/mod/v2"`, "mod"},
-		{"package", `"gopkg.in/yaml.v3"`, "yaml"},
-		{"package", `"github.com/go-git/go-git/v5"`, "go-git"}, // no identifier, but the import keeps its path as qualifier
-		{"package", `"v2"`, "v2"},
-		{"package", "http", "http"}, // a package qualifier, not a path
-		{"call", `"x/y"`, `"x/y"`},
+	for _, tc := range []struct{ text, want string }{
+		{`"net/http"`, "http"},
+		{`"fmt"`, "fmt"},
+		{`"example.com/mod/v2"`, "mod"},
+		{`"gopkg.in/yaml.v3"`, "yaml"},
+		{`"github.com/go-git/go-git/v5"`, "go-git"}, // no identifier, but the import keeps its path as qualifier
+		{`"v2"`, "v2"},
+		{"http", "http"}, // a package qualifier, not a path
 	} {
-		if got := goName(tc.sub, tc.text); got != tc.want {
-			t.Errorf("goName(%q, %q) = %q, want %q", tc.sub, tc.text, got, tc.want)
+		if got := goName(tc.text); got != tc.want {
+			t.Errorf("goName(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}
 }
