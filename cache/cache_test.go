@@ -144,12 +144,12 @@ func TestEncoded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p, e := range got {
-		if e.Tags.Len() != 0 || len(e.Tags.Strings) != 0 {
+		if e.Tags.Len() != 0 || e.Tags.NumStrings() != 0 {
 			t.Errorf("Load: %s has decoded tags; want them encoded", p)
 		}
 		want := put[p].Tags
-		if n, m := e.Encoded.Len(); n != len(want.Strings) || m != want.Len() {
-			t.Errorf("Load: %s Encoded.Len() = %d, %d, want %d, %d", p, n, m, len(want.Strings), want.Len())
+		if n, m := e.Encoded.Len(); n != want.NumStrings() || m != want.Len() {
+			t.Errorf("Load: %s Encoded.Len() = %d, %d, want %d, %d", p, n, m, want.NumStrings(), want.Len())
 		}
 		if diff := cmp.Diff(want, e.Encoded.Decode(), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("Decode of %s (-want +got):\n%s", p, diff)
@@ -327,7 +327,7 @@ func TestEncodedNames(t *testing.T) {
 	for p, e := range got {
 		set := put[p].Tags
 		var want []name
-		for j, s := range set.Strings {
+		for j, s := range set.Strings() {
 			n := name{s: s}
 			for _, tg := range set.Tags {
 				switch {
@@ -651,7 +651,7 @@ func FuzzCacheDecode(f *testing.F) {
 		if n, m := e.Encoded.Len(); n > 0 || m > 0 {
 			r := reader{b: e.Encoded.b, ok: true}
 			set, ns, nt, err := readTags(&r, true)
-			if err != nil || r.i != len(r.b) || ns != n || nt != m || len(set.Strings) != n || set.Len() != m {
+			if err != nil || r.i != len(r.b) || ns != n || nt != m || set.NumStrings() != n || set.Len() != m {
 				t.Fatalf("checked tags decode to %d strings, %d tags (%v, %d of %d bytes), want %d, %d", ns, nt, err, r.i, len(r.b), n, m)
 			}
 		}

@@ -23,7 +23,7 @@ var errMalformed = errors.New("cache: malformed entry")
 func encode(b []byte, e Entry) []byte {
 	b = binary.AppendUvarint(b, uint64(max(e.Size, 0)))
 	b = binary.AppendVarint(b, e.ModTime)
-	if len(e.Tags.Strings) == 0 && len(e.Tags.Tags) == 0 && len(e.Encoded.b) > 0 {
+	if e.Tags.NumStrings() == 0 && len(e.Tags.Tags) == 0 && len(e.Encoded.b) > 0 {
 		b = append(b, e.Encoded.b...) // as it was read
 	} else {
 		b = encodeTags(b, e.Tags)
@@ -68,8 +68,9 @@ func encode(b []byte, e Entry) []byte {
 // encodeTags appends the binary form of set, its strings then its tags,
 // to b.
 func encodeTags(b []byte, set tags.Set) []byte {
-	b = binary.AppendUvarint(b, uint64(len(set.Strings)))
-	for _, s := range set.Strings {
+	b = binary.AppendUvarint(b, uint64(set.NumStrings()))
+	for i := range set.NumStrings() {
+		s := set.Str(uint32(i))
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -272,14 +273,14 @@ func readTags(r *reader, keep bool) (set tags.Set, nstr, ntags int, err error) {
 			r.i += l
 		}
 		r.i = start
-		all, from := block.String(), 0
-		set.Strings = make([]string, nstr)
-		for i := range set.Strings {
+		ends, at := make([]uint32, nstr), 0
+		for i := range ends {
 			l := int(r.uvarint())
 			r.i += l
-			set.Strings[i] = all[from : from+l]
-			from += l
+			at += l
+			ends[i] = uint32(at)
 		}
+		set = tags.MakeSet(block.String(), ends, nil)
 		r.i = end
 	}
 	n = r.uvarint()

@@ -243,7 +243,7 @@ func (e *entry) tagCounts() (strings, tags int) {
 	if n, m := e.enc.Len(); n > 0 || m > 0 {
 		return n, m
 	}
-	return len(e.tags.Strings), len(e.tags.Tags)
+	return e.tags.NumStrings(), len(e.tags.Tags)
 }
 
 // snapshot is the tree as one request sees it: the files walked, each
@@ -339,7 +339,7 @@ func (x *index) fill(ctx context.Context, es []*entry) {
 			l := e.lazy
 			if c, ok := got[l.rel]; ok && c.Size == e.size && c.ModTime == e.mod {
 				e.enc, e.words, e.outline, e.generated, e.lazy = c.Encoded, c.Words, c.Outline, c.Generated, nil
-				if len(c.Tags.Tags) > 0 || len(c.Tags.Strings) > 0 {
+				if len(c.Tags.Tags) > 0 || c.Tags.NumStrings() > 0 {
 					e.tags = c.Tags
 				}
 				continue

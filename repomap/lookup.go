@@ -93,7 +93,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 					for _, k := range res.moreDefKeys(nil, i, j) {
 						defined[k] = true
 					}
-					definedNames[set.Strings[t.Name]] = true
+					definedNames[set.Str(t.Name)] = true
 				}
 			}
 		}
@@ -109,7 +109,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			set := snap.entries[i].tags
 			var lines []int
 			for j, t := range set.Tags {
-				if t.Kind != tags.Reference || set.Strings[t.Name] != name || !rk.links(set.Sub(j)) {
+				if t.Kind != tags.Reference || set.Str(t.Name) != name || !rk.links(set.Sub(j)) {
 					continue
 				}
 				if resolved && res.resolves(i) {

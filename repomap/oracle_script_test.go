@@ -132,7 +132,7 @@ func referenceLines(s *snapshot, ext string, asked func(string) bool) []byte {
 		set := s.entries[i].tags
 		for _, tg := range set.Tags {
 			if tg.Kind == tags.Reference {
-				fmt.Fprintf(&b, "%s\t%d\t%s\n", f.path, tg.Line+1, set.Strings[tg.Name])
+				fmt.Fprintf(&b, "%s\t%d\t%s\n", f.path, tg.Line+1, set.Str(tg.Name))
 			}
 		}
 	}

@@ -273,9 +273,9 @@ func taggedTruth(s *snapshot, truth oracleTruth) map[oracleEdge]bool {
 		set := s.entries[i].tags
 		for _, tg := range set.Tags {
 			if tg.Kind == tags.Reference {
-				refs[oracleUse{f.path, set.Strings[tg.Name], tg.Line}] = true
+				refs[oracleUse{f.path, set.Str(tg.Name), tg.Line}] = true
 			} else {
-				defs[oracleUse{f.path, set.Strings[tg.Name], -1}] = true
+				defs[oracleUse{f.path, set.Str(tg.Name), -1}] = true
 			}
 		}
 	}

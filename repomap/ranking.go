@@ -139,7 +139,7 @@ func (lk *linker) refsOf(i int) fileRefs {
 	if doc && !rk.docLinks(f) {
 		return out // its code names nothing in this ranking
 	}
-	count := slices.Grow(lk.count[:0], len(set.Strings))[:len(set.Strings)] // per string of the Set: references to it
+	count := slices.Grow(lk.count[:0], set.NumStrings())[:set.NumStrings()] // per string of the Set: references to it
 	clear(count)
 	var bi map[string]bool
 	if rk.builtins {
@@ -147,7 +147,7 @@ func (lk *linker) refsOf(i int) fileRefs {
 	}
 	for j, t := range set.Tags {
 		if t.Kind == tags.Reference && rk.links(set.Sub(j)) {
-			if !builtinUse(bi, set.Sub(j), set.Strings[t.Name]) {
+			if !builtinUse(bi, set.Sub(j), set.Str(t.Name)) {
 				count[t.Name]++
 			}
 			out.n++
@@ -164,13 +164,13 @@ func (lk *linker) refsOf(i int) fileRefs {
 			// family of code, and weigh only in the maps they are for
 			// (keyWeight).
 			for _, fam := range lk.docFams {
-				out.keys = append(out.keys, nameKey(set.Strings[k], docScope, fam))
+				out.keys = append(out.keys, nameKey(set.Str(uint32(k)), docScope, fam))
 				out.counts = append(out.counts, n)
 				out.flags = append(out.flags, refDocFlag)
 			}
 			continue
 		}
-		out.keys = append(out.keys, nameKey(set.Strings[k], "", lk.fams[i]))
+		out.keys = append(out.keys, nameKey(set.Str(uint32(k)), "", lk.fams[i]))
 		out.counts = append(out.counts, n)
 	}
 	lk.count = count
@@ -189,7 +189,7 @@ func (lk *linker) defsOf(i int) (defs, hidden []string) {
 			continue
 		}
 		sub := set.Sub(j)
-		name := rankName(sub, set.Strings[t.Name])
+		name := rankName(sub, set.Str(t.Name))
 		// (The keys that may be used are looked up from lk's buffer, and
 		// made only when they are: most are not.)
 		if dk := lk.keyOf(name, docScope, lk.fams[i]); lk.sets[refDoc][string(dk)] > 0 {
@@ -247,7 +247,7 @@ func (lk *linker) defsOf(i int) (defs, hidden []string) {
 			}
 		}
 		if !shownToo {
-			hidden = append(hidden, set.Strings[k])
+			hidden = append(hidden, set.Str(k))
 		}
 	}
 	return defs, hidden
@@ -519,7 +519,7 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolve
 	defines := make(map[string]bool)
 	refCount := make(map[string]int)
 	for j, t := range self.Tags {
-		name := self.Strings[t.Name]
+		name := self.Str(t.Name)
 		if t.Kind == tags.Definition {
 			defines[rankName(self.Sub(j), name)] = true
 		} else if rk.links(self.Sub(j)) {
@@ -586,7 +586,7 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolve
 	for _, e := range s.entries {
 		seen := make(map[string]bool)
 		for j, t := range e.tags.Tags {
-			if n := rankName(e.tags.Sub(j), e.tags.Strings[t.Name]); t.Kind == tags.Definition && !seen[n] {
+			if n := rankName(e.tags.Sub(j), e.tags.Str(t.Name)); t.Kind == tags.Definition && !seen[n] {
 				seen[n] = true
 				definers[n]++
 			}
@@ -605,7 +605,7 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolve
 		set := s.entries[i].tags
 		l := &link{defs: make(map[string][]fit.Row), uses: make(map[string][]fit.Row)}
 		for j, t := range set.Tags {
-			name, sub := set.Strings[t.Name], set.Sub(j)
+			name, sub := set.Str(t.Name), set.Sub(j)
 			switch {
 			case t.Kind == tags.Definition && !graphOnly(sub) && uses(i, j, rankName(sub, name)):
 				rn := rankName(sub, name)
@@ -750,7 +750,7 @@ func shownDefs(set tags.Set) []fit.Row {
 	var out []fit.Row
 	for j, t := range set.Tags {
 		if t.Kind == tags.Definition && !graphOnly(set.Sub(j)) {
-			out = append(out, fit.Row{Line: int(t.Line), Kind: set.Sub(j), Name: set.Strings[t.Name]})
+			out = append(out, fit.Row{Line: int(t.Line), Kind: set.Sub(j), Name: set.Str(t.Name)})
 		}
 	}
 	return out
@@ -954,7 +954,7 @@ func exportsAll(set tags.Set) bool {
 	all, export := false, false
 	for j, t := range set.Tags {
 		switch {
-		case t.Kind == tags.Definition && set.Strings[t.Name] == "__all__":
+		case t.Kind == tags.Definition && set.Str(t.Name) == "__all__":
 			all = true
 		case t.Kind == tags.Reference && set.Sub(j) == "export":
 			export = true
@@ -1656,7 +1656,7 @@ func buildVariants(s *snapshot, head []fit.Item) []bool {
 			s.decode(e)
 			set := e.tags
 			for j, t := range set.Tags {
-				if t.Kind == tags.Definition && rankName(set.Sub(j), set.Strings[t.Name]) == head[i].Name {
+				if t.Kind == tags.Definition && rankName(set.Sub(j), set.Str(t.Name)) == head[i].Name {
 					q = append(q, set.Sub(j)+" "+set.Qual(j))
 				}
 			}

@@ -151,7 +151,7 @@ func (sc *scorer) score(row []float32, length float32, bag []byte, enc cache.Enc
 		})
 		return length
 	}
-	counts := slices.Grow(sc.scratch[:0], 2*len(set.Strings))[:2*len(set.Strings)]
+	counts := slices.Grow(sc.scratch[:0], 2*set.NumStrings())[:2*set.NumStrings()]
 	clear(counts)
 	for _, t := range set.Tags {
 		if t.Kind == tags.Definition {
@@ -160,9 +160,9 @@ func (sc *scorer) score(row []float32, length float32, bag []byte, enc cache.Enc
 			counts[2*t.Name+1]++
 		}
 	}
-	for j, str := range set.Strings {
+	for j := range set.NumStrings() {
 		if w := uses(int(counts[2*j]), int(counts[2*j+1])); w > 0 {
-			sc.buf = words.AppendHashes(sc.buf[:0], str)
+			sc.buf = words.AppendHashes(sc.buf[:0], set.Str(uint32(j)))
 			length = sc.weigh(row, length, w)
 		}
 	}

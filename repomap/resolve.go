@@ -195,7 +195,7 @@ func (r *resolver) defKey(i, j int) ref {
 	if l := r.lang[i]; l != nil {
 		return l.defKey(i, j)
 	}
-	return ref{name: rankName(set.Sub(j), set.Strings[set.Tags[j].Name])}
+	return ref{name: rankName(set.Sub(j), set.Str(set.Tags[j].Name))}
 }
 
 // moreDefKeys appends to out the other keys definition j of file i
@@ -220,7 +220,7 @@ func (r *resolver) refKeys(out []ref, i, j int) []ref {
 		return l.refKeys(out, i, j)
 	}
 	set := r.s.entries[i].tags
-	return append(out, ref{name: set.Strings[set.Tags[j].Name]})
+	return append(out, ref{name: set.Str(set.Tags[j].Name)})
 }
 
 // useContext returns what reference j of file i resolves by beside its
@@ -376,7 +376,7 @@ func inheritedKeys[N comparable](out []ref, from []N, name string, has func(N) b
 // the file's.
 func fileDefKey(s *snapshot, i, j int, prefix string) ref {
 	set := s.entries[i].tags
-	name := set.Strings[set.Tags[j].Name]
+	name := set.Str(set.Tags[j].Name)
 	if set.Sub(j) == "method" && set.Qual(j) != "" {
 		return ref{name: name, scope: methodScope(prefix, s.files[i].path, set.Qual(j))}
 	}

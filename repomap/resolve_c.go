@@ -68,13 +68,13 @@ func includeRef(p string) ref {
 
 func (c *cResolver) defKey(i, j int) ref {
 	set := c.s.entries[i].tags
-	return ref{name: rankName(set.Sub(j), set.Strings[set.Tags[j].Name])}
+	return ref{name: rankName(set.Sub(j), set.Str(set.Tags[j].Name))}
 }
 
 func (c *cResolver) refKeys(out []ref, i, j int) []ref {
 	set := c.s.entries[i].tags
 	if set.Sub(j) != "include" {
-		return append(out, ref{name: set.Strings[set.Tags[j].Name]})
+		return append(out, ref{name: set.Str(set.Tags[j].Name)})
 	}
 	if h := c.header(c.s.files[i].path, set.Qual(j)); h != "" {
 		return append(out, includeRef(h))

@@ -95,7 +95,7 @@ func newCSharpResolver(s *snapshot, files, csproj []int) *csharpResolver {
 		for j, t := range set.Tags {
 			switch {
 			case t.Kind == tags.Definition && set.Sub(j) == "method" && set.Qual(j) == "this":
-				r.exts[pkgName{r.pkg[i], set.Strings[t.Name]}] = true
+				r.exts[pkgName{r.pkg[i], set.Str(t.Name)}] = true
 			case t.Kind == tags.Reference && set.Sub(j) == "import" && strings.HasPrefix(set.Qual(j), "global "):
 				r.using(r.global, i, set.Qual(j))
 			}
@@ -229,7 +229,7 @@ func (r *csharpResolver) using(f *pkgFile, i int, qual string) {
 func (r *csharpResolver) refKeys(out []ref, i, j int) []ref {
 	set := r.s.entries[i].tags
 	t := set.Tags[j]
-	name, sub, qual := set.Strings[t.Name], set.Sub(j), set.Qual(j)
+	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
 	fallback := ref{name: name, scope: fallbackScope, fallback: true}
 	switch sub {
 	case "import":
@@ -336,7 +336,7 @@ const csExtPrefix = "cs.ext:"
 func (r *csharpResolver) moreDefKeys(out []string, i, j int) []string {
 	set := r.s.entries[i].tags
 	if set.Sub(j) == "method" && set.Qual(j) == "this" {
-		out = append(out, ref{name: set.Strings[set.Tags[j].Name], scope: csExtScope(r.pkg[i])}.key())
+		out = append(out, ref{name: set.Str(set.Tags[j].Name), scope: csExtScope(r.pkg[i])}.key())
 	}
 	return out
 }

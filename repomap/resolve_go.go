@@ -171,7 +171,7 @@ func (g *goResolver) pkgName(i int) (string, bool) {
 	set := g.s.entries[i].tags
 	for j, t := range set.Tags {
 		if t.Kind == tags.Definition && set.Sub(j) == "package" {
-			return set.Strings[t.Name], true
+			return set.Str(t.Name), true
 		}
 	}
 	return "", false
@@ -222,14 +222,14 @@ func (g *goResolver) fileTables(i int, scope string, put func(t goTable, key str
 		}
 		switch set.Sub(j) {
 		case "struct", "interface", "type":
-			put(goTypes, rank.Key(set.Strings[t.Name], scope), j)
+			put(goTypes, rank.Key(set.Str(t.Name), scope), j)
 		case "function":
 			if set.Qual(j) != "" {
-				put(goResults, rank.Key(set.Strings[t.Name], scope), j)
+				put(goResults, rank.Key(set.Str(t.Name), scope), j)
 			}
 		case "field":
 			if typ, _, ok := strings.Cut(set.Qual(j), " "); ok {
-				put(goFields, rank.Key(set.Strings[t.Name], goMethods(scope, typ)), j)
+				put(goFields, rank.Key(set.Str(t.Name), goMethods(scope, typ)), j)
 			}
 		}
 	}
@@ -285,7 +285,7 @@ func (g *goResolver) pkgVarTags(i int, scope string, put func(t goTable, key str
 			if defs == nil {
 				defs = make(map[at]bool)
 			}
-			defs[at{set.Strings[t.Name], t.Line}] = true
+			defs[at{set.Str(t.Name), t.Line}] = true
 		}
 	}
 	if defs == nil {
@@ -449,7 +449,7 @@ func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
 			typ, _, _ = strings.Cut(q, " ")
 		}
 		if typ != "" {
-			out = append(out, rank.Key(set.Strings[set.Tags[j].Name], goMethods(g.pkg[i], typ)))
+			out = append(out, rank.Key(set.Str(set.Tags[j].Name), goMethods(g.pkg[i], typ)))
 		}
 	}
 	return out
@@ -457,7 +457,7 @@ func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
 
 func (g *goResolver) defKey(i, j int) ref {
 	set := g.s.entries[i].tags
-	name := set.Strings[set.Tags[j].Name]
+	name := set.Str(set.Tags[j].Name)
 	switch set.Sub(j) {
 	case "method", "field":
 		return ref{name: name, scope: goMember}
@@ -498,7 +498,7 @@ func (g *goResolver) pkgScope(dir string) string {
 
 func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 	set := g.s.entries[i].tags
-	name, sub, qual := set.Strings[set.Tags[j].Name], set.Sub(j), set.Qual(j)
+	name, sub, qual := set.Str(set.Tags[j].Name), set.Sub(j), set.Qual(j)
 	switch sub {
 	case "package":
 		if qual != "" { // an import
@@ -695,9 +695,9 @@ func (g *goResolver) boundType(b goDef) (string, bool) {
 		if !ok || scope == "" {
 			return "", ok
 		}
-		return g.fieldType(scope, set.Strings[set.Tags[b.j].Name])
+		return g.fieldType(scope, set.Str(set.Tags[b.j].Name))
 	}
-	return g.namedType(b.i, set.Strings[set.Tags[b.j].Name], after(set.Qual(b.j)))
+	return g.namedType(b.i, set.Str(set.Tags[b.j].Name), after(set.Qual(b.j)))
 }
 
 // useContext: what a use of a variable's member means depends on the
@@ -816,7 +816,7 @@ func (g *goResolver) varsOf(i int) goVars {
 			v.funcs = append(v.funcs, t.Line)
 		case t.Kind == tags.Reference && sub == "closureend":
 			v.ends = append(v.ends, t.Line)
-		case t.Kind == tags.Reference && sub == "varcall" && builtins["go"][set.Strings[t.Name]] && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
+		case t.Kind == tags.Reference && sub == "varcall" && builtins["go"][set.Str(t.Name)] && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
 			// new(T) binds to T, make to nothing of the tree.
 		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone" || sub == "varfield"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
@@ -876,7 +876,7 @@ func (g *goResolver) imported(i int, q string) (string, bool) {
 // j of file i, gives.
 func (g *goResolver) resultType(i, j int) (string, bool) {
 	set := g.s.entries[i].tags
-	return g.callType(i, j, set.Strings[set.Tags[j].Name], after(set.Qual(j)))
+	return g.callType(i, j, set.Str(set.Tags[j].Name), after(set.Qual(j)))
 }
 
 // methodResult returns the scope of the methods of the result of the
@@ -887,7 +887,7 @@ func (g *goResolver) methodResult(typ, name string) (string, bool) {
 		return "", false
 	}
 	set := g.s.entries[d.i].tags
-	return g.namedType(d.i, set.Strings[set.Tags[d.j].Name], after(after(set.Qual(d.j))))
+	return g.namedType(d.i, set.Str(set.Tags[d.j].Name), after(after(set.Qual(d.j))))
 }
 
 // funcResult returns the scope of the methods of the result of the

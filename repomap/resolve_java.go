@@ -85,7 +85,7 @@ func jvmFile(r *pkgResolver, i int, imports func(f *pkgFile, sub, name, qual str
 		if t.Kind != tags.Reference {
 			continue
 		}
-		name, qual := set.Strings[t.Name], set.Qual(j)
+		name, qual := set.Str(t.Name), set.Qual(j)
 		switch sub := set.Sub(j); {
 		case sub == "import", sub == "package":
 			imports(f, sub, name, qual)
@@ -128,7 +128,7 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 	}
 	set := r.s.entries[i].tags
 	t := set.Tags[j]
-	name, sub, qual := set.Strings[t.Name], set.Sub(j), set.Qual(j)
+	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
 	fallback := ref{name: name, scope: fallbackScope, fallback: true}
 	switch sub {
 	case "import":

@@ -79,7 +79,7 @@ func newJSResolver(s *snapshot, files []int) *jsResolver {
 		set := s.entries[i].tags
 		classLine := make(map[int32]string)
 		for j, t := range set.Tags {
-			name := set.Strings[t.Name]
+			name := set.Str(t.Name)
 			switch {
 			case t.Kind == tags.Definition && set.Sub(j) == "method" && set.Qual(j) != "":
 				f.addMethod(set.Qual(j), name, t.Line)
@@ -178,7 +178,7 @@ func (r *jsResolver) file(i int) *jsFile {
 		if t.Kind != tags.Reference || set.Qual(j) == "" || sub != "import" && sub != "require" {
 			continue
 		}
-		name := set.Strings[t.Name]
+		name := set.Str(t.Name)
 		fields := strings.Fields(set.Qual(j))
 		if len(fields) == 0 {
 			continue // a blank specifier
@@ -283,7 +283,7 @@ func (r *jsResolver) class(t jsTarget) (classRef, bool) {
 func (r *jsResolver) basesOf(c classRef) (in []classRef, outside bool) {
 	set := r.s.entries[c.file].tags
 	for _, j := range r.files[c.file].bases[c.name] {
-		name := set.Strings[set.Tags[j].Name]
+		name := set.Str(set.Tags[j].Name)
 		t := r.local(c.file, name)
 		if q := set.Qual(j); q != "" {
 			t = r.member(c.file, q, name)
@@ -344,7 +344,7 @@ func (r *jsResolver) defKey(i, j int) ref { return fileDefKey(r.s, i, j, "js") }
 func (r *jsResolver) refKeys(out []ref, i, j int) []ref {
 	set := r.s.entries[i].tags
 	t := set.Tags[j]
-	name, sub, qual := set.Strings[t.Name], set.Sub(j), set.Qual(j)
+	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
 	switch {
 	case sub == "require":
 		return out

@@ -89,7 +89,7 @@ func kotlinImport(f *pkgFile, sub, name, qual string) {
 
 func (r *javaResolver) kotlinRefKeys(out []ref, i, j int) []ref {
 	set := r.s.entries[i].tags
-	name, sub, qual := set.Strings[set.Tags[j].Name], set.Sub(j), set.Qual(j)
+	name, sub, qual := set.Str(set.Tags[j].Name), set.Sub(j), set.Qual(j)
 	switch sub {
 	case "import":
 		if qual == "" {
@@ -346,5 +346,5 @@ func (r *javaResolver) moreDefKeys(out []string, i, j int) []string {
 	case sub == "package", lang.isType(sub), sub == "constructor", lang.top != nil && lang.top(set, j):
 		return out
 	}
-	return append(out, rank.Key(set.Strings[set.Tags[j].Name], jvmMembersScope))
+	return append(out, rank.Key(set.Str(set.Tags[j].Name), jvmMembersScope))
 }

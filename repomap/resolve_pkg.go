@@ -98,7 +98,7 @@ func newPkgResolverLangs(s *snapshot, files []int, lang *pkgLang, langs map[int]
 			if t.Kind != tags.Definition {
 				continue
 			}
-			name := set.Strings[t.Name]
+			name := set.Str(t.Name)
 			switch {
 			case fl.isType(set.Sub(j)):
 				r.typeNames[name] = true
@@ -145,7 +145,7 @@ func (r *pkgResolver) members(i int) string { return r.lang.prefix + ".m:" + r.s
 
 func (r *pkgResolver) defKey(i, j int) ref {
 	set := r.s.entries[i].tags
-	name := set.Strings[set.Tags[j].Name]
+	name := set.Str(set.Tags[j].Name)
 	lang := r.langOf(i)
 	switch sub := set.Sub(j); {
 	case sub == "package":
@@ -304,7 +304,7 @@ func (r *pkgResolver) selfFiles(i int) []int {
 	set := r.s.entries[i].tags
 	for j, t := range set.Tags {
 		if t.Kind == tags.Definition && r.langOf(i).isType(set.Sub(j)) {
-			for _, f := range r.types[pkgName{r.pkg[i], set.Strings[t.Name]}] {
+			for _, f := range r.types[pkgName{r.pkg[i], set.Str(t.Name)}] {
 				if !slices.Contains(out, f) {
 					out = append(out, f)
 				}
@@ -328,7 +328,7 @@ func (r *pkgResolver) basesOf(i int) ([]int, bool) {
 		if t.Kind != tags.Reference || !lang.isBase(set.Sub(j), set.Qual(j)) {
 			continue
 		}
-		ns, at := r.typeOf(i, set.Strings[t.Name])
+		ns, at := r.typeOf(i, set.Str(t.Name))
 		if at != placeInTree {
 			outside = true
 			continue
@@ -421,7 +421,7 @@ func (r *pkgResolver) varType(i, j int, x string) ([]pkgName, pkgPlace) {
 		return nil, placeUnknown
 	}
 	set := r.s.entries[i].tags
-	return r.typeOf(i, set.Strings[set.Tags[d].Name])
+	return r.typeOf(i, set.Str(set.Tags[d].Name))
 }
 
 // varDecl returns the type reference of the declaration of x in effect

@@ -81,7 +81,7 @@ func newPyResolver(s *snapshot, files []int) *pyResolver {
 		f := &pyFile{classInfo: newClassInfo(), path: fp, defs: make(map[string]bool)}
 		set := s.entries[i].tags
 		for j, t := range set.Tags {
-			name := set.Strings[t.Name]
+			name := set.Str(t.Name)
 			switch {
 			case t.Kind == tags.Definition && set.Sub(j) == "method" && set.Qual(j) != "":
 				f.addMethod(set.Qual(j), name, t.Line)
@@ -191,7 +191,7 @@ func (p *pyResolver) file(i int) *pyFile {
 		if t.Kind != tags.Reference || set.Qual(j) == "" {
 			continue
 		}
-		name := set.Strings[t.Name]
+		name := set.Str(t.Name)
 		switch set.Sub(j) {
 		case "module": // import a.b [as c]
 			full, alias, _ := strings.Cut(set.Qual(j), " ")
@@ -355,7 +355,7 @@ func (p *pyResolver) class(t pyTarget) (classRef, bool) {
 func (p *pyResolver) basesOf(c classRef) (in []classRef, outside bool) {
 	set := p.s.entries[c.file].tags
 	for _, j := range p.files[c.file].bases[c.name] {
-		name := set.Strings[set.Tags[j].Name]
+		name := set.Str(set.Tags[j].Name)
 		t := pyTarget{at: goOutside}
 		if _, obj, ok := strings.Cut(set.Qual(j), " "); ok {
 			t = p.attr(c.file, obj+"."+name)
@@ -410,7 +410,7 @@ const pyFixtureScope = "py:fixture"
 func (p *pyResolver) moreDefKeys(out []string, i, j int) []string {
 	set := p.s.entries[i].tags
 	if set.Sub(j) == "fixture" {
-		out = append(out, rank.Key(set.Strings[set.Tags[j].Name], pyFixtureScope))
+		out = append(out, rank.Key(set.Str(set.Tags[j].Name), pyFixtureScope))
 	}
 	return out
 }
@@ -418,7 +418,7 @@ func (p *pyResolver) moreDefKeys(out []string, i, j int) []string {
 func (p *pyResolver) refKeys(out []ref, i, j int) []ref {
 	set := p.s.entries[i].tags
 	t := set.Tags[j]
-	name, sub, qual := set.Strings[t.Name], set.Sub(j), set.Qual(j)
+	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
 	switch sub {
 	case "module":
 		return out

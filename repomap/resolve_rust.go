@@ -109,7 +109,7 @@ func newRustResolver(s *snapshot, files []int) *rustResolver {
 			if t.Kind != tags.Definition {
 				continue
 			}
-			name := set.Strings[t.Name]
+			name := set.Str(t.Name)
 			switch sub := set.Sub(j); {
 			case sub == "macro":
 			case set.Qual(j) != "" || sub == "method" || sub == "field" || sub == "variant":
@@ -149,7 +149,7 @@ func (r *rustResolver) findLibs() {
 		lib := r.at(path.Join(path.Dir(f.path), "src/lib.rs"))
 		set := r.s.entries[i].tags
 		for j, t := range set.Tags {
-			if lib >= 0 && t.Kind == tags.Definition && set.Strings[t.Name] == "package" && set.Qual(j) != "" {
+			if lib >= 0 && t.Kind == tags.Definition && set.Str(t.Name) == "package" && set.Qual(j) != "" {
 				r.libs[strings.ReplaceAll(set.Qual(j), "-", "_")] = lib
 				named[lib] = true
 			}
@@ -180,7 +180,7 @@ func (r *rustResolver) file(i int) *rustFile {
 			continue
 		}
 		segs, alias := rustUse(set.Qual(j))
-		switch name := set.Strings[t.Name]; {
+		switch name := set.Str(t.Name); {
 		case name == "*":
 			if !slices.ContainsFunc(f.globs, func(g []string) bool { return slices.Equal(g, segs) }) {
 				f.globs = append(f.globs, segs)
@@ -528,7 +528,7 @@ func (r *rustResolver) implScopes(i int, qual string) (self, trait string) {
 
 func (r *rustResolver) defKey(i, j int) ref {
 	set := r.s.entries[i].tags
-	name := set.Strings[set.Tags[j].Name]
+	name := set.Str(set.Tags[j].Name)
 	switch sub, qual := set.Sub(j), set.Qual(j); {
 	case sub == "macro":
 		return ref{name: name, scope: r.macroScope(i)}
@@ -566,7 +566,7 @@ func (r *rustResolver) enclosing(i int, line int32) string {
 func (r *rustResolver) refKeys(out []ref, i, j int) []ref {
 	set := r.s.entries[i].tags
 	t := set.Tags[j]
-	name, sub, qual := set.Strings[t.Name], set.Sub(j), set.Qual(j)
+	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
 	fallback := ref{name: name, scope: fallbackScope, fallback: true}
 	anyMethod := fallback // any definition of the name: the tree's methods are most of them
 	var target rsTarget

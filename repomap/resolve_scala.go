@@ -183,7 +183,7 @@ func (r *scalaResolver) readFile(p *pkgResolver, i int) *pkgFile {
 		if t.Kind != tags.Reference {
 			continue
 		}
-		name, qual := set.Strings[t.Name], set.Qual(j)
+		name, qual := set.Str(t.Name), set.Qual(j)
 		switch sub := set.Sub(j); {
 		case sub == "import":
 			u := parseScalaImport(name, qual)
@@ -217,7 +217,7 @@ func (r *scalaResolver) readFile(p *pkgResolver, i int) *pkgFile {
 func (r *scalaResolver) refKeys(out []ref, i, j int) []ref {
 	set := r.s.entries[i].tags
 	t := set.Tags[j]
-	name, sub, qual := set.Strings[t.Name], set.Sub(j), set.Qual(j)
+	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
 	fallback := ref{name: name, scope: fallbackScope, fallback: true}
 	switch sub {
 	case "import", "package":

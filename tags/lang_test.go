@@ -339,8 +339,8 @@ func TestParseSetIsPack(t *testing.T) {
 				}
 			}
 		}
-		if !slices.Equal(got.Strings, order) {
-			t.Errorf("%s: the Set's strings are %q, want %q", file, got.Strings, order)
+		if !slices.Equal(got.Strings(), order) {
+			t.Errorf("%s: the Set's strings are %q, want %q", file, got.Strings(), order)
 		}
 		if got.Len() > 0 {
 			n++

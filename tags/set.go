@@ -4,19 +4,55 @@ import "slices"
 
 // Set is a file's tags in compact form: each distinct name and kind is
 // stored once, and the tags refer to them by index. A Set holds no
-// pointers per tag, which keeps large trees cheap to hold in memory.
+// pointers per tag or per string (its strings are one block of text),
+// which keeps large trees cheap to hold in memory.
 type Set struct {
-	Strings []string // the names and kinds of the tags
-	Tags    []Packed // sorted by line, as Parse returns them
+	Tags []Packed // sorted by line, as Parse returns them
+	text string   // the names and kinds of the tags, one after another
+	ends []uint32 // where each string ends in text
+}
+
+// MakeSet returns the Set of the tags ts whose strings are text cut at
+// ends: string i is text[ends[i-1]:ends[i]], the first from 0. The ends
+// must not decrease, nor pass the end of text.
+func MakeSet(text string, ends []uint32, ts []Packed) Set {
+	return Set{Tags: ts, text: text, ends: ends}
+}
+
+// Str returns string i of the Set, a name, kind or qualifier.
+func (s Set) Str(i uint32) string {
+	start := uint32(0)
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	return s.text[start:s.ends[i]]
+}
+
+// NumStrings returns the number of strings of the Set.
+func (s Set) NumStrings() int { return len(s.ends) }
+
+// Equal reports whether s and t have the same strings, in the same
+// order, and the same tags.
+func (s Set) Equal(t Set) bool {
+	return s.text == t.text && slices.Equal(s.ends, t.ends) && slices.Equal(s.Tags, t.Tags)
+}
+
+// Strings returns the strings of the Set, in order, in a new list.
+func (s Set) Strings() []string {
+	strs := make([]string, len(s.ends))
+	for i := range strs {
+		strs[i] = s.Str(uint32(i))
+	}
+	return strs
 }
 
 // Packed is one tag of a Set.
 type Packed struct {
-	Name uint32 // index of the name in Set.Strings
+	Name uint32 // index of the name among the Set's strings (Set.Str)
 	Sub  uint32 // index of the kind of definition or reference
 	Line int32  // 0-based row of the name
 	Kind Kind
-	Qual uint32 // 1 + the index of the qualifier in Set.Strings; 0 for none
+	Qual uint32 // 1 + the index of the qualifier among the Set's strings; 0 for none
 }
 
 // Pack returns the Set of ts.
@@ -36,16 +72,23 @@ func Pack(ts []Tag) Set {
 // as strings or as bytes of the source. Its table and lists are kept from
 // one Set to the next: a Set gets lists of its own size when done.
 type packer struct {
-	index   map[string]uint32
-	strings []string
-	tags    []Packed
+	index map[string]uint32
+	text  []byte   // the strings, one after another
+	ends  []uint32 // where each ends in text
+	tags  []Packed
 }
 
 // reset starts a new Set of at most n tags.
 func (k *packer) reset(n int) {
 	k.index = cleared(k.index)
-	k.strings = k.strings[:0]
+	k.text, k.ends = k.text[:0], k.ends[:0]
 	k.tags = slices.Grow(k.tags[:0], n)
+}
+
+// appendString adds str to the strings, as the next one.
+func (k *packer) appendString(str string) {
+	k.text = append(k.text, str...)
+	k.ends = append(k.ends, uint32(len(k.text)))
 }
 
 // done returns the Set, in lists of its own size (a Set is kept for
@@ -54,11 +97,11 @@ func (k *packer) done() Set {
 	if len(k.tags) == 0 {
 		return Set{}
 	}
-	set := Set{Strings: slices.Clone(k.strings), Tags: slices.Clone(k.tags)}
+	set := Set{Tags: slices.Clone(k.tags), text: string(k.text), ends: slices.Clone(k.ends)}
 	if cap(k.tags) > maxKeptTags {
 		// One huge file should not hold its room for every file after,
 		// as with the table (cleared).
-		k.strings, k.tags = nil, nil
+		k.text, k.ends, k.tags = nil, nil, nil
 	}
 	return set
 }
@@ -81,9 +124,9 @@ func cleared[V any](m map[string]V) map[string]V {
 func (k *packer) intern(str string) uint32 {
 	i, ok := k.index[str]
 	if !ok {
-		i = uint32(len(k.strings))
+		i = uint32(len(k.ends))
 		k.index[str] = i
-		k.strings = append(k.strings, str)
+		k.appendString(str)
 	}
 	return i
 }
@@ -111,13 +154,13 @@ func (s Set) Len() int { return len(s.Tags) }
 // Tag returns tag i, with path as its Path.
 func (s Set) Tag(i int, path string) Tag {
 	p := s.Tags[i]
-	return Tag{Path: path, Name: s.Strings[p.Name], Kind: p.Kind, Sub: s.Strings[p.Sub], Line: int(p.Line), Qual: s.Qual(i)}
+	return Tag{Path: path, Name: s.Str(p.Name), Kind: p.Kind, Sub: s.Str(p.Sub), Line: int(p.Line), Qual: s.Qual(i)}
 }
 
 // Qual returns the qualifier of tag i, or "".
 func (s Set) Qual(i int) string {
 	if q := s.Tags[i].Qual; q > 0 {
-		return s.Strings[q-1]
+		return s.Str(q - 1)
 	}
 	return ""
 }
@@ -135,7 +178,7 @@ func (s Set) Unpack(path string) []Tag {
 }
 
 // Name returns the name of tag i.
-func (s Set) Name(i int) string { return s.Strings[s.Tags[i].Name] }
+func (s Set) Name(i int) string { return s.Str(s.Tags[i].Name) }
 
 // Sub returns the kind of tag i.
-func (s Set) Sub(i int) string { return s.Strings[s.Tags[i].Sub] }
+func (s Set) Sub(i int) string { return s.Str(s.Tags[i].Sub) }
