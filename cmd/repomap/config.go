@@ -49,6 +49,7 @@ type config struct {
 	floor     bool // bench
 	floorRun  bool // bench
 	floorGo   int  // bench: the floor's goroutines, with floorRun
+	faultRun  bool // bench
 	maxTokens int  // mcp
 	top       int  // graph
 	arrows    int  // graph

@@ -604,6 +604,10 @@
 //
 //	--exclude glob
 //	      leave out paths matching glob; repeatable
+//	--fault-run
+//	      time nothing but a page fault, in this process, and print its CPU time
+//	      in nanoseconds as JSON (null when it cannot be timed); for repomap bench
+//	      --floor
 //	--floor
 //	      also time the floor, and print the cold map's CPU time as a ratio of it
 //	--floor-run
