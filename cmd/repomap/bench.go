@@ -60,13 +60,14 @@ the floor does: the ratio is then the map's own work on top of the
 floor's, with no machine in between.
 
 Where page faults are counted, it prints those of the cold maps and of
-the floors, what one takes on this machine (timed after each pair, by
-touching each page of 64 MB of new memory once), and the ratio without
-the cold map's faults beyond the floor's. A map keeps what it makes (tags, links, the ranking), and
-its heap grows to hold it; the floor keeps nothing. A page fault takes a
-fraction of a microsecond on one machine and ten on another (a virtual
-machine whose host keeps its page tables): that part of the map's work
-is the machine's more than the map's.`,
+the floors, what one takes on this machine (timed after each pair, in a
+process of its own that touches each page of 64 MB of new memory once),
+and the ratio without the cold map's faults beyond the floor's. A map
+keeps what it makes (tags, links, the ranking), and its heap grows to
+hold it; the floor keeps nothing. A page fault takes a fraction of a
+microsecond on one machine and ten on another (a virtual machine whose
+host keeps its page tables): that part of the map's work is the
+machine's more than the map's.`,
 		flags: func(fl *flag.FlagSet, c *config) {
 			fl.IntVar(&c.runs, "runs", 3, "measured runs of each kind, a positive `number`")
 			fl.IntVar(&c.tokens, "tokens", 1024, "the map's budget in `tokens`")
@@ -274,15 +275,14 @@ func ratioLine(ratios []float64, maps, floors []benchRun) string {
 const faultProbe = 64 << 20
 
 // faultLine describes the page faults of the maps and the floors, and
-// what the maps' faults beyond the floors' cost, at costs[i] each in pair
-// i (timed right after it): the ratio of the pairs' CPU times without
-// them. A cold map keeps what it made
-// (tags, links, the ranking) and its heap grows to hold it; the floor
-// keeps nothing. Each page of that growth is faulted in once, which
-// takes a fraction of a microsecond on one machine and ten on another
-// (a virtual machine whose page tables the host keeps): the one figure
-// of the map's work above the floor that moves that much between
-// machines.
+// what the maps' faults beyond the floors' cost, at costs[i] each in
+// pair i (timed right after it): the ratio of the pairs' CPU times
+// without them. A cold map keeps what it made (tags, links, the ranking)
+// and its heap grows to hold it; the floor keeps nothing. Each page of
+// that growth is faulted in once, which takes a fraction of a
+// microsecond on one machine and ten on another (a virtual machine whose
+// page tables the host keeps): the one part of the map's work above the
+// floor that moves that much between machines.
 func faultLine(maps, floors []benchRun, costs []time.Duration) string {
 	var ratios []float64
 	var more []int64

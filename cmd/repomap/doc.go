@@ -588,13 +588,14 @@
 // floor's, with no machine in between.
 //
 // Where page faults are counted, it prints those of the cold maps and of
-// the floors, what one takes on this machine (timed after each pair, by
-// touching each page of 64 MB of new memory once), and the ratio without
-// the cold map's faults beyond the floor's. A map keeps what it makes (tags, links, the ranking), and
-// its heap grows to hold it; the floor keeps nothing. A page fault takes a
-// fraction of a microsecond on one machine and ten on another (a virtual
-// machine whose host keeps its page tables): that part of the map's work
-// is the machine's more than the map's.
+// the floors, what one takes on this machine (timed after each pair, in a
+// process of its own that touches each page of 64 MB of new memory once),
+// and the ratio without the cold map's faults beyond the floor's. A map
+// keeps what it makes (tags, links, the ranking), and its heap grows to
+// hold it; the floor keeps nothing. A page fault takes a fraction of a
+// microsecond on one machine and ten on another (a virtual machine whose
+// host keeps its page tables): that part of the map's work is the
+// machine's more than the map's.
 //
 // Usage:
 //
