@@ -98,7 +98,7 @@ func (k *packer) done() Set {
 		return Set{}
 	}
 	set := Set{Tags: slices.Clone(k.tags), text: string(k.text), ends: slices.Clone(k.ends)}
-	if cap(k.tags) > maxKeptTags {
+	if cap(k.tags) > maxKeptTags || cap(k.text) > maxKeptText {
 		// One huge file should not hold its room for every file after,
 		// as with the table (cleared).
 		k.text, k.ends, k.tags = nil, nil, nil
@@ -106,8 +106,12 @@ func (k *packer) done() Set {
 	return set
 }
 
-// maxKeptTags is the most tags a packer keeps room for after a Set.
-const maxKeptTags = 1 << 16
+// maxKeptTags and maxKeptText are the most tags, and bytes of strings, a
+// packer keeps room for after a Set.
+const (
+	maxKeptTags = 1 << 16
+	maxKeptText = 1 << 20
+)
 
 // cleared returns m emptied, or a new map when m held so many entries
 // that clearing it for each file would cost more than making one: a map
