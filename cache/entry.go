@@ -267,18 +267,12 @@ func readTags(r *reader, keep bool) (set tags.Set, nstr, ntags int, err error) {
 		r.i = start
 		var block strings.Builder
 		block.Grow(total)
-		for range nstr {
+		ends := make([]uint32, nstr)
+		for i := range ends {
 			l := int(r.uvarint())
 			block.Write(r.b[r.i : r.i+l])
 			r.i += l
-		}
-		r.i = start
-		ends, at := make([]uint32, nstr), 0
-		for i := range ends {
-			l := int(r.uvarint())
-			r.i += l
-			at += l
-			ends[i] = uint32(at)
+			ends[i] = uint32(block.Len())
 		}
 		set = tags.MakeSet(block.String(), ends, nil)
 		r.i = end
