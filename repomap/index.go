@@ -39,6 +39,7 @@ type index struct {
 	writing  *pendingWrite     // a write to the disk caches under way; nil when none is
 	roles    map[string]roleOf // the roles given files by rolesBy, by path
 	rolesBy  []roleRules       // the rules of roles, per root
+	sel      selection         // Options.Exclude and Include: what the walk can list
 }
 
 // roleOf is the role of the file at rel whose head says it was generated
@@ -140,7 +141,8 @@ func (x *index) startPreload(ctx context.Context, link bool, read int, wq *words
 }
 
 func newIndex(roots []*root, opts *Options) *index {
-	return &index{roots: roots, opts: opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool)}
+	return &index{roots: roots, opts: opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool),
+		sel: newSelection(opts.Exclude, opts.Include)}
 }
 
 func (x *index) close() error {
@@ -741,10 +743,17 @@ func timedOutReason(timeout time.Duration) string {
 
 // adopt records that the disk cache of r holds the files of held, by
 // path relative to r, and gives the index the entry newEntry makes of
-// each of them it does not know.
+// each of them it does not know. Known files are counted within the
+// index's selection: the cache may hold files that Options.Exclude or
+// Include leave out, which are not gone.
 func adopt[V any](x *index, r *root, held map[string]V, newEntry func(rel string, v V) *entry) {
 	r.known = func(rel string) bool { _, ok := held[rel]; return ok }
-	r.nKnown = len(held)
+	r.nKnown = 0
+	for rel := range held {
+		if x.sel.selects(rel) {
+			r.nKnown++
+		}
+	}
 	for rel, v := range held {
 		p := r.mapPath(rel)
 		if _, ok := x.files[p]; !ok {
@@ -759,7 +768,8 @@ func isDone(err error) bool {
 }
 
 // persist writes what changed to each root's disk cache in one batch,
-// drops the entries of files that are gone from it, and forgets them. A
+// drops the entries of files that are gone from it (walked no more,
+// though the selection would list them), and forgets them. A
 // root whose cache holds every file and no other, none of them changed,
 // is not written: a warm map of a tree of 27,000 files spent a fifth of
 // its CPU time making sets of paths to find that out.
@@ -808,8 +818,10 @@ func (x *index) persist(files []file) {
 			}
 		}
 		if gone {
-			live := w.live
-			w.keep = func(p string) bool { return live[p] }
+			// A file the selection leaves out is not gone: a map of
+			// part of the tree keeps the cache of the rest.
+			live, sel := w.live, x.sel
+			w.keep = func(p string) bool { return live[p] || !sel.selects(p) }
 		}
 		writes = append(writes, w)
 	}
