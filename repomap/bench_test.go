@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/repomap-dev/repomap/eval/experiment"
 	"os"
 	"path/filepath"
 	"slices"
@@ -316,7 +317,7 @@ func benchLink(b *testing.B, root string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rk, err := parseRanking(RankingDefault)
+	rk, err := experiment.Parse(RankingDefault)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -352,7 +353,7 @@ func BenchmarkRankGoSrc(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rk, err := parseRanking(RankingDefault)
+	rk, err := experiment.Parse(RankingDefault)
 	if err != nil {
 		b.Fatal(err)
 	}

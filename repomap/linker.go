@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"github.com/repomap-dev/repomap/internal/policy"
 	"slices"
 	"strings"
 
@@ -23,12 +24,12 @@ import (
 
 // linker is the link stage's state for one snapshot.
 type linker struct {
-	rk   ranking
+	rk   policy.Config
 	s    *snapshot
-	res  *resolver // nil without rk.resolve
-	fams []string  // per file: its family of languages, with rk.family and rules
+	res  *resolver // nil without rk.Link.Resolve
+	fams []string  // per file: its family of languages, with rk.Link.Family and rules
 	// docFams are the families the names of documents' code link in,
-	// with rk.readme or rk.docCode (docFamilies).
+	// with rk.Link.Readme or rk.Link.DocCode (docFamilies).
 	docFams []string
 
 	refs   []fileRefs // per file
@@ -127,22 +128,22 @@ func (lk *linker) addTo(r *fileRefs, d int32, touched func(set int, key string))
 }
 
 // newLinker links the files of s with rk.
-func newLinker(s *snapshot, rk ranking) *linker {
+func newLinker(s *snapshot, rk policy.Config) *linker {
 	s.decodeAll()
 	lk := &linker{rk: rk, s: s, uses: make(map[refUse]int)}
 	for c := range lk.sets {
 		lk.sets[c] = make(map[string]int32)
 	}
-	if rk.resolve {
-		lk.res = newResolver(s, rk.rust, rk.scala, rk.kotlin)
+	if rk.Link.Resolve {
+		lk.res = newResolver(s, rk.Link.Rust, rk.Link.Scala, rk.Link.Kotlin)
 	}
 	lk.fams = make([]string, len(s.files))
-	if rk.family && lk.res != nil {
+	if rk.Link.Family && lk.res != nil {
 		for i, f := range s.files {
 			lk.fams[i] = langFamily(tags.Detect(f.path, nil))
 		}
 	}
-	if rk.readme > 0 || rk.docCode {
+	if rk.Link.Readme || rk.Link.DocCode {
 		lk.docFams = docFamilies(lk.fams)
 	}
 	lk.refs = make([]fileRefs, len(s.files))

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/repomap-dev/repomap/internal/policy"
 	"maps"
 	"math"
 	"os"
@@ -54,11 +55,11 @@ type linkMemo struct {
 }
 
 // overviewQuery returns what the ranks of a map for no request depend on
-// beside the graph: the ranking named ranking, and the files whose
-// teleport share is their own, the front doors (frontTeleport), which
-// the roles of files choose.
-func overviewQuery(ranking string, doors []string) string {
-	return strings.Join(append([]string{ranking}, doors...), "\x00")
+// beside the graph: the ranking rk, and the files whose teleport share
+// is their own, the front doors (frontTeleport), which the roles of
+// files choose.
+func overviewQuery(rk policy.Config, doors []string) string {
+	return strings.Join(append([]string{rk.Fingerprint()}, doors...), "\x00")
 }
 
 // ranksBlob is the name of a linkMemo's overview ranks in a disk cache.
@@ -148,12 +149,12 @@ var buildStamp = sync.OnceValue(func() string {
 // entries back would not find the links the process that parsed them
 // kept (on the Go standard library, which has files too large to parse,
 // the first warm map after a cold one linked anew, for 2 s).
-func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
+func linkDigest(s *snapshot, rk policy.Config) [sha256.Size]byte {
 	h := sha256.New()
 	var b []byte
 	b = append(b, "repomap link\x00"...)
 	b = append(b, buildStamp()...)
-	b = fmt.Appendf(b, "\x00%t %t %t %t %t %t %t %t %t %t %t %t\x00", rk.resolve, rk.names > 0, rk.builtins, rk.rust, rk.scala, rk.kotlin, rk.fixtures, rk.exports, rk.hints, rk.family, rk.readme > 0, rk.docCode)
+	b = append(append(append(b, 0), rk.LinkFingerprint()...), 0)
 	for i, f := range s.files {
 		e := s.entries[i]
 		b = binary.AppendUvarint(b, uint64(f.root))
@@ -177,7 +178,7 @@ func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
 // index: the one its index kept when the digest is the same, or from the
 // disk cache for the first of a Map's life, or updated from the last one
 // after some files changed, or made, and kept.
-func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
+func (s *snapshot) linked(ctx context.Context, rk policy.Config) linked {
 	x := s.idx
 	if x == nil {
 		l := newLinker(s, rk).linked(false)

@@ -80,10 +80,10 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 	}
 	var out []Reference
 	var ranks map[string]float64 // of the whole tree, once some file refers to a name
-	rk, _ := parseRanking(m.opts.Ranking)
+	rk := *m.opts.Policy
 	var res *resolver
 	var defined, definedNames map[string]bool // the keys and names of the tree's definitions
-	if rk.resolve {
+	if rk.Link.Resolve {
 		res, defined, definedNames = newResolver(snap, false, false, false), make(map[string]bool), make(map[string]bool)
 		for i := range snap.files {
 			set := snap.entries[i].tags
@@ -109,7 +109,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			set := snap.entries[i].tags
 			var lines []int
 			for j, t := range set.Tags {
-				if t.Kind != tags.Reference || set.Str(t.Name) != name || !rk.links(set.Sub(j)) {
+				if t.Kind != tags.Reference || set.Str(t.Name) != name || !rk.Link.Links(set.Sub(j)) {
 					continue
 				}
 				if resolved && res.resolves(i) {
@@ -164,8 +164,8 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 		mentioned[w] = true
 	}
 	var rs *resolver
-	rk, _ := parseRanking(m.opts.Ranking)
-	if rk.resolve {
+	rk := *m.opts.Policy
+	if rk.Link.Resolve {
 		rs = newResolver(snap, false, false, false)
 	}
 	items, ranks := relatedItems(snap, p, mentioned, rs, rk)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/policy"
 	"go/ast"
 	"go/types"
 	"math"
@@ -74,7 +76,7 @@ func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(s
 		dir, len(loaded), len(truth), len(tagged))
 	var aider oracleScore
 	for _, name := range []string{RankingAider, RankingDefault} {
-		rk, err := parseRanking(name)
+		rk, err := experiment.Parse(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +309,7 @@ type oracleScore struct {
 // checked that link makes with rk, from the files it was asked about
 // (all when asked is nil): a reference key links to each file defining
 // the key, with the weight rank gives it.
-func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
+func scoreEdges(s *snapshot, rk policy.Config, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
 	l := link(s, rk)
 	definers := make(map[string][]string)
 	for _, f := range l.files {
@@ -336,8 +338,8 @@ func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdg
 		for k, r := range f.Refs {
 			ident := rank.Ident(r)
 			w := rank.Weight(ident, nDef[r], false) * math.Sqrt(float64(f.RefCounts[k]))
-			if strings.HasSuffix(r, "\x00"+fallbackScope) && rk.fallback > 0 {
-				w *= rk.fallback
+			if strings.HasSuffix(r, "\x00"+fallbackScope) && rk.Link.Fallback > 0 {
+				w *= rk.Link.Fallback
 			}
 			for _, to := range definers[r] {
 				if to != f.Path {

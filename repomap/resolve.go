@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"github.com/repomap-dev/repomap/internal/policy"
 	"iter"
 	"maps"
 	"path"
@@ -249,26 +250,26 @@ const namesScope = "~names"
 // with overviewPrivate below 1, for a map for no request, that weight for
 // the names a package keeps to itself (Go's lower-case names), so that a
 // repository's overview leads with the API its packages share.
-func keyWeight(rk ranking, overview bool) func(string) float64 {
-	docs := rk.readme > 0 || rk.docCode
-	if !rk.resolve && !docs {
+func keyWeight(rk policy.Config, overview bool) func(string) float64 {
+	docs := rk.Link.Readme || rk.Link.DocCode
+	if !rk.Link.Resolve && !docs {
 		return nil
 	}
 	return func(key string) float64 {
 		name, scope, _ := strings.Cut(key, "\x00")
 		switch {
 		case docs && (scope == docScope || strings.HasPrefix(scope, docScope+familyScope)):
-			if overview || rk.docMaps {
+			if overview || rk.DocMaps {
 				return 1
 			}
 			return 0
-		case !rk.resolve:
+		case !rk.Link.Resolve:
 		case scope == fallbackScope || strings.HasPrefix(scope, fallbackScope+familyScope):
-			return rk.fallback
+			return rk.Link.Fallback
 		case scope == namesScope:
-			return rk.names
-		case overview && rk.private > 0 && strings.HasPrefix(scope, "go:") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf:
-			return rk.private
+			return rk.Link.Names
+		case overview && rk.Private > 0 && strings.HasPrefix(scope, "go:") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf:
+			return rk.Private
 		}
 		return 1
 	}

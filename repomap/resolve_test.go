@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"context"
+	"github.com/repomap-dev/repomap/eval/experiment"
 	"slices"
 	"strings"
 	"testing"
@@ -95,7 +96,7 @@ func edges(t *testing.T, tree fstest.MapFS, ranking string) []string {
 // linkTree returns the link stage's result for the tree.
 func linkTree(t *testing.T, tree fstest.MapFS, ranking string) linked {
 	t.Helper()
-	m, err := NewFS(tree, &Options{Ranking: ranking})
+	m, err := NewFS(tree, &Options{Policy: experimentPolicy(t, ranking)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func linkTree(t *testing.T, tree fstest.MapFS, ranking string) linked {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rk, err := parseRanking(ranking)
+	rk, err := experiment.Parse(ranking)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +274,7 @@ func TestRelatedResolved(t *testing.T) {
 		{RankingDefault, []int{5, 29}},
 		{RankingAider, []int{5, 15, 15, 26, 27, 29, 30}},
 	} {
-		m, err := NewFS(goTree, &Options{Ranking: tc.ranking})
+		m, err := NewFS(goTree, &Options{Policy: experimentPolicy(t, tc.ranking)})
 		if err != nil {
 			t.Fatal(err)
 		}

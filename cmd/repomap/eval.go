@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/repomap-dev/repomap/eval/experiment"
 	"io"
 	"log/slog"
 	"os"
@@ -220,7 +221,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var variants []eval.Variant
 	for _, name := range strings.Split(*ranking, ",") {
 		name = strings.TrimSpace(name)
-		if err := repomap.CheckRanking(name); err != nil {
+		pol, err := experiment.Parse(name)
+		if err != nil {
 			return usage("%v", err)
 		}
 		for _, st := range styles {
@@ -229,7 +231,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				vname += "/" + st
 			}
 			variants = append(variants, eval.Variant{Name: vname, Options: func() *repomap.Options {
-				return &repomap.Options{Ranking: name, Style: st}
+				p := pol
+				return &repomap.Options{Policy: &p, Style: st}
 			}})
 		}
 	}
