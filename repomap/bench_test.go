@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/repomap-dev/repomap/eval/experiment"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/repomap-dev/repomap/eval/experiment"
 
 	"github.com/repomap-dev/repomap/internal/corpus"
 )
@@ -323,7 +324,7 @@ func benchLink(b *testing.B, root string) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		link(s, rk)
+		linkSnapshot(s, rk)
 	}
 }
 
@@ -361,7 +362,7 @@ func BenchmarkRankGoSrc(b *testing.B) {
 	in, _ := rankInput(s, l, rk, query{})
 	b.ReportAllocs()
 	for b.Loop() {
-		l.index.Ranking(in)
+		l.Index.Ranking(in)
 	}
-	b.ReportMetric(float64(l.index.Ranking(in).Result().Iterations), "iterations")
+	b.ReportMetric(float64(l.Index.Ranking(in).Result().Iterations), "iterations")
 }

@@ -68,7 +68,7 @@ func (m *Map) Graph(ctx context.Context, req Request) (*Graph, error) {
 		}
 	}
 	rk := *m.opts.Policy
-	in, _ := rankInput(snap, link(snap, rk), rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
+	in, _ := rankInput(snap, linkSnapshot(snap, rk), rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
 	ranks := rank.Rank(in).Files
 	fg := rank.NewFileGraph(in)
 	tele := fg.Teleport()

@@ -4,14 +4,15 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"github.com/repomap-dev/repomap/eval/experiment"
-	"github.com/repomap-dev/repomap/internal/policy"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/policy"
 
 	gocmp "github.com/google/go-cmp/cmp"
 

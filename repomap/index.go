@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/redact"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/internal/words"
@@ -40,7 +41,11 @@ type index struct {
 	roles    map[string]roleOf // the roles given files by rolesBy, by path
 	rolesBy  []roleRules       // the rules of roles, per root
 	sel      selection         // Options.Exclude and Include: what the walk can list
+	ids      atomic.Uint64     // the last entry's id
 }
+
+// newID returns the id of a new entry.
+func (x *index) newID() uint64 { return x.ids.Add(1) }
 
 // roleOf is the role of the file at rel whose head says it was generated
 // or not.
@@ -178,6 +183,7 @@ func (x *index) close() error {
 // modification time are unchanged. An entry is replaced, never changed,
 // when its file changes, but for lines, which are read on first use.
 type entry struct {
+	id        uint64 // one of its own: an entry of a file that changed is another entry
 	size, mod int64
 	tags      tags.Set      // its tags, once decoded: see decode
 	enc       cache.Encoded // its tags as the disk cache holds them, until decoded
@@ -354,7 +360,9 @@ func (x *index) fill(ctx context.Context, es []*entry) {
 			}
 			f := file{path: r.mapPath(l.rel), root: l.root, rel: l.rel, size: e.size, mod: e.mod}
 			if parsed := x.parse(ctx, p, f, l.outline, nil); ctx.Err() == nil {
+				id := e.id
 				*e = *parsed // else the parse may have been cut short
+				e.id = id    // the same entry, read at last
 			}
 		}
 	}
@@ -391,6 +399,18 @@ func inParallel(n, workers int, f func(i int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// linkFiles returns the files of s as the link stage takes them, their
+// tags decoded.
+func (s *snapshot) linkFiles() []link.File {
+	s.decodeAll()
+	out := make([]link.File, len(s.files))
+	for i, f := range s.files {
+		e := s.entries[i]
+		out[i] = link.File{Path: f.path, Rel: f.rel, Lang: tags.Detect(f.path, nil), Tags: e.tags, Version: e.id}
+	}
+	return out
 }
 
 // paths returns the paths of the files, in map order.
@@ -597,7 +617,7 @@ func (x *index) update(ctx context.Context, files []file, skipped []skip) (*snap
 	for i, f := range files {
 		e := x.files[f.path]
 		if e == nil {
-			e = &entry{size: f.size, mod: f.mod}
+			e = &entry{id: x.newID(), size: f.size, mod: f.mod}
 		}
 		s.entries[i] = e
 		r, ok := x.roles[f.path]
@@ -668,7 +688,7 @@ func (x *index) loadCaches(ctx context.Context) {
 				if score, ok := st.Seen.(*wordsScore); ok {
 					l.score, l.scored = score, wq
 				}
-				e := &entry{size: st.Size, mod: st.ModTime, generated: st.Generated, skip: st.Skip, lazy: l}
+				e := &entry{id: x.newID(), size: st.Size, mod: st.ModTime, generated: st.Generated, skip: st.Skip, lazy: l}
 				x.timedOutEntry(e, st.TimedOut, st.Timeout)
 				return e
 			})
@@ -688,7 +708,7 @@ func (x *index) loadCaches(ctx context.Context) {
 			continue
 		}
 		adopt(x, r, entries, func(_ string, c cache.Entry) *entry {
-			e := &entry{size: c.Size, mod: c.ModTime, tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
+			e := &entry{id: x.newID(), size: c.Size, mod: c.ModTime, tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
 			x.timedOutEntry(e, c.TimedOut, c.Timeout)
 			return e
 		})
@@ -1013,7 +1033,7 @@ const (
 // after one file of net/http changed. It reads a file on disk into buf,
 // when not nil (readFile): nothing the entry keeps is in it.
 func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool, buf *[]byte) *entry {
-	e := &entry{size: f.size, mod: f.mod, dirty: true}
+	e := &entry{id: x.newID(), size: f.size, mod: f.mod, dirty: true}
 	r := x.roots[f.root]
 	if !r.onDisk {
 		buf = nil // its ReadFile may not be what Open reads

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/repomap-dev/repomap/internal/policy"
 	"maps"
 	"math"
 	"os"
@@ -15,6 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/policy"
 
 	"github.com/repomap-dev/repomap/rank"
 )
@@ -32,12 +34,19 @@ const linkBlob = "link"
 // linkMagic starts a linkBlob; its last byte is the version of the form.
 const linkMagic = "rmlk\x01"
 
+// linked is the link stage's result, with where it came from
+// (Stats.Linked).
+type linked struct {
+	link.Linked
+	from string
+}
+
 // linkMemo is the link stage's result for the files whose digest is key.
 type linkMemo struct {
 	key    [sha256.Size]byte
 	l      linked
-	stored bool    // the first root's disk cache holds it
-	lk     *linker // what made it, for the next change; nil when it was read from the disk cache
+	stored bool         // the first root's disk cache holds it
+	lk     *link.Linker // what made it, for the next change; nil when it was read from the disk cache
 
 	// The end of the power iteration of the map for no request (the
 	// overview), with the Map's ranking, once one was made; and whether
@@ -181,9 +190,7 @@ func linkDigest(s *snapshot, rk policy.Config) [sha256.Size]byte {
 func (s *snapshot) linked(ctx context.Context, rk policy.Config) linked {
 	x := s.idx
 	if x == nil {
-		l := newLinker(s, rk).linked(false)
-		l.from = "made"
-		return l
+		return linked{link.New(s.linkFiles(), rk.Link).Linked(false), "made"}
 	}
 	key := linkDigest(s, rk)
 	if m := x.link; m != nil && m.key == key {
@@ -202,20 +209,18 @@ func (s *snapshot) linked(ctx context.Context, rk policy.Config) linked {
 	}
 	s.fillAll(ctx) // the link stage reads the tags of every file
 	var l linked
-	var lk *linker
+	var lk *link.Linker
 	next := &linkMemo{key: key}
-	if m := x.link; m != nil && m.lk != nil && m.lk.update(s) {
+	if m := x.link; m != nil && m.lk != nil && m.lk.Update(s.linkFiles()) {
 		lk = m.lk
-		l = lk.linked(false)
-		l.from = "updated"
-		if l.index == m.l.index {
+		l = linked{lk.Linked(false), "updated"}
+		if l.Index == m.l.Index {
 			// The same rank index, so the same ranks for no request.
 			next.overview, next.overviewQuery = m.overview, m.overviewQuery
 		}
 	} else {
-		lk = newLinker(s, rk)
-		l = lk.linked(false)
-		l.from = "made"
+		lk = link.New(s.linkFiles(), rk.Link)
+		l = linked{lk.Linked(false), "made"}
 	}
 	next.l, next.lk = l, lk
 	x.link = next
@@ -334,28 +339,10 @@ func (x *index) storeLinked(ctx context.Context) {
 var errOtherFiles = errors.New("repomap: link cache is for other files")
 
 // encodeLinked returns the binary form of l, for the files of digest
-// key: linkMagic, key, the counts of l.size, the names l.hidden lists by
-// path (uvarint counts and lengths), then l.index in its binary form.
+// key: linkMagic, key, then l in its binary form (link.Linked.AppendBinary).
 func encodeLinked(l linked, key [sha256.Size]byte) ([]byte, error) {
 	b := append([]byte(linkMagic), key[:]...)
-	b = binary.AppendUvarint(b, uint64(l.size.defs))
-	b = binary.AppendUvarint(b, uint64(l.size.refs))
-	paths := slices.Sorted(func(yield func(string) bool) {
-		for p := range l.hidden {
-			if !yield(p) {
-				return
-			}
-		}
-	})
-	b = binary.AppendUvarint(b, uint64(len(paths)))
-	for _, p := range paths {
-		b = appendString(b, p)
-		b = binary.AppendUvarint(b, uint64(len(l.hidden[p])))
-		for _, name := range l.hidden[p] {
-			b = appendString(b, name)
-		}
-	}
-	return l.index.AppendBinary(b)
+	return l.AppendBinary(b)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -367,58 +354,16 @@ func appendString(b []byte, s string) []byte {
 // key; errOtherFiles when it was written for others. What it returns
 // keeps nothing of data.
 func decodeLinked(data []byte, key [sha256.Size]byte) (linked, error) {
-	bad := func(what string) (linked, error) { return linked{}, fmt.Errorf("repomap: link cache: %s", what) }
 	if len(data) < len(linkMagic)+len(key) || string(data[:len(linkMagic)]) != linkMagic {
-		return bad("not of this version")
+		return linked{}, errors.New("repomap: link cache: not of this version")
 	}
 	data = data[len(linkMagic):]
 	if [sha256.Size]byte(data[:len(key)]) != key {
 		return linked{}, errOtherFiles
 	}
-	data = data[len(key):]
-	num := func() (int, bool) {
-		v, n := binary.Uvarint(data)
-		if n <= 0 || v > math.MaxInt32 {
-			return 0, false
-		}
-		data = data[n:]
-		return int(v), true
-	}
-	str := func() (string, bool) {
-		n, ok := num()
-		if !ok || n > len(data) {
-			return "", false
-		}
-		s := string(data[:n])
-		data = data[n:]
-		return s, true
-	}
 	var l linked
-	var ok1, ok2 bool
-	l.size.defs, ok1 = num()
-	l.size.refs, ok2 = num()
-	np, ok3 := num()
-	if !ok1 || !ok2 || !ok3 || np > len(data) {
-		return bad("truncated")
-	}
-	l.hidden = make(map[string][]string, np)
-	for range np {
-		p, ok := str()
-		n, ok2 := num()
-		if !ok || !ok2 || n > len(data) {
-			return bad("truncated")
-		}
-		names := make([]string, n)
-		for i := range names {
-			if names[i], ok = str(); !ok {
-				return bad("truncated")
-			}
-		}
-		l.hidden[p] = names
-	}
-	l.index = new(rank.Index)
-	if err := l.index.UnmarshalBinary(data); err != nil {
-		return bad(err.Error())
+	if err := l.UnmarshalBinary(data[len(key):]); err != nil {
+		return linked{}, fmt.Errorf("repomap: link cache: %w", err)
 	}
 	return l, nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/repomap-dev/repomap/eval/experiment"
-	"github.com/repomap-dev/repomap/internal/policy"
 	"io/fs"
 	"maps"
 	"os"
@@ -15,6 +13,9 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/policy"
 
 	"github.com/repomap-dev/repomap/internal/corpus"
 	"github.com/repomap-dev/repomap/internal/fit"
@@ -731,7 +732,7 @@ func TestLoneOverviewOnly(t *testing.T) {
 	if err != nil || rk.Weights.Lone != 0.1 {
 		t.Fatalf(`experiment.Parse("aider+lone=0.1") = %+v, %v`, rk, err)
 	}
-	l := link(s, rk)
+	l := linkSnapshot(s, rk)
 	for _, tc := range []struct {
 		q    query
 		want float64

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/repomap-dev/repomap/eval/experiment"
-	"github.com/repomap-dev/repomap/internal/policy"
 	"go/ast"
 	"go/types"
 	"math"
@@ -16,6 +14,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/policy"
 
 	"golang.org/x/tools/go/packages"
 
@@ -310,9 +312,9 @@ type oracleScore struct {
 // (all when asked is nil): a reference key links to each file defining
 // the key, with the weight rank gives it.
 func scoreEdges(s *snapshot, rk policy.Config, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
-	l := link(s, rk)
+	l := linkSnapshot(s, rk)
 	definers := make(map[string][]string)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		for _, d := range f.Defs {
 			if loaded[f.Path] && !slices.Contains(definers[d], f.Path) {
 				definers[d] = append(definers[d], f.Path)
@@ -321,7 +323,7 @@ func scoreEdges(s *snapshot, rk policy.Config, truth oracleTruth, tagged map[ora
 	}
 	// The number of files defining each key, all files counted.
 	nDef := make(map[string]int)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		seen := make(map[string]bool)
 		for _, d := range f.Defs {
 			if !seen[d] {
@@ -331,14 +333,14 @@ func scoreEdges(s *snapshot, rk policy.Config, truth oracleTruth, tagged map[ora
 		}
 	}
 	weight := make(map[oracleEdge]float64)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		if !loaded[f.Path] || asked != nil && !asked(f.Path) {
 			continue
 		}
 		for k, r := range f.Refs {
 			ident := rank.Ident(r)
 			w := rank.Weight(ident, nDef[r], false) * math.Sqrt(float64(f.RefCounts[k]))
-			if strings.HasSuffix(r, "\x00"+fallbackScope) && rk.Link.Fallback > 0 {
+			if strings.HasSuffix(r, "\x00"+link.FallbackScope) && rk.Link.Fallback > 0 {
 				w *= rk.Link.Fallback
 			}
 			for _, to := range definers[r] {

@@ -4,13 +4,15 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/repomap-dev/repomap/internal/policy"
 	"maps"
 	"math"
 	"path"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/policy"
 
 	"github.com/repomap-dev/repomap/internal/fit"
 	"github.com/repomap-dev/repomap/rank"
@@ -45,214 +47,6 @@ type ranked struct {
 	resumed bool // whether resume ranked the tree again
 }
 
-// graphSize tells how large the ranking's input was.
-type graphSize struct{ nodes, links, defs, refs int }
-
-// graphOnly reports whether definitions of this kind link files in the
-// ranking without being shown: every Go file of a package defines the
-// package's name, which ties the files that use the package to it, but a
-// package clause says nothing the path does not.
-func graphOnly(sub string) bool { return sub == "package" }
-
-// shownDef is one definition a map can show, as the rank stage indexes
-// it: by the name it goes by in the ranking.
-type shownDef struct {
-	rankName string
-	row      fit.Row
-}
-
-// linked is the link stage's result: the graph's input, as rank takes it,
-// and the names of each file that only link files and are never shown.
-type linked struct {
-	from   string              // where it came from: Stats.Linked
-	files  []rank.File         // nil once index is made, but from link itself
-	index  *rank.Index         // of files; nil from link itself
-	hidden map[string][]string // by path: names defined only by graphOnly definitions
-	size   graphSize
-}
-
-// link ties the references of the files of s to definitions: by the
-// rules of each language, or by name, a reference to every definition of
-// its name, as package rank links the names it is given. (Every setting
-// of rk it reads is in linkDigest.)
-func link(s *snapshot, rk policy.Config) linked {
-	return newLinker(s, rk).linked(true)
-}
-
-// refsOf links the references of file i of the linker's snapshot: by its
-// language's rules, or by name.
-func (lk *linker) refsOf(i int) fileRefs {
-	rk, s, res := lk.rk, lk.s, lk.res
-	f := s.files[i]
-	var out fileRefs
-	set := s.entries[i].tags
-	if res != nil && res.resolves(i) {
-		// A reference resolves by its name, kind and qualifier in its
-		// file, and what the rules say it depends on beside them (the
-		// binding of a Go variable in effect where it is used): each
-		// such use is resolved once per file.
-		uses := lk.uses
-		clear(uses)
-		order, useCount := lk.order[:0], lk.useCount[:0]
-		for j, t := range set.Tags {
-			if t.Kind != tags.Reference || !rk.Link.Links(set.Sub(j)) {
-				continue
-			}
-			out.n++
-			u := refUse{t.Name, t.Sub, t.Qual, res.useContext(i, j)}
-			k, ok := uses[u]
-			if !ok {
-				k = len(order)
-				uses[u] = k
-				order = append(order, j)
-				useCount = append(useCount, 0)
-			}
-			useCount[k]++
-		}
-		keys := lk.keys
-		for k, j := range order {
-			keys = res.refKeys(keys[:0], i, j)
-			if rk.Link.Names > 0 && len(keys) > 0 && !keys[0].fallback {
-				// Resolved, and linked by name too, at rk.Link.Names.
-				keys = append(keys, ref{name: keys[0].name, scope: namesScope})
-				out.named = append(out.named, keys[0].name)
-			}
-			for _, r := range keys {
-				key := r.key()
-				var fl uint8
-				if r.fallback {
-					key = nameKey(r.name, fallbackScope, lk.fams[i])
-					fl |= refFallbackFlag
-				}
-				if isMoreKey(r) {
-					fl |= refMoreFlag
-				}
-				out.keys = append(out.keys, key)
-				out.counts = append(out.counts, useCount[k])
-				out.flags = append(out.flags, fl)
-			}
-		}
-		lk.order, lk.useCount, lk.keys = order, useCount, keys
-		return out
-	}
-	doc := codeDocument(f.path)
-	if doc && !docLinks(rk, f) {
-		return out // its code names nothing in this ranking
-	}
-	count := slices.Grow(lk.count[:0], set.NumStrings())[:set.NumStrings()] // per string of the Set: references to it
-	clear(count)
-	var bi map[string]bool
-	if rk.Link.Builtins {
-		bi = builtinsOf(f.path)
-	}
-	for j, t := range set.Tags {
-		if t.Kind == tags.Reference && rk.Link.Links(set.Sub(j)) {
-			if !builtinUse(bi, set.Sub(j), set.Str(t.Name)) {
-				count[t.Name]++
-			}
-			out.n++
-		}
-	}
-	// Each referenced name once, with its count: names that references
-	// link to by name alone (plain, when other files have rules).
-	for k, n := range count {
-		if n == 0 {
-			continue
-		}
-		if doc {
-			// A document's names link under keys of their own, in every
-			// family of code, and weigh only in the maps they are for
-			// (keyWeight).
-			for _, fam := range lk.docFams {
-				out.keys = append(out.keys, nameKey(set.Str(uint32(k)), docScope, fam))
-				out.counts = append(out.counts, n)
-				out.flags = append(out.flags, refDocFlag)
-			}
-			continue
-		}
-		out.keys = append(out.keys, nameKey(set.Str(uint32(k)), "", lk.fams[i]))
-		out.counts = append(out.counts, n)
-	}
-	lk.count = count
-	out.plain = res != nil && !doc
-	return out
-}
-
-// defsOf returns the keys file i of the linker's snapshot defines, and
-// the names of it that link files and are never shown.
-func (lk *linker) defsOf(i int) (defs, hidden []string) {
-	rk, s, res := lk.rk, lk.s, lk.res
-	set := s.entries[i].tags
-	var graphNames []uint32 // strings defined by graphOnly definitions
-	for j, t := range set.Tags {
-		if t.Kind != tags.Definition {
-			continue
-		}
-		sub := set.Sub(j)
-		name := rankName(sub, set.Str(t.Name))
-		// (The keys that may be used are looked up from lk's buffer, and
-		// made only when they are: most are not.)
-		if dk := lk.keyOf(name, docScope, lk.fams[i]); lk.sets[refDoc][string(dk)] > 0 {
-			defs = append(defs, string(dk))
-		}
-		if res == nil {
-			defs = append(defs, name)
-		} else {
-			// A definition publishes under its own key, those of its
-			// others (a method's type's) that references use, its name
-			// where references link by name and its fallback key where
-			// a reference falls back to it.
-			// (rank gives a definition that none is used by one
-			// self-edge, whatever its keys.)
-			key := res.defKey(i, j).key()
-			defs = append(defs, key)
-			lk.more = res.moreDefKeys(lk.more[:0], i, j)
-			for _, k := range lk.more {
-				if lk.sets[refMore][k] > 0 {
-					defs = append(defs, k)
-				}
-			}
-			if pk := lk.keyOf(name, "", lk.fams[i]); key != string(pk) && lk.sets[refPlain][string(pk)] > 0 {
-				defs = append(defs, string(pk))
-			}
-			if fk := lk.keyOf(name, fallbackScope, lk.fams[i]); lk.sets[refFallback][string(fk)] > 0 {
-				defs = append(defs, string(fk))
-			}
-			if lk.sets[refNamed][name] > 0 {
-				defs = append(defs, rank.Key(name, namesScope))
-			}
-		}
-		if graphOnly(sub) {
-			graphNames = append(graphNames, t.Name)
-		}
-	}
-	if res != nil {
-		for _, k := range res.extraKeys(i) {
-			defs = append(defs, k)
-			name := rank.Ident(k)
-			if !slices.ContainsFunc(shownDefs(set), func(r fit.Row) bool { return r.Name == name }) {
-				hidden = append(hidden, name)
-			}
-		}
-	}
-	if rk.Link.Exports && exportsAll(set) {
-		hidden = append(hidden, "__all__")
-	}
-	for _, k := range graphNames {
-		shownToo := false
-		for j, t := range set.Tags {
-			if t.Kind == tags.Definition && t.Name == k && !graphOnly(set.Sub(j)) {
-				shownToo = true
-				break
-			}
-		}
-		if !shownToo {
-			hidden = append(hidden, set.Str(k))
-		}
-	}
-	return defs, hidden
-}
-
 // rowIndex finds the rows of definitions in the files of a snapshot,
 // indexing each file the first time one of its definitions is asked for.
 type rowIndex struct {
@@ -284,7 +78,7 @@ func (x *rowIndex) rows(p, name string) []fit.Row {
 		if e := x.snap.entry(p); e != nil {
 			x.snap.decode(e)
 			for _, r := range shownDefs(e.tags) {
-				defs = append(defs, shownDef{rankName(r.Kind, r.Name), r})
+				defs = append(defs, shownDef{link.RankName(r.Kind, r.Name), r})
 			}
 		}
 		slices.SortStableFunc(defs, func(a, b shownDef) int {
@@ -329,7 +123,7 @@ func (r *ranked) prefix(ctx context.Context, k int) []fit.Item {
 func rankSnapshot(ctx context.Context, s *snapshot, rk policy.Config, q query) ranked {
 	l := s.linked(ctx, rk)
 	in, top := rankInput(s, l, rk, q)
-	size := l.size
+	size := graphSize{defs: l.Size.Defs, refs: l.Size.Refs}
 	// A map for no request ranks the same graph the same way as the last
 	// one did: it starts where that one's iteration ended.
 	var memo *linkMemo
@@ -347,7 +141,7 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk policy.Config, q query) r
 		memo.overviewQuery = oq
 		in.Converged = memo.overview
 	}
-	res := l.index.Ranking(in)
+	res := l.Index.Ranking(in)
 	if memo != nil && memo.overview == nil {
 		memo.overview, memo.overviewStored = &rank.Converged{Files: res.Files, Iterations: res.Iterations}, false
 	}
@@ -364,8 +158,54 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk policy.Config, q query) r
 	if rk.Items.Variants {
 		sp.variants = func(head []fit.Item) []bool { return buildVariants(s, head) }
 	}
-	list := newItemList(res, l.hidden, mixed, rk.Items.Every, sp, in.Tier)
+	list := newItemList(res, l.Hidden, mixed, rk.Items.Every, sp, in.Tier)
 	return ranked{n: list.len(), list: list, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from, index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: rk.Rows}}
+}
+
+// graphSize tells how large the ranking's input was.
+type graphSize struct{ nodes, links, defs, refs int }
+
+// shownDef is one definition a map can show, as the rank stage indexes
+// it: by the name it goes by in the ranking.
+type shownDef struct {
+	rankName string
+	row      fit.Row
+}
+
+// linkSnapshot links the files of s with rk, anew.
+func linkSnapshot(s *snapshot, rk policy.Config) linked {
+	return linked{link.Link(s.linkFiles(), rk.Link), "made"}
+}
+
+// keyWeight returns the weight of the edges of each key for the ranking
+// rk (see link.ClassOf): the fallback weight for name matches the rules
+// could not place, and with rk.Private, for a map for no request, that
+// weight for the names a package keeps to itself (Go's lower-case
+// names), so that a repository's overview leads with the API its
+// packages share; the names of documents' code weigh only in a map for
+// no request, or with rk.DocMaps.
+func keyWeight(rk policy.Config, overview bool) func(string) float64 {
+	docs := rk.Link.Readme || rk.Link.DocCode
+	if !rk.Link.Resolve && !docs {
+		return nil
+	}
+	return func(key string) float64 {
+		switch c := link.ClassOf(key); {
+		case c == link.Doc && docs:
+			if overview || rk.DocMaps {
+				return 1
+			}
+			return 0
+		case !rk.Link.Resolve:
+		case c == link.Fallback:
+			return rk.Link.Fallback
+		case c == link.Names:
+			return rk.Link.Names
+		case c == link.Private && overview && rk.Private > 0:
+			return rk.Private
+		}
+		return 1
+	}
 }
 
 // rankInput returns the input of the ranking of s for q, with rk and the
@@ -375,7 +215,7 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk policy.Config, q query) r
 func rankInput(s *snapshot, l linked, rk policy.Config, q query) (in rank.Input, top []string) {
 	focus := q.focus
 	mentions := q.mentions
-	in = rank.Input{Files: l.files, Focus: focus, Reverse: rk.Reverse, Weights: rk.Weights}
+	in = rank.Input{Files: l.Files, Focus: focus, Reverse: rk.Reverse, Weights: rk.Weights}
 	overview := len(focus) == 0 && len(mentions) == 0 && q.text == ""
 	in.KeyWeight = keyWeight(rk, overview)
 	if in.KeyWeight != nil {
@@ -504,7 +344,7 @@ func scaleFile(in *rank.Input, p string, f float64) {
 // definition's key, or falls back to its name; a file uses what p defines
 // when one of its references does. Without, they are by name. References
 // of a kind rk does not link by (ranking.links) count for nothing.
-func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolver, rk policy.Config) ([]fit.Item, map[string]float64) {
+func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *link.Resolver, rk policy.Config) ([]fit.Item, map[string]float64) {
 	s.decodeAll()
 	// What p defines and references, by the names they go by in the
 	// ranking.
@@ -514,7 +354,7 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolve
 	for j, t := range self.Tags {
 		name := self.Str(t.Name)
 		if t.Kind == tags.Definition {
-			defines[rankName(self.Sub(j), name)] = true
+			defines[link.RankName(self.Sub(j), name)] = true
 		} else if rk.Link.Links(self.Sub(j)) {
 			refCount[name]++
 		}
@@ -522,7 +362,7 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolve
 	// With res: the keys of p's definitions, and what its references
 	// resolve to, by key or, for a name match, by name.
 	var defKeys, usesKey, usesName map[string]bool
-	var keys []ref
+	var keys []link.Ref
 	var more []string
 	ip, ok := s.byPath[p]
 	if !ok {
@@ -532,8 +372,8 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolve
 		defKeys, usesKey, usesName = make(map[string]bool), make(map[string]bool), make(map[string]bool)
 		for j, t := range self.Tags {
 			if t.Kind == tags.Definition {
-				defKeys[res.defKey(ip, j).key()] = true
-				for _, k := range res.moreDefKeys(more[:0], ip, j) {
+				defKeys[res.DefKey(ip, j).Key()] = true
+				for _, k := range res.MoreDefKeys(more[:0], ip, j) {
 					defKeys[k] = true
 				}
 				continue
@@ -541,11 +381,11 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolve
 			if !rk.Link.Links(self.Sub(j)) {
 				continue
 			}
-			for _, k := range res.refKeys(keys[:0], ip, j) {
-				if k.fallback || k.scope == "" {
-					usesName[k.name] = true
+			for _, k := range res.RefKeys(keys[:0], ip, j) {
+				if k.Fallback || k.Scope == "" {
+					usesName[k.Name] = true
 				} else {
-					usesKey[k.key()] = true
+					usesKey[k.Key()] = true
 				}
 			}
 		}
@@ -555,53 +395,53 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *resolve
 		if res == nil {
 			return refCount[rn] > 0
 		}
-		if usesName[rn] || usesKey[res.defKey(i, j).key()] {
+		if usesName[rn] || usesKey[res.DefKey(i, j).Key()] {
 			return true
 		}
-		more = res.moreDefKeys(more[:0], i, j)
+		more = res.MoreDefKeys(more[:0], i, j)
 		return slices.ContainsFunc(more, func(k string) bool { return usesKey[k] })
 	}
 	// usesSelf reports whether reference j of file i, to name, means a
 	// definition of p.
 	usesSelf := func(i, j int, name string) bool {
-		if res == nil || !res.resolves(i) {
+		if res == nil || !res.Resolves(i) {
 			return defines[name]
 		}
-		keys = res.refKeys(keys[:0], i, j)
-		return slices.ContainsFunc(keys, func(k ref) bool {
-			if k.fallback || k.scope == "" {
-				return defines[k.name]
+		keys = res.RefKeys(keys[:0], i, j)
+		return slices.ContainsFunc(keys, func(k link.Ref) bool {
+			if k.Fallback || k.Scope == "" {
+				return defines[k.Name]
 			}
-			return defKeys[k.key()]
+			return defKeys[k.Key()]
 		})
 	}
 	definers := make(map[string]int) // how many files define a name
 	for _, e := range s.entries {
 		seen := make(map[string]bool)
 		for j, t := range e.tags.Tags {
-			if n := rankName(e.tags.Sub(j), e.tags.Str(t.Name)); t.Kind == tags.Definition && !seen[n] {
+			if n := link.RankName(e.tags.Sub(j), e.tags.Str(t.Name)); t.Kind == tags.Definition && !seen[n] {
 				seen[n] = true
 				definers[n]++
 			}
 		}
 	}
-	type link struct {
+	type tie struct {
 		weight float64
 		defs   map[string][]fit.Row // what p uses that the file defines
 		uses   map[string][]fit.Row // where the file uses what p defines
 	}
-	links := make(map[string]*link)
+	links := make(map[string]*tie)
 	for i, f := range s.files {
 		if f.path == p {
 			continue
 		}
 		set := s.entries[i].tags
-		l := &link{defs: make(map[string][]fit.Row), uses: make(map[string][]fit.Row)}
+		l := &tie{defs: make(map[string][]fit.Row), uses: make(map[string][]fit.Row)}
 		for j, t := range set.Tags {
 			name, sub := set.Str(t.Name), set.Sub(j)
 			switch {
-			case t.Kind == tags.Definition && !graphOnly(sub) && uses(i, j, rankName(sub, name)):
-				rn := rankName(sub, name)
+			case t.Kind == tags.Definition && !link.GraphOnly(sub) && uses(i, j, link.RankName(sub, name)):
+				rn := link.RankName(sub, name)
 				l.defs[rn] = append(l.defs[rn], fit.Row{Line: int(t.Line), Kind: sub, Name: name})
 			case t.Kind == tags.Reference && defines[name] && rk.Link.Links(sub) && usesSelf(i, j, name):
 				l.uses[name] = append(l.uses[name], fit.Row{Line: int(t.Line), Kind: "use", Name: name})
@@ -737,26 +577,11 @@ func linkWeight(name string, n, definers int, mentioned bool) float64 {
 func shownDefs(set tags.Set) []fit.Row {
 	var out []fit.Row
 	for j, t := range set.Tags {
-		if t.Kind == tags.Definition && !graphOnly(set.Sub(j)) {
+		if t.Kind == tags.Definition && !link.GraphOnly(set.Sub(j)) {
 			out = append(out, fit.Row{Line: int(t.Line), Kind: set.Sub(j), Name: set.Str(t.Name)})
 		}
 	}
 	return out
-}
-
-// exportsAll reports whether set lists names in an __all__: it defines
-// __all__ and has "export" references.
-func exportsAll(set tags.Set) bool {
-	all, export := false, false
-	for j, t := range set.Tags {
-		switch {
-		case t.Kind == tags.Definition && set.Str(t.Name) == "__all__":
-			all = true
-		case t.Kind == tags.Reference && set.Sub(j) == "export":
-			export = true
-		}
-	}
-	return all && export
 }
 
 // query is what the rank stage takes of a request.
@@ -764,102 +589,6 @@ type query struct {
 	focus    []string // clean paths
 	mentions []string // identifiers and paths
 	text     string   // the user's words
-}
-
-// builtins lists, per language, the names whose plain calls ("call"
-// references) and type uses ("type" references) mean the language's own
-// function or type, not a definition of the tree that shares the name.
-var builtins = map[string]map[string]bool{
-	"go": set(`append cap clear close complex copy delete imag len make max min new panic print println real recover
-		any bool byte comparable complex128 complex64 error float32 float64 int int16 int32 int64 int8 rune string
-		uint uint16 uint32 uint64 uint8 uintptr`),
-	"python": set(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile
-		complex delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash
-		help hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open
-		ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type
-		vars zip __import__`),
-	"javascript": jsBuiltins,
-	"typescript": jsBuiltins,
-	"tsx":        jsBuiltins,
-}
-
-var jsBuiltins = set(`setTimeout setInterval clearTimeout clearInterval queueMicrotask structuredClone parseInt
-	parseFloat isNaN isFinite encodeURIComponent decodeURIComponent encodeURI decodeURI require fetch String Number
-	Boolean Symbol BigInt Object Array`)
-
-func set(words string) map[string]bool {
-	m := make(map[string]bool)
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
-
-// builtinsOf returns the builtins of the language of the file at path,
-// or nil.
-func builtinsOf(path string) map[string]bool { return builtins[tags.Detect(path, nil)] }
-
-// builtinUse reports whether a reference of kind sub to name is a use of
-// one of the builtins b.
-func builtinUse(b map[string]bool, sub, name string) bool {
-	return b != nil && (sub == "call" || sub == "type") && b[name]
-}
-
-// rankName is the name a definition goes by in the ranking. A heading of a
-// document goes by a name no identifier has, so that code that happens to
-// use the heading's words does not tie itself to the document.
-func rankName(sub, name string) string {
-	if sub == "heading" {
-		return "#" + name
-	}
-	return name
-}
-
-// codeDocument reports whether the file at p is a document whose code
-// blocks give references (tags.Parser reads them): a Markdown document.
-// Its references link only with the ranking changes readme and doccode.
-func codeDocument(p string) bool { return tags.Detect(p, nil) == "markdown" }
-
-// readme reports whether f is the README of its root: a Markdown
-// document named README at the root's top.
-func readme(f file) bool {
-	if strings.Contains(f.rel, "/") || !codeDocument(f.rel) {
-		return false
-	}
-	stem, _, _ := strings.Cut(f.rel, ".")
-	return strings.EqualFold(stem, "readme")
-}
-
-// docLinks reports whether the code of the document f links its names in
-// the ranking rk.
-func docLinks(rk policy.Config, f file) bool {
-	return rk.Link.DocCode || rk.Link.Readme && readme(f)
-}
-
-// docScope is the scope of the keys under which the names of documents'
-// code (codeDocument) link to every definition of the name.
-const docScope = "~doc"
-
-// notCodeFamilies are the families of languages whose definitions the
-// code of a document does not mean: data, markup, builds and shells.
-var notCodeFamilies = set("bash cmake json make markdown properties toml xml yaml")
-
-// docFamilies returns the families of languages of fams (one per file)
-// that the names of a document's code link in: those of code, each once,
-// in order; [""] when fams holds no family (links by name alone).
-func docFamilies(fams []string) []string {
-	var out []string
-	for _, f := range fams {
-		if f != "" && !notCodeFamilies[f] {
-			out = append(out, f)
-		}
-	}
-	slices.Sort(out)
-	out = slices.Compact(out)
-	if len(out) == 0 && !slices.ContainsFunc(fams, func(f string) bool { return f != "" }) {
-		return []string{""}
-	}
-	return out
 }
 
 // docLanguages are the languages of documents and data rather than code:
@@ -890,7 +619,7 @@ func overviewDoors(s *snapshot, rk policy.Config) (doors, readmes []string) {
 	}
 	if rk.Readme > 0 {
 		for i, f := range s.files {
-			if !readme(f) {
+			if !link.Readme(f.rel) {
 				continue
 			}
 			e := s.entries[i]
@@ -1080,56 +809,6 @@ func cmpBool(a, b bool) int {
 	return -1
 }
 
-// familyScope separates, in the scope of a key by name, the scope from
-// the family of languages it is for (nameKey).
-const familyScope = "|"
-
-// keyOf returns the bytes of nameKey(name, scope, fam), in lk's buffer:
-// valid until its next call.
-func (lk *linker) keyOf(name, scope, fam string) []byte {
-	b := append(lk.key[:0], name...)
-	if scope != "" || fam != "" {
-		b = append(append(b, 0), scope...)
-		if fam != "" {
-			b = append(append(b, familyScope...), fam...)
-		}
-	}
-	lk.key = b
-	return b
-}
-
-// nameKey returns the key of a link by name to name: a plain one (scope
-// empty) or a fallback (fallbackScope), for files of the family of
-// languages fam, or for any file when fam is empty.
-func nameKey(name, scope, fam string) string {
-	if fam == "" {
-		if scope == "" {
-			return name
-		}
-		return rank.Key(name, scope)
-	}
-	return rank.Key(name, scope+familyScope+fam)
-}
-
-// langFamily returns the family of the language lang (as tags.Detect
-// names it): the languages whose code can use each other's names
-// without a binding the tags see, as a page's script uses its
-// elements' ids, or Kotlin Java's classes. A language of no family is
-// its own.
-func langFamily(lang string) string {
-	switch lang {
-	case "javascript", "typescript", "tsx", "html", "css", "scss", "less", "svelte", "vue":
-		return "web"
-	case "java", "kotlin", "scala", "groovy", "clojure":
-		return "jvm"
-	case "c", "cpp", "objectivec", "cuda":
-		return "c"
-	case "csharp", "fsharp", "vbnet":
-		return "dotnet"
-	}
-	return lang
-}
-
 // buildVariants returns, for each item of head (the head of the ranked
 // list, best first), whether it is another build's copy of an item
 // before it: the definitions of the same name, with qualifiers (a
@@ -1153,7 +832,7 @@ func buildVariants(s *snapshot, head []fit.Item) []bool {
 			s.decode(e)
 			set := e.tags
 			for j, t := range set.Tags {
-				if t.Kind == tags.Definition && rankName(set.Sub(j), set.Str(t.Name)) == head[i].Name {
+				if t.Kind == tags.Definition && link.RankName(set.Sub(j), set.Str(t.Name)) == head[i].Name {
 					q = append(q, set.Sub(j)+" "+set.Qual(j))
 				}
 			}

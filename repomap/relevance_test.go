@@ -2,11 +2,12 @@ package repomap
 
 import (
 	"fmt"
-	"github.com/repomap-dev/repomap/internal/policy"
 	"maps"
 	"slices"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/policy"
 
 	"github.com/repomap-dev/repomap/internal/fit"
 )
