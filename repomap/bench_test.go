@@ -324,7 +324,7 @@ func benchLink(b *testing.B, root string) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		linkSnapshot(s, rk)
+		linkedOf(b, s, rk)
 	}
 }
 
@@ -358,8 +358,11 @@ func BenchmarkRankGoSrc(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	l := s.linked(ctx, rk)
-	in, _ := rankInput(s, l, rk, query{})
+	l, err := s.linked(ctx, rk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, _ := rankInput(context.Background(), s, l, rk, query{})
 	b.ReportAllocs()
 	for b.Loop() {
 		l.Index.Ranking(in)

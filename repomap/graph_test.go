@@ -11,7 +11,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/repomap-dev/repomap/eval/experiment"
 	"github.com/repomap-dev/repomap/internal/policy"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -110,8 +109,7 @@ func TestGraphIsTheRanking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rk, _ := experiment.Parse(m.opts.Ranking)
-		want := rankSnapshot(ctx, snap, rk, query{focus: cleanPaths(req.Focus), mentions: req.Mentions, text: req.Text}).ranks
+		want := rankedOf(t, snap, *m.opts.Policy, query{focus: cleanPaths(req.Focus), mentions: req.Mentions, text: req.Text}).ranks
 		if diff := gocmp.Diff(want, got); diff != "" {
 			t.Errorf("Graph(%+v) ranks differ from the map's (-map +graph):\n%s", req, diff)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
+	"github.com/repomap-dev/repomap/tags"
 
 	"github.com/repomap-dev/repomap/rank"
 )
@@ -158,17 +159,17 @@ var buildStamp = sync.OnceValue(func() string {
 // entries back would not find the links the process that parsed them
 // kept (on the Go standard library, which has files too large to parse,
 // the first warm map after a cold one linked anew, for 2 s).
-func linkDigest(s *snapshot, rk policy.Config) [sha256.Size]byte {
+func linkDigest(s *Snapshot, rk policy.Config) [sha256.Size]byte {
 	h := sha256.New()
 	var b []byte
 	b = append(b, "repomap link\x00"...)
 	b = append(b, buildStamp()...)
 	b = append(append(append(b, 0), rk.LinkFingerprint()...), 0)
-	for i, f := range s.files {
+	for i, f := range s.Files {
 		e := s.entries[i]
-		b = binary.AppendUvarint(b, uint64(f.root))
-		b = binary.AppendUvarint(b, uint64(len(f.path)))
-		b = append(b, f.path...)
+		b = binary.AppendUvarint(b, uint64(f.Root))
+		b = binary.AppendUvarint(b, uint64(len(f.Path)))
+		b = append(b, f.Path...)
 		b = binary.AppendVarint(b, e.size)
 		b = binary.AppendVarint(b, e.mod)
 		nstr, ntags := e.tagCounts()
@@ -187,16 +188,20 @@ func linkDigest(s *snapshot, rk policy.Config) [sha256.Size]byte {
 // index: the one its index kept when the digest is the same, or from the
 // disk cache for the first of a Map's life, or updated from the last one
 // after some files changed, or made, and kept.
-func (s *snapshot) linked(ctx context.Context, rk policy.Config) linked {
+func (s *Snapshot) linked(ctx context.Context, rk policy.Config) (linked, error) {
 	x := s.idx
 	if x == nil {
-		return linked{link.New(s.linkFiles(), rk.Link).Linked(false), "made"}
+		files, err := linkFiles(ctx, s)
+		if err != nil {
+			return linked{}, err
+		}
+		return linked{link.New(files, rk.Link).Linked(false), "made"}, nil
 	}
 	key := linkDigest(s, rk)
 	if m := x.link; m != nil && m.key == key {
 		l := m.l
 		l.from = "kept"
-		return l
+		return l, nil
 	}
 	first := x.link == nil
 	if first {
@@ -204,14 +209,17 @@ func (s *snapshot) linked(ctx context.Context, rk policy.Config) linked {
 			l.from = "cached"
 			x.link = &linkMemo{key: key, l: l, stored: true}
 			x.link.overviewBlob = ranks
-			return l
+			return l, nil
 		}
 	}
-	s.fillAll(ctx) // the link stage reads the tags of every file
+	files, err := linkFiles(ctx, s) // the link stage reads the tags of every file
+	if err != nil {
+		return linked{}, err
+	}
 	var l linked
 	var lk *link.Linker
 	next := &linkMemo{key: key}
-	if m := x.link; m != nil && m.lk != nil && m.lk.Update(s.linkFiles()) {
+	if m := x.link; m != nil && m.lk != nil && m.lk.Update(files) {
 		lk = m.lk
 		l = linked{lk.Linked(false), "updated"}
 		if l.Index == m.l.Index {
@@ -219,7 +227,7 @@ func (s *snapshot) linked(ctx context.Context, rk policy.Config) linked {
 			next.overview, next.overviewQuery = m.overview, m.overviewQuery
 		}
 	} else {
-		lk = link.New(s.linkFiles(), rk.Link)
+		lk = link.New(files, rk.Link)
 		l = linked{lk.Linked(false), "made"}
 	}
 	next.l, next.lk = l, lk
@@ -227,12 +235,25 @@ func (s *snapshot) linked(ctx context.Context, rk policy.Config) linked {
 	if first {
 		x.storeLinked(ctx)
 	}
-	return l
+	return l, nil
+}
+
+// linkFiles returns the files of s as the link stage takes them, their
+// tags read and decoded, or ctx's error.
+func linkFiles(ctx context.Context, s *Snapshot) ([]link.File, error) {
+	if err := s.DecodeAll(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]link.File, s.Len())
+	for i, f := range s.Files {
+		out[i] = link.File{Path: f.Path, Rel: f.Rel, Lang: tags.Detect(f.Path, nil), Tags: s.Tags(ctx, i), Version: s.Version(i)}
+	}
+	return out, nil
 }
 
 // linkCache returns the disk cache the link stage's result goes to, or
 // nil: the first root's, when this build can be told apart.
-func (x *index) linkCache() *root {
+func (x *Index) linkCache() *root {
 	if len(x.roots) == 0 || x.roots[0].cache == nil || buildStamp() == "" {
 		return nil
 	}
@@ -242,7 +263,7 @@ func (x *index) linkCache() *root {
 // loadLinked returns the link stage's result kept in the disk cache for
 // the digest key, if there is one: the one read while the tree was
 // walked, or read now.
-func (x *index) loadLinked(ctx context.Context, key [sha256.Size]byte) (linked, []byte, bool) {
+func (x *Index) loadLinked(ctx context.Context, key [sha256.Size]byte) (linked, []byte, bool) {
 	r := x.linkCache()
 	if r == nil {
 		return linked{}, nil, false
@@ -309,7 +330,7 @@ func readLinked(ctx context.Context, r *root, want *[sha256.Size]byte) keptLink 
 
 // storeLinked writes the index's link stage's result to the disk cache,
 // unless it holds it already.
-func (x *index) storeLinked(ctx context.Context) {
+func (x *Index) storeLinked(ctx context.Context) {
 	r, m := x.linkCache(), x.link
 	if r == nil || m == nil {
 		return

@@ -36,7 +36,7 @@ type Map struct {
 	opts  Options
 
 	mu     sync.Mutex        // serialises requests and guards what follows
-	idx    *index            // the files, their tags and outlines
+	idx    *Index            // the files, their tags and outlines
 	blocks blockMemo         // rendered file blocks, by entry
 	counts map[string][2]int // the token counts of the texts of the last map's blocks
 	last   *lastRender       // the last map made, for the refresh modes
@@ -226,7 +226,7 @@ type result struct {
 	ranked  *ranked // the ranked list
 	shown   int     // how many items of it the map shows
 	stats   Stats
-	skipped []skip
+	skipped []Omitted
 	blocks  *blocks // what made its blocks
 	public  *Result
 }
@@ -241,7 +241,7 @@ type lastRender struct {
 	// the ranking: a map of the same tree for the same request with
 	// another budget is fitted from it, not ranked again.
 	rankReq string
-	snap    *snapshot
+	snap    *Snapshot
 }
 
 // stamp is what tells that a file changed.
@@ -274,13 +274,15 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
 		// A request's words are scored in every file's entry as the disk
 		// cache is read (relevance).
-		var wq *wordsQuery
+		var see *Seer
 		if rk := m.opts.Policy; req.Text != "" && rk.Rel.On {
-			wq = newWordsQuery(req.Text, rk.Rel.Text)
+			if wq := newWordsQuery(req.Text, rk.Rel.Text); wq != nil {
+				see = wq.seer()
+			}
 		}
 		// With a ranking kept for this request, the links are read only
 		// if the tree changed since (loadLinked).
-		m.idx.startPreload(ctx, keptRank == nil, readStamps, wq)
+		m.idx.startPreload(ctx, keptRank == nil, readStamps, see)
 	}
 	if kept == nil {
 		loadEncoding()
@@ -307,7 +309,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	st.Files = len(files)
 	state := stamps(files)
 	for _, f := range files {
-		st.Bytes += f.size
+		st.Bytes += f.Size
 	}
 	st.Walk = time.Since(start)
 	if last := m.last; last != nil && last.req == req.key() {
@@ -327,9 +329,9 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	if err != nil {
 		return nil, err // encDone is buffered: the loader does not wait
 	}
-	st.Skipped = len(snap.skipped)
+	st.Skipped = len(snap.Skipped)
 	st.Roles = make(map[string]int)
-	for _, r := range snap.roles {
+	for _, r := range snap.Roles {
 		st.Roles[r.String()]++
 	}
 	st.Nodes, st.Links, st.Iterations, st.Linked = r.size.nodes, r.size.links, r.iters, r.linked
@@ -353,8 +355,10 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	st.Tokens, st.Rendered = tokens, bs.rendered
 	st.Total = time.Since(start)
 
-	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown, stats: st, skipped: snap.skipped, blocks: bs}
-	res.public = publish(ctx, bs, res, m.opts.Encoding)
+	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown, stats: st, skipped: snap.Skipped, blocks: bs}
+	if res.public, err = publish(ctx, bs, res, m.opts.Encoding); err != nil {
+		return nil, err
+	}
 	m.counts = bs.counting
 	// The outlines made for the files shown go to the disk cache.
 	m.idx.persist(files)
@@ -380,7 +384,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 // when it was of the same files for the same request (another budget);
 // else the ranking keptRank, kept in the disk cache for the request and
 // the tree of digest tree, when it is of that tree; else one made now.
-func (m *Map) rankTree(ctx context.Context, req Request, files []file, skipped []skip, state map[string]stamp, tree [sha256.Size]byte, keptRank *keptRanking, st *Stats) (*snapshot, *ranked, error) {
+func (m *Map) rankTree(ctx context.Context, req Request, files []File, skipped []Omitted, state map[string]stamp, tree [sha256.Size]byte, keptRank *keptRanking, st *Stats) (*Snapshot, *ranked, error) {
 	// (Not when every map is to be made anew: a file's stamps may hide a
 	// change.)
 	if last := m.last; last != nil && last.snap != nil && last.rankReq == req.rankKey() &&
@@ -398,16 +402,16 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []file, skipped [
 		return nil, nil, err
 	}
 	m.blocks.keep(snap)
-	st.Parsed, st.Cached = snap.parsed, len(files)-snap.parsed
+	st.Parsed, st.Cached = snap.Parsed, len(files)-snap.Parsed
 	st.Tags = time.Since(t)
-	for _, s := range snap.skipped {
-		m.opts.Logger.Debug("repomap: skipped", "path", s.path, "reason", s.reason)
+	for _, s := range snap.Skipped {
+		m.opts.Logger.Debug("repomap: skipped", "path", s.Path, "reason", s.Reason)
 	}
 
 	t = time.Now()
 	focus := cleanPaths(req.Focus)
 	for _, p := range focus {
-		if snap.entry(p) == nil {
+		if !snap.Has(p) {
 			return nil, nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
 		}
 	}
@@ -415,11 +419,14 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []file, skipped [
 	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
 	var r *ranked
 	if keptRank != nil && keptRank.tree == tree {
-		r = keptRank.ranked(snap, files, rk.Rows, func(ctx context.Context) ranked { return rankSnapshot(ctx, snap, rk, q) })
+		r = keptRank.ranked(snap, files, rk.Rows, func(ctx context.Context) (ranked, error) { return rankSnapshot(ctx, snap, rk, q) })
 		st.Refit = r != nil
 	}
 	if r == nil {
-		rs := rankSnapshot(ctx, snap, rk, q)
+		rs, err := rankSnapshot(ctx, snap, rk, q)
+		if err != nil {
+			return nil, nil, err
+		}
 		r = &rs
 	}
 	st.Rank = time.Since(t)
@@ -427,25 +434,25 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []file, skipped [
 }
 
 // stamps returns the stamps of files, by path.
-func stamps(files []file) map[string]stamp {
+func stamps(files []File) map[string]stamp {
 	state := make(map[string]stamp, len(files))
 	for _, f := range files {
-		state[f.path] = stamp{f.size, f.mod}
+		state[f.Path] = stamp{f.Size, f.Mod}
 	}
 	return state
 }
 
 // blocksOf returns the maker of the blocks of snap's files, for the Map's
 // encoding, which is loaded.
-func (m *Map) blocksOf(snap *snapshot) *blocks {
+func (m *Map) blocksOf(snap *Snapshot) *blocks {
 	enc, _ := encoding(m.opts.Encoding)
-	return &blocks{snap: snap, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style),
+	return &blocks{snap: snap, logger: m.opts.Logger, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style),
 		counted: m.counts, counting: make(map[string][2]int)}
 }
 
 // snapshot brings the index up to date and returns its snapshot. The
 // caller holds m.mu.
-func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
+func (m *Map) snapshot(ctx context.Context) (*Snapshot, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
@@ -458,8 +465,9 @@ func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap.fillAll(ctx)
-	snap.decodeAll() // the lookups read every file's tags
+	if err := snap.DecodeAll(ctx); err != nil { // the lookups read every file's tags
+		return nil, err
+	}
 	m.blocks.keep(snap)
 	return snap, nil
 }

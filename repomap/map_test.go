@@ -114,7 +114,7 @@ func TestFitBudget(t *testing.T) {
 		prevShown, prevDefs = r.shown, defs
 		// The prefix is the longest that fits: one more item does not.
 		if r.shown < r.ranked.n {
-			more := text(r.blocks.ofItems(context.Background(), r.ranked.prefix(context.Background(), r.shown+1)))
+			more := text(r.blocks.ofItems(context.Background(), prefixOf(t, r.ranked, r.shown+1)))
 			if n := countTokens(enc, more); n <= budget {
 				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
 			}
@@ -230,7 +230,7 @@ func TestWalkIgnores(t *testing.T) {
 	}
 	var got []string
 	for _, f := range files {
-		got = append(got, f.path)
+		got = append(got, f.Path)
 	}
 	want := []string{".gitignore", "main.go", "other/gen_a.go", "sub/.gitignore", "sub/gen_keep.go", "sub/real.go"}
 	if !slices.Equal(got, want) {
@@ -238,7 +238,7 @@ func TestWalkIgnores(t *testing.T) {
 	}
 	var links []string
 	for _, s := range skipped {
-		links = append(links, s.path+": "+s.reason)
+		links = append(links, s.Path+": "+s.Reason)
 	}
 	if wantSkip := []string{"loop: symbolic link", "passwd: symbolic link"}; !slices.Equal(links, wantSkip) {
 		t.Errorf("walk skipped %v, want %v", links, wantSkip)
@@ -285,7 +285,7 @@ func TestBadFiles(t *testing.T) {
 	}
 	reasons := map[string]string{}
 	for _, s := range r.skipped {
-		reasons[s.path] = s.reason
+		reasons[s.Path] = s.Reason
 	}
 	if reasons["bin.go"] != "binary" || !strings.HasPrefix(reasons["big.go"], "larger than") {
 		t.Errorf("skipped = %v, want bin.go binary and big.go too large", reasons)
@@ -535,10 +535,10 @@ func TestBuildVariants(t *testing.T) {
 		{Path: "os/file_unix.go", Name: "File"},
 	}
 	want := []bool{false, false, true, false, false, false, true, false}
-	if got := buildVariants(s, head); !slices.Equal(got, want) {
+	if got := buildVariants(context.Background(), s, head); !slices.Equal(got, want) {
 		t.Errorf("buildVariants = %v, want %v", got, want)
 	}
-	if got := buildVariants(s, head[:2]); got != nil {
+	if got := buildVariants(context.Background(), s, head[:2]); got != nil {
 		t.Errorf("buildVariants without copies = %v, want nil", got)
 	}
 	// In the spread order, the copies go after every other definition of
@@ -546,7 +546,7 @@ func TestBuildVariants(t *testing.T) {
 	for i := range head {
 		head[i].Score = float64(len(head) - i)
 	}
-	spreadNames(head, nil, spreading{variants: func(h []fit.Item) []bool { return buildVariants(s, h) }})
+	spreadNames(head, nil, spreading{variants: func(h []fit.Item) []bool { return buildVariants(context.Background(), s, h) }})
 	var order []string
 	for _, it := range head {
 		order = append(order, it.Path+" "+it.Name)
@@ -630,7 +630,7 @@ func TestItemRows(t *testing.T) {
 	lines := func(max int) []int {
 		x := &rowIndex{snap: s, files: make(map[string][]shownDef), max: max}
 		var out []int
-		for _, r := range x.rows("p.go", "String") {
+		for _, r := range x.rows(context.Background(), "p.go", "String") {
 			out = append(out, r.Line)
 		}
 		return out
@@ -732,7 +732,7 @@ func TestLoneOverviewOnly(t *testing.T) {
 	if err != nil || rk.Weights.Lone != 0.1 {
 		t.Fatalf(`experiment.Parse("aider+lone=0.1") = %+v, %v`, rk, err)
 	}
-	l := linkSnapshot(s, rk)
+	l := linkedOf(t, s, rk)
 	for _, tc := range []struct {
 		q    query
 		want float64
@@ -741,8 +741,8 @@ func TestLoneOverviewOnly(t *testing.T) {
 		{query{focus: []string{"b.py"}}, 0},
 		{query{text: "run it"}, 0},
 	} {
-		if in, _ := rankInput(s, l, rk, tc.q); in.Weights.Lone != tc.want {
-			t.Errorf("rankInput(%+v).Weights.Lone = %g, want %g", tc.q, in.Weights.Lone, tc.want)
+		if in, _ := rankInput(context.Background(), s, l, rk, tc.q); in.Weights.Lone != tc.want {
+			t.Errorf("rankInput(context.Background(), %+v).Weights.Lone = %g, want %g", tc.q, in.Weights.Lone, tc.want)
 		}
 	}
 	for _, bad := range []string{"aider+lone", "aider+lone=0", "aider+fixtures=1", "aider+exports=x"} {
@@ -963,4 +963,34 @@ func experimentPolicy(t testing.TB, s string) *policy.Config {
 		t.Fatal(err)
 	}
 	return &p
+}
+
+// linkedOf returns the link stage's result for s with rk, made anew.
+func linkedOf(t testing.TB, s *Snapshot, rk policy.Config) linked {
+	t.Helper()
+	l, err := linkSnapshot(context.Background(), s, rk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// rankedOf returns the ranking of s for q with rk.
+func rankedOf(t testing.TB, s *Snapshot, rk policy.Config, q query) ranked {
+	t.Helper()
+	r, err := rankSnapshot(context.Background(), s, rk, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// prefixOf returns the first k items of r, with their rows.
+func prefixOf(t testing.TB, r *ranked, k int) []fit.Item {
+	t.Helper()
+	items, err := r.prefix(context.Background(), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items
 }

@@ -46,7 +46,7 @@ func TestOracleGo(t *testing.T) {
 	}
 	for _, dir := range filepath.SplitList(spec) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			checkOracle(t, dir, "", 0.95, nil, func(*snapshot) (oracleTruth, map[string]bool) {
+			checkOracle(t, dir, "", 0.95, nil, func(*Snapshot) (oracleTruth, map[string]bool) {
 				return typeCheckedEdges(t, dir)
 			})
 		})
@@ -61,7 +61,7 @@ func TestOracleGo(t *testing.T) {
 // default ranking's edges are less precise, weighted, than name
 // matching's, or find less than minRecall of the true edges the tags can
 // find.
-func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(string) bool, oracle func(*snapshot) (oracleTruth, map[string]bool)) {
+func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(string) bool, oracle func(*Snapshot) (oracleTruth, map[string]bool)) {
 	t.Helper()
 	m, err := New(dir, nil)
 	if err != nil {
@@ -82,7 +82,7 @@ func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(s
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := scoreEdges(s, rk, truth, tagged, loaded, asked)
+		sc := scoreEdges(t, s, rk, truth, tagged, loaded, asked)
 		t.Logf("%-8s edges %7d  precision %.3f  weighted %.3f  recall %.3f (tagged) %.3f (all)",
 			name, sc.edges, sc.precision, sc.weighted, sc.recall, sc.recallAll)
 		t.Logf("%-8s worst false names (share of false weight): %s", name, sc.worst)
@@ -270,16 +270,16 @@ type oracleUse struct {
 // taggedTruth returns the true edges that the tags can find: a use is on
 // a line where the referencing file tags the name as a reference, and the
 // defining file tags it as a definition.
-func taggedTruth(s *snapshot, truth oracleTruth) map[oracleEdge]bool {
+func taggedTruth(s *Snapshot, truth oracleTruth) map[oracleEdge]bool {
 	refs := make(map[oracleUse]bool)
 	defs := make(map[oracleUse]bool) // line -1: anywhere
-	for i, f := range s.files {
+	for i, f := range s.Files {
 		set := s.entries[i].tags
 		for _, tg := range set.Tags {
 			if tg.Kind == tags.Reference {
-				refs[oracleUse{f.path, set.Str(tg.Name), tg.Line}] = true
+				refs[oracleUse{f.Path, set.Str(tg.Name), tg.Line}] = true
 			} else {
-				defs[oracleUse{f.path, set.Str(tg.Name), -1}] = true
+				defs[oracleUse{f.Path, set.Str(tg.Name), -1}] = true
 			}
 		}
 	}
@@ -311,8 +311,8 @@ type oracleScore struct {
 // checked that link makes with rk, from the files it was asked about
 // (all when asked is nil): a reference key links to each file defining
 // the key, with the weight rank gives it.
-func scoreEdges(s *snapshot, rk policy.Config, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
-	l := linkSnapshot(s, rk)
+func scoreEdges(t testing.TB, s *Snapshot, rk policy.Config, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
+	l := linkedOf(t, s, rk)
 	definers := make(map[string][]string)
 	for _, f := range l.Files {
 		for _, d := range f.Defs {

@@ -43,48 +43,46 @@ type ranked struct {
 	// the files, and resume, which ranks the tree again for the items
 	// after them.
 	order   []string
-	resume  func(context.Context) ranked
+	resume  func(context.Context) (ranked, error)
 	resumed bool // whether resume ranked the tree again
 }
 
 // rowIndex finds the rows of definitions in the files of a snapshot,
 // indexing each file the first time one of its definitions is asked for.
 type rowIndex struct {
-	snap  *snapshot
+	snap  *Snapshot
 	files map[string][]shownDef // by path, sorted by rank name, then line
 	max   int                   // the most rows of one item, the first ones; 0 for no limit
 }
 
 // readItems reads, in one read of the disk cache, the entries of the
-// files of items that were not read (index.fill), before their tags are
-// asked for.
-func (s *snapshot) readItems(ctx context.Context, items []fit.Item) {
-	var todo []*entry
+// files of items that were not read, before their tags are asked for.
+func readItems(ctx context.Context, s *Snapshot, items []fit.Item) {
+	var is []int
 	for _, it := range items {
-		if e := s.entry(it.Path); e != nil && e.lazy != nil {
-			todo = append(todo, e)
+		if i, ok := s.Lookup(it.Path); ok {
+			is = append(is, i)
 		}
 	}
-	if len(todo) > 0 {
-		s.idx.fill(ctx, todo)
-	}
+	s.Read(ctx, is)
 }
 
 // rows returns the rows of the shown definitions of name in the file at p,
 // at most x.max of them when it is set.
-func (x *rowIndex) rows(p, name string) []fit.Row {
+func (x *rowIndex) rows(ctx context.Context, p, name string) []fit.Row {
 	defs, ok := x.files[p]
 	if !ok {
-		if e := x.snap.entry(p); e != nil {
-			x.snap.decode(e)
-			for _, r := range shownDefs(e.tags) {
+		if i, ok := x.snap.Lookup(p); ok {
+			for _, r := range shownDefs(x.snap.Tags(ctx, i)) {
 				defs = append(defs, shownDef{link.RankName(r.Kind, r.Name), r})
 			}
 		}
 		slices.SortStableFunc(defs, func(a, b shownDef) int {
 			return cmp.Or(strings.Compare(a.rankName, b.rankName), cmp.Compare(a.row.Line, b.row.Line))
 		})
-		x.files[p] = defs
+		if ctx.Err() == nil { // else the tags may not have been read
+			x.files[p] = defs
+		}
 	}
 	lo, _ := slices.BinarySearchFunc(defs, name, func(d shownDef, name string) int { return strings.Compare(d.rankName, name) })
 	var out []fit.Row
@@ -99,37 +97,46 @@ func (x *rowIndex) rows(p, name string) []fit.Row {
 
 // prefix returns the first k items of r, with their rows: the items
 // are made, and the rows of each found, the first time a prefix holds it.
-func (r *ranked) prefix(ctx context.Context, k int) []fit.Item {
+func (r *ranked) prefix(ctx context.Context, k int) ([]fit.Item, error) {
 	if r.list == nil && len(r.items) < min(k, r.n) && r.resume != nil {
 		// The items of the ranking made again are the same: its rows
 		// are found again too.
-		all := r.resume(ctx)
+		all, err := r.resume(ctx)
+		if err != nil {
+			return nil, err
+		}
 		r.items, r.n, r.list, r.ranks, r.filled, r.resume, r.resumed = all.items, all.n, all.list, all.ranks, 0, nil, true
 	}
 	r.make(k)
 	if r.index != nil && r.filled < k {
-		r.index.snap.readItems(ctx, r.items[r.filled:min(k, len(r.items))])
+		readItems(ctx, r.index.snap, r.items[r.filled:min(k, len(r.items))])
 	}
 	for ; r.filled < k; r.filled++ {
 		if it := &r.items[r.filled]; it.Name != "" && it.Rows == nil && r.index != nil {
-			it.Rows = r.index.rows(it.Path, it.Name)
+			it.Rows = r.index.rows(ctx, it.Path, it.Name)
 		}
 	}
-	return r.items[:k]
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("repomap: %w", err) // the rows may not have been read
+	}
+	return r.items[:k], nil
 }
 
 // rankSnapshot ranks the definitions of the files of s for the query q,
 // with the ranking rk.
-func rankSnapshot(ctx context.Context, s *snapshot, rk policy.Config, q query) ranked {
-	l := s.linked(ctx, rk)
-	in, top := rankInput(s, l, rk, q)
+func rankSnapshot(ctx context.Context, s *Snapshot, rk policy.Config, q query) (ranked, error) {
+	l, err := s.linked(ctx, rk)
+	if err != nil {
+		return ranked{}, err
+	}
+	in, top := rankInput(ctx, s, l, rk, q)
 	size := graphSize{defs: l.Size.Defs, refs: l.Size.Refs}
 	// A map for no request ranks the same graph the same way as the last
 	// one did: it starts where that one's iteration ended.
 	var memo *linkMemo
 	if len(q.focus) == 0 && len(q.mentions) == 0 && q.text == "" && s.idx != nil {
 		memo = s.idx.link
-		doors, readmes := overviewDoors(s, rk)
+		doors, readmes := overviewDoors(ctx, s, rk)
 		oq := overviewQuery(rk, slices.Concat(doors, readmes))
 		if memo.overview != nil && memo.overviewQuery != oq {
 			memo.overview, memo.overviewStored = nil, false
@@ -156,10 +163,13 @@ func rankSnapshot(ctx context.Context, s *snapshot, rk policy.Config, q query) r
 	}
 	sp := spreading{names: rk.Items.Spread, docs: rk.Items.DocItems}
 	if rk.Items.Variants {
-		sp.variants = func(head []fit.Item) []bool { return buildVariants(s, head) }
+		sp.variants = func(head []fit.Item) []bool { return buildVariants(ctx, s, head) }
 	}
 	list := newItemList(res, l.Hidden, mixed, rk.Items.Every, sp, in.Tier)
-	return ranked{n: list.len(), list: list, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from, index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: rk.Rows}}
+	if err := ctx.Err(); err != nil {
+		return ranked{}, fmt.Errorf("repomap: %w", err) // the tags of a file may not have been read
+	}
+	return ranked{n: list.len(), list: list, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from, index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: rk.Rows}}, nil
 }
 
 // graphSize tells how large the ranking's input was.
@@ -173,8 +183,12 @@ type shownDef struct {
 }
 
 // linkSnapshot links the files of s with rk, anew.
-func linkSnapshot(s *snapshot, rk policy.Config) linked {
-	return linked{link.Link(s.linkFiles(), rk.Link), "made"}
+func linkSnapshot(ctx context.Context, s *Snapshot, rk policy.Config) (linked, error) {
+	files, err := linkFiles(ctx, s)
+	if err != nil {
+		return linked{}, err
+	}
+	return linked{link.Link(files, rk.Link), "made"}, nil
 }
 
 // keyWeight returns the weight of the edges of each key for the ranking
@@ -212,7 +226,7 @@ func keyWeight(rk policy.Config, overview bool) func(string) float64 {
 // links l, and the files most relevant to q's words, best first (nil
 // without words), which the rank stage uses after the ranking. Its Files
 // are l.files. Map.Graph shows the graph of the same input.
-func rankInput(s *snapshot, l linked, rk policy.Config, q query) (in rank.Input, top []string) {
+func rankInput(ctx context.Context, s *Snapshot, l linked, rk policy.Config, q query) (in rank.Input, top []string) {
 	focus := q.focus
 	mentions := q.mentions
 	in = rank.Input{Files: l.Files, Focus: focus, Reverse: rk.Reverse, Weights: rk.Weights}
@@ -232,7 +246,7 @@ func rankInput(s *snapshot, l linked, rk policy.Config, q query) (in rank.Input,
 		in.Weights.Lone = 0
 	}
 	if overview && (rk.Front > 0 || rk.Readme > 0) {
-		doors, readmes := overviewDoors(s, rk)
+		doors, readmes := overviewDoors(ctx, s, rk)
 		overviewTeleport(&in, s, doors, rk.Front, readmes, rk.Readme)
 	}
 	switch {
@@ -245,12 +259,12 @@ func rankInput(s *snapshot, l linked, rk policy.Config, q query) (in rank.Input,
 		named := namedFiles(q.text, s.paths())
 		var rel map[string]float64
 		mentions = slices.Concat(mentions, named, codeWords(q.text), traceNames(q.text))
-		rel = relevance(s, q.text, rk.Rel.Text)
+		rel = relevance(ctx, s, q.text, rk.Rel.Text)
 		if rk.Rel.DocRel > 0 {
 			// The words of a page are prose: its relevance counts
 			// docRel of a code file's.
 			for p := range rel {
-				if i, ok := s.byPath[p]; ok && roleTier[s.roles[i]] == lastTier {
+				if i, ok := s.Lookup(p); ok && roleTier[s.Roles[i]] == lastTier {
 					rel[p] *= rk.Rel.DocRel
 				}
 			}
@@ -289,7 +303,7 @@ func rankInput(s *snapshot, l linked, rk policy.Config, q query) (in rank.Input,
 		}
 	}
 	for _, w := range mentions {
-		if p := path.Clean(strings.TrimPrefix(w, "./")); s.entry(p) != nil {
+		if p := path.Clean(strings.TrimPrefix(w, "./")); s.Has(p) {
 			in.MentionedFiles = append(in.MentionedFiles, p)
 		}
 		in.MentionedIdents = append(in.MentionedIdents, w)
@@ -344,11 +358,11 @@ func scaleFile(in *rank.Input, p string, f float64) {
 // definition's key, or falls back to its name; a file uses what p defines
 // when one of its references does. Without, they are by name. References
 // of a kind rk does not link by (ranking.links) count for nothing.
-func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *link.Resolver, rk policy.Config) ([]fit.Item, map[string]float64) {
-	s.decodeAll()
+func relatedItems(files []link.File, p string, mentioned map[string]bool, res *link.Resolver, rk policy.Config) ([]fit.Item, map[string]float64) {
+	ip := slices.IndexFunc(files, func(f link.File) bool { return f.Path == p })
 	// What p defines and references, by the names they go by in the
 	// ranking.
-	self := s.entry(p).tags
+	self := files[ip].Tags
 	defines := make(map[string]bool)
 	refCount := make(map[string]int)
 	for j, t := range self.Tags {
@@ -364,10 +378,6 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *link.Re
 	var defKeys, usesKey, usesName map[string]bool
 	var keys []link.Ref
 	var more []string
-	ip, ok := s.byPath[p]
-	if !ok {
-		res = nil
-	}
 	if res != nil {
 		defKeys, usesKey, usesName = make(map[string]bool), make(map[string]bool), make(map[string]bool)
 		for j, t := range self.Tags {
@@ -416,10 +426,10 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *link.Re
 		})
 	}
 	definers := make(map[string]int) // how many files define a name
-	for _, e := range s.entries {
+	for _, f := range files {
 		seen := make(map[string]bool)
-		for j, t := range e.tags.Tags {
-			if n := link.RankName(e.tags.Sub(j), e.tags.Str(t.Name)); t.Kind == tags.Definition && !seen[n] {
+		for j, t := range f.Tags.Tags {
+			if n := link.RankName(f.Tags.Sub(j), f.Tags.Str(t.Name)); t.Kind == tags.Definition && !seen[n] {
 				seen[n] = true
 				definers[n]++
 			}
@@ -431,11 +441,11 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *link.Re
 		uses   map[string][]fit.Row // where the file uses what p defines
 	}
 	links := make(map[string]*tie)
-	for i, f := range s.files {
-		if f.path == p {
+	for i, f := range files {
+		if f.Path == p {
 			continue
 		}
-		set := s.entries[i].tags
+		set := f.Tags
 		l := &tie{defs: make(map[string][]fit.Row), uses: make(map[string][]fit.Row)}
 		for j, t := range set.Tags {
 			name, sub := set.Str(t.Name), set.Sub(j)
@@ -456,7 +466,7 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *link.Re
 		for name, rows := range l.uses {
 			l.weight += linkWeight(name, len(rows), definers[name], mentioned[name])
 		}
-		links[f.path] = l
+		links[f.Path] = l
 	}
 	paths := slices.SortedFunc(maps.Keys(links), func(a, b string) int {
 		return cmp.Or(cmp.Compare(links[b].weight, links[a].weight), strings.Compare(a, b))
@@ -492,10 +502,10 @@ func relatedItems(s *snapshot, p string, mentioned map[string]bool, res *link.Re
 // codeFiles returns the files of ps, in order, that are code (of role
 // tier 0) or named: the ones ranking change mixcode lets take turns at
 // the head of the list.
-func codeFiles(s *snapshot, ps, named []string) []string {
+func codeFiles(s *Snapshot, ps, named []string) []string {
 	return slices.DeleteFunc(slices.Clone(ps), func(p string) bool {
-		i, ok := s.byPath[p]
-		return ok && roleTier[s.roles[i]] > 0 && !slices.Contains(named, p)
+		i, ok := s.Lookup(p)
+		return ok && roleTier[s.Roles[i]] > 0 && !slices.Contains(named, p)
 	})
 }
 
@@ -530,11 +540,11 @@ var roleTier = [numRoles]int{
 // (documents, configuration, CI and community files) show by name alone.
 // A role of a focus file, and a pointed file, are never moved down: the
 // request points at them.
-func byRole(in *rank.Input, s *snapshot, tests float64, byName bool, focus, pointed []string) {
+func byRole(in *rank.Input, s *Snapshot, tests float64, byName bool, focus, pointed []string) {
 	var liftedRoles [numRoles]bool
 	for _, p := range focus {
-		if i, ok := s.byPath[p]; ok {
-			liftedRoles[s.roles[i]] = true
+		if i, ok := s.Lookup(p); ok {
+			liftedRoles[s.Roles[i]] = true
 		}
 	}
 	isPointed := make(map[string]bool, len(pointed))
@@ -542,22 +552,22 @@ func byRole(in *rank.Input, s *snapshot, tests float64, byName bool, focus, poin
 		isPointed[p] = true
 	}
 	in.Tier = make(map[string]int)
-	for i, f := range s.files {
-		r := s.roles[i]
-		if isPointed[f.path] || liftedRoles[r] {
+	for i, f := range s.Files {
+		r := s.Roles[i]
+		if isPointed[f.Path] || liftedRoles[r] {
 			continue
 		}
 		if (r == RoleTest || r == RoleExample) && tests != 1 {
-			scaleFile(in, f.path, tests)
+			scaleFile(in, f.Path, tests)
 		}
 		if t := roleTier[r]; t > 0 {
-			in.Tier[f.path] = t
+			in.Tier[f.Path] = t
 		}
 		if byName && roleTier[r] == lastTier {
 			if in.ByName == nil {
 				in.ByName = make(map[string]bool)
 			}
-			in.ByName[f.path] = true
+			in.ByName[f.Path] = true
 		}
 	}
 }
@@ -601,10 +611,10 @@ var docLanguages = map[string]bool{
 
 // demoteDocs scales the definitions of the document and data files of s
 // by factor, in the ranking in; file entries stay where they are.
-func demoteDocs(in *rank.Input, s *snapshot, factor float64) {
-	for _, f := range s.files {
-		if docLanguages[tags.Detect(f.path, nil)] {
-			scaleFile(in, f.path, factor)
+func demoteDocs(in *rank.Input, s *Snapshot, factor float64) {
+	for _, f := range s.Files {
+		if docLanguages[tags.Detect(f.Path, nil)] {
+			scaleFile(in, f.Path, factor)
 		}
 	}
 }
@@ -613,19 +623,17 @@ func demoteDocs(in *rank.Input, s *snapshot, factor float64) {
 // of a map for no request in the ranking rk: the front doors (frontDoor)
 // with rk.Front, and with rk.Readme the READMEs of the roots whose code
 // uses names (readme), in map order.
-func overviewDoors(s *snapshot, rk policy.Config) (doors, readmes []string) {
+func overviewDoors(ctx context.Context, s *Snapshot, rk policy.Config) (doors, readmes []string) {
 	if rk.Front > 0 {
 		doors = frontDoors(s)
 	}
 	if rk.Readme > 0 {
-		for i, f := range s.files {
-			if !link.Readme(f.rel) {
+		for i, f := range s.Files {
+			if !link.Readme(f.Rel) {
 				continue
 			}
-			e := s.entries[i]
-			s.decode(e)
-			if slices.ContainsFunc(e.tags.Tags, func(t tags.Packed) bool { return t.Kind == tags.Reference }) {
-				readmes = append(readmes, f.path)
+			if slices.ContainsFunc(s.Tags(ctx, i).Tags, func(t tags.Packed) bool { return t.Kind == tags.Reference }) {
+				readmes = append(readmes, f.Path)
 			}
 		}
 	}
@@ -636,7 +644,7 @@ func overviewDoors(s *snapshot, rk policy.Config) (doors, readmes []string) {
 // share f of the teleport and the files readmes the share g, and every
 // other file an equal part of the rest; a file's part is never below
 // that of the others.
-func overviewTeleport(in *rank.Input, s *snapshot, doors []string, f float64, readmes []string, g float64) {
+func overviewTeleport(in *rank.Input, s *Snapshot, doors []string, f float64, readmes []string, g float64) {
 	if len(readmes) == 0 || g == 0 {
 		frontTeleport(in, s, doors, f)
 		return
@@ -644,15 +652,15 @@ func overviewTeleport(in *rank.Input, s *snapshot, doors []string, f float64, re
 	if len(doors) == 0 {
 		f = 0
 	}
-	rest := len(s.files) - len(doors) - len(readmes)
+	rest := len(s.Files) - len(doors) - len(readmes)
 	if rest <= 0 || f+g >= 1 {
 		return
 	}
 	// The weight of a file of the rest is 1.
 	each := (1 - f - g) / float64(rest)
-	in.Personal = make(map[string]float64, len(s.files))
-	for _, fl := range s.files {
-		in.Personal[fl.path] = 1
+	in.Personal = make(map[string]float64, len(s.Files))
+	for _, fl := range s.Files {
+		in.Personal[fl.Path] = 1
 	}
 	for _, p := range doors {
 		in.Personal[p] = max(1, f/float64(len(doors))/each)
@@ -665,8 +673,8 @@ func overviewTeleport(in *rank.Input, s *snapshot, doors []string, f float64, re
 // frontTeleport gives doors, the front doors of s (frontDoor), the share
 // f of the teleport of in, and every other file an equal part of the
 // rest.
-func frontTeleport(in *rank.Input, s *snapshot, doors []string, f float64) {
-	n := len(s.files)
+func frontTeleport(in *rank.Input, s *Snapshot, doors []string, f float64) {
+	n := len(s.Files)
 	if len(doors) == 0 || len(doors) == n {
 		return
 	}
@@ -678,8 +686,8 @@ func frontTeleport(in *rank.Input, s *snapshot, doors []string, f float64) {
 		return
 	}
 	in.Personal = make(map[string]float64, n)
-	for _, fl := range s.files {
-		in.Personal[fl.path] = 1
+	for _, fl := range s.Files {
+		in.Personal[fl.Path] = 1
 	}
 	for _, p := range doors {
 		in.Personal[p] += e
@@ -688,11 +696,11 @@ func frontTeleport(in *rank.Input, s *snapshot, doors []string, f float64) {
 
 // frontDoors returns the paths of the files of s that are front doors,
 // in map order: source files frontDoor names.
-func frontDoors(s *snapshot) []string {
+func frontDoors(s *Snapshot) []string {
 	var doors []string
-	for i, fl := range s.files {
-		if s.roles[i] == RoleSource && frontDoor(fl.path) {
-			doors = append(doors, fl.path)
+	for i, fl := range s.Files {
+		if s.Roles[i] == RoleSource && frontDoor(fl.Path) {
+			doors = append(doors, fl.Path)
 		}
 	}
 	return doors
@@ -819,7 +827,7 @@ func cmpBool(a, b bool) int {
 // os/file_plan9.go's and os/file_posix.go's (*File).Close. Nil when there
 // is none. Only the files of items that share a directory and a name are
 // decoded.
-func buildVariants(s *snapshot, head []fit.Item) []bool {
+func buildVariants(ctx context.Context, s *Snapshot, head []fit.Item) []bool {
 	type dirName struct{ dir, name string }
 	seen := make(map[dirName][]int)
 	quals := make(map[int][]string)
@@ -828,9 +836,8 @@ func buildVariants(s *snapshot, head []fit.Item) []bool {
 			return q
 		}
 		var q []string
-		if e := s.entry(head[i].Path); e != nil {
-			s.decode(e)
-			set := e.tags
+		if f, ok := s.Lookup(head[i].Path); ok {
+			set := s.Tags(ctx, f)
 			for j, t := range set.Tags {
 				if t.Kind == tags.Definition && link.RankName(set.Sub(j), set.Str(t.Name)) == head[i].Name {
 					q = append(q, set.Sub(j)+" "+set.Qual(j))
@@ -852,7 +859,7 @@ func buildVariants(s *snapshot, head []fit.Item) []bool {
 		if it.Name == "" || path.Ext(it.Path) != ".go" {
 			continue
 		}
-		if f, ok := s.byPath[it.Path]; !ok || s.roles[f] != RoleSource {
+		if f, ok := s.Lookup(it.Path); !ok || s.Roles[f] != RoleSource {
 			continue
 		}
 		k := dirName{path.Dir(it.Path), it.Name}
@@ -867,7 +874,7 @@ func buildVariants(s *snapshot, head []fit.Item) []bool {
 	if len(pairs) == 0 {
 		return nil
 	}
-	s.readItems(context.Background(), read)
+	readItems(ctx, s, read)
 	var out []bool
 	for _, p := range pairs {
 		if (out == nil || !out[p.later]) && subset(qualsOf(p.later), qualsOf(p.before)) {
@@ -904,13 +911,13 @@ func subset(a, b []string) bool {
 // m most relevant files of the last tier (documents, configuration), best
 // first: a page the words are about then takes no place of a file of
 // code.
-func topByTier(s *snapshot, rel map[string]float64, k, m int) []string {
+func topByTier(s *Snapshot, rel map[string]float64, k, m int) []string {
 	var out []string
 	code, last := 0, 0
 	for _, p := range topRelevant(rel, len(rel)) {
-		i, ok := s.byPath[p]
+		i, ok := s.Lookup(p)
 		switch {
-		case ok && roleTier[s.roles[i]] == lastTier:
+		case ok && roleTier[s.Roles[i]] == lastTier:
 			if last == m {
 				continue
 			}

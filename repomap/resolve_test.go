@@ -111,7 +111,7 @@ func linkTree(t *testing.T, tree fstest.MapFS, ranking string) linked {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return linkSnapshot(s, rk)
+	return linkedOf(t, s, rk)
 }
 
 func TestResolveGo(t *testing.T) {
