@@ -358,7 +358,7 @@ func BenchmarkRankGoSrc(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	l, err := s.linked(ctx, rk)
+	l, err := linkSnapshot(ctx, s, rk)
 	if err != nil {
 		b.Fatal(err)
 	}

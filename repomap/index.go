@@ -34,7 +34,6 @@ type Index struct {
 	outliner *tags.Parser      // for the outlines of files a map shows; nil until needed
 	files    map[string]*entry // by path in the map
 	warned   map[string]bool   // cache warnings given, once each
-	link     *linkMemo         // the link stage's last result; nil before the first
 	pre      *preload          // what is read from the disk caches while the tree is walked; nil when nothing is
 	writing  *pendingWrite     // a write to the disk caches under way; nil when none is
 	roles    map[string]roleOf // the roles given files by rolesBy, by path
@@ -55,14 +54,12 @@ type roleOf struct {
 }
 
 // preload is what the index reads from the disk caches on other
-// goroutines while its first map walks the tree: the roots' entries and
-// the link stage's kept result, which a warm map of the Go standard
-// library otherwise read one after the other, after the walk, for 0.2 s
-// of its wall time.
+// goroutines while its first map walks the tree: the roots' entries,
+// which a warm map of the Go standard library otherwise read after the
+// walk.
 type preload struct {
 	see     *Seer         // what is made of the entries read as stamps, or nil
 	caches  chan []loaded // one per root, when read
-	link    chan keptLink // when read; nil when it is not read
 	waiting bool          // caches not yet taken
 }
 
@@ -90,10 +87,9 @@ const (
 )
 
 // startPreload starts reading, while the tree is walked, the disk caches
-// of the roots not read yet, as much of them as read says, and with link
-// the link stage's kept result when the index has none. With see, what
+// of the roots not read yet, as much of them as read says. With see, what
 // it makes of each entry read as a stamp is kept with it (Snapshot.Seen).
-func (x *Index) startPreload(ctx context.Context, link bool, read int, see *Seer) {
+func (x *Index) startPreload(ctx context.Context, read int, see *Seer) {
 	if x.pre != nil {
 		return
 	}
@@ -127,11 +123,7 @@ func (x *Index) startPreload(ctx context.Context, link bool, read int, see *Seer
 			p.caches <- out
 		}()
 	}
-	if r := x.linkCache(); link && x.link == nil && r != nil {
-		p.link = make(chan keptLink, 1)
-		go func() { p.link <- readLinked(ctx, r, nil) }()
-	}
-	if todo || p.link != nil {
+	if todo {
 		x.pre = p
 	}
 }
@@ -146,14 +138,10 @@ func (x *Index) close() error {
 		if p.waiting {
 			<-p.caches
 		}
-		if p.link != nil {
-			<-p.link
-		}
 		x.pre = nil
 	}
 	x.settle()
-	x.storeLinked(context.Background())
-	x.files, x.link = nil, nil
+	x.files = nil
 	for _, r := range x.roots {
 		if r.watch != nil {
 			r.watch.close()
@@ -735,10 +723,8 @@ func (x *Index) loadCaches(ctx context.Context) {
 	var pre []loaded
 	var see *Seer
 	if p := x.pre; p != nil && p.waiting {
-		pre, p.waiting, see = <-p.caches, false, p.see
-		if p.link == nil {
-			x.pre = nil
-		}
+		pre, see = <-p.caches, p.see
+		x.pre = nil
 	}
 	for i, r := range x.roots {
 		if r.cache == nil || r.loaded {

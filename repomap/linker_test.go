@@ -254,7 +254,7 @@ func edit(t *testing.T, tree fstest.MapFS, p string, f func(string) string) {
 // links of m's last map came from.
 func checkLinker(t *testing.T, m *Map, step string) {
 	t.Helper()
-	memo := m.idx.link
+	memo := m.links.memo
 	if memo == nil || memo.lk == nil {
 		t.Fatalf("%s: the Map keeps no link stage", step)
 	}
@@ -314,7 +314,7 @@ func TestLinkerUpdate(t *testing.T) {
 		if r.Stats.Linked != "updated" {
 			t.Errorf("%s: links %s, want updated", e.name, r.Stats.Linked)
 		}
-		if strings.HasSuffix(e.path, ".go") && m.idx.link.lk.Relinked() == 1 {
+		if strings.HasSuffix(e.path, ".go") && m.links.memo.lk.Relinked() == 1 {
 			goFast++
 		}
 		checkLinker(t, m, e.name)
@@ -411,7 +411,7 @@ func TestKeptMapAfterEdits(t *testing.T) {
 		{"a Go method after them", change("store/database.go", appendText("\nfunc (d *DB) Close() {}\n")), "updated", false},
 		{"a TypeScript call of it", change("web/src/app.ts", replace("render();", "render() + 1;")), "updated", true},
 	} {
-		before := m.idx.link.l.Index
+		before := m.links.memo.l.Index
 		step.do()
 		n, err := NewFS(tree, opts)
 		if err != nil {
@@ -426,7 +426,7 @@ func TestKeptMapAfterEdits(t *testing.T) {
 				}
 			}
 		}
-		if same := m.idx.link.l.Index == before; same != step.same {
+		if same := m.links.memo.l.Index == before; same != step.same {
 			t.Errorf("%s: the rank index is the one before: %v, want %v", step.name, same, step.same)
 		}
 		n.Close()

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/tags"
@@ -184,13 +185,42 @@ func linkDigest(s *Snapshot, rk policy.Config) [sha256.Size]byte {
 	return [sha256.Size]byte(h.Sum(nil))
 }
 
+// linkStage keeps the link stage's last result for a Map: in memory, and
+// in a disk cache for the next process.
+type linkStage struct {
+	memo *linkMemo     // nil before the first
+	disk *cache.Cache  // the first root's disk cache, when this build can be told apart; nil for none
+	pre  chan keptLink // the kept result, read while the tree is walked; nil when none is
+	// warn reports a problem with the disk cache; debug logs one worth
+	// noting.
+	warn  func(error)
+	debug func(msg string, args ...any)
+}
+
+// preload starts reading the kept result from the disk cache, for a
+// Map's first map.
+func (ls *linkStage) preload(ctx context.Context) {
+	if ls == nil || ls.disk == nil || ls.memo != nil || ls.pre != nil {
+		return
+	}
+	ls.pre = make(chan keptLink, 1)
+	go func() { ls.pre <- readLinked(ctx, ls.disk, nil) }()
+}
+
+// close waits for a read under way.
+func (ls *linkStage) close() {
+	if ls != nil && ls.pre != nil {
+		<-ls.pre
+		ls.pre = nil
+	}
+}
+
 // linked returns the link stage's result for s with rk, with its rank
-// index: the one its index kept when the digest is the same, or from the
-// disk cache for the first of a Map's life, or updated from the last one
-// after some files changed, or made, and kept.
-func (s *Snapshot) linked(ctx context.Context, rk policy.Config) (linked, error) {
-	x := s.idx
-	if x == nil {
+// index: the one ls kept when the digest is the same, or from the disk
+// cache for the first of a Map's life, or updated from the last one after
+// some files changed, or made, and kept. With ls nil, it is made anew.
+func (ls *linkStage) linked(ctx context.Context, s *Snapshot, rk policy.Config) (linked, error) {
+	if ls == nil {
 		files, err := linkFiles(ctx, s)
 		if err != nil {
 			return linked{}, err
@@ -198,17 +228,17 @@ func (s *Snapshot) linked(ctx context.Context, rk policy.Config) (linked, error)
 		return linked{link.New(files, rk.Link).Linked(false), "made"}, nil
 	}
 	key := linkDigest(s, rk)
-	if m := x.link; m != nil && m.key == key {
+	if m := ls.memo; m != nil && m.key == key {
 		l := m.l
 		l.from = "kept"
 		return l, nil
 	}
-	first := x.link == nil
+	first := ls.memo == nil
 	if first {
-		if l, ranks, ok := x.loadLinked(ctx, key); ok {
+		if l, ranks, ok := ls.load(ctx, key); ok {
 			l.from = "cached"
-			x.link = &linkMemo{key: key, l: l, stored: true}
-			x.link.overviewBlob = ranks
+			ls.memo = &linkMemo{key: key, l: l, stored: true}
+			ls.memo.overviewBlob = ranks
 			return l, nil
 		}
 	}
@@ -219,7 +249,7 @@ func (s *Snapshot) linked(ctx context.Context, rk policy.Config) (linked, error)
 	var l linked
 	var lk *link.Linker
 	next := &linkMemo{key: key}
-	if m := x.link; m != nil && m.lk != nil && m.lk.Update(files) {
+	if m := ls.memo; m != nil && m.lk != nil && m.lk.Update(files) {
 		lk = m.lk
 		l = linked{lk.Linked(false), "updated"}
 		if l.Index == m.l.Index {
@@ -231,10 +261,7 @@ func (s *Snapshot) linked(ctx context.Context, rk policy.Config) (linked, error)
 		l = linked{lk.Linked(false), "made"}
 	}
 	next.l, next.lk = l, lk
-	x.link = next
-	if first {
-		x.storeLinked(ctx)
-	}
+	ls.memo = next
 	return l, nil
 }
 
@@ -251,42 +278,29 @@ func linkFiles(ctx context.Context, s *Snapshot) ([]link.File, error) {
 	return out, nil
 }
 
-// linkCache returns the disk cache the link stage's result goes to, or
-// nil: the first root's, when this build can be told apart.
-func (x *Index) linkCache() *root {
-	if len(x.roots) == 0 || x.roots[0].cache == nil || buildStamp() == "" {
-		return nil
-	}
-	return x.roots[0]
-}
-
-// loadLinked returns the link stage's result kept in the disk cache for
-// the digest key, if there is one: the one read while the tree was
-// walked, or read now.
-func (x *Index) loadLinked(ctx context.Context, key [sha256.Size]byte) (linked, []byte, bool) {
-	r := x.linkCache()
-	if r == nil {
+// load returns the link stage's result kept in the disk cache for the
+// digest key, if there is one: the one read while the tree was walked,
+// or read now.
+func (ls *linkStage) load(ctx context.Context, key [sha256.Size]byte) (linked, []byte, bool) {
+	if ls.disk == nil {
 		return linked{}, nil, false
 	}
 	var k keptLink
 	read := false
-	if p := x.pre; p != nil && p.link != nil {
-		k, read, p.link = <-p.link, true, nil
-		if !p.waiting {
-			x.pre = nil
-		}
+	if ls.pre != nil {
+		k, read, ls.pre = <-ls.pre, true, nil
 	}
 	if !read || isDone(k.loadErr) && ctx.Err() == nil {
-		k = readLinked(ctx, r, &key)
+		k = readLinked(ctx, ls.disk, &key)
 	}
 	switch {
 	case k.loadErr != nil:
-		x.warnCache(r, k.loadErr)
+		ls.warn(k.loadErr)
 		return linked{}, nil, false
 	case k.err == nil && k.key != key, errors.Is(k.err, errOtherFiles):
 		return linked{}, nil, false
 	case k.err != nil:
-		x.opts.Logger.Debug("repomap: link cache not used", "root", r.Dir, "err", k.err)
+		ls.debug("repomap: link cache not used", "err", k.err)
 		return linked{}, nil, false
 	}
 	return k.l, k.ranks, true
@@ -302,13 +316,13 @@ type keptLink struct {
 	err     error // decoding it
 }
 
-// readLinked reads the link stage's result from r's disk cache: the one
-// for the digest want, or with want nil whichever it holds.
-func readLinked(ctx context.Context, r *root, want *[sha256.Size]byte) keptLink {
+// readLinked reads the link stage's result from the disk cache c: the
+// one for the digest want, or with want nil whichever it holds.
+func readLinked(ctx context.Context, c *cache.Cache, want *[sha256.Size]byte) keptLink {
 	// Both are read in one read of the disk cache, and the links are
 	// decoded from its bytes rather than copied out of it first.
 	var k keptLink
-	err := r.cache.ReadBlobs(ctx, []string{linkBlob, ranksBlob}, func(blobs [][]byte) error {
+	err := c.ReadBlobs(ctx, []string{linkBlob, ranksBlob}, func(blobs [][]byte) error {
 		data := blobs[0]
 		if len(data) >= len(linkMagic)+len(k.key) {
 			k.key = [sha256.Size]byte(data[len(linkMagic):])
@@ -328,28 +342,28 @@ func readLinked(ctx context.Context, r *root, want *[sha256.Size]byte) keptLink 
 	return k
 }
 
-// storeLinked writes the index's link stage's result to the disk cache,
-// unless it holds it already.
-func (x *Index) storeLinked(ctx context.Context) {
-	r, m := x.linkCache(), x.link
-	if r == nil || m == nil {
+// store writes the link stage's result to the disk cache, unless it holds
+// it already. The caller waits for the index's write first: one write at a
+// time.
+func (ls *linkStage) store(ctx context.Context) {
+	m := ls.memo
+	if ls.disk == nil || m == nil {
 		return
 	}
-	x.settle() // one write at a time
 	if !m.stored {
 		data, err := encodeLinked(m.l, m.key)
 		if err == nil {
-			err = r.cache.StoreBlob(ctx, linkBlob, data)
+			err = ls.disk.StoreBlob(ctx, linkBlob, data)
 		}
 		if err != nil {
-			x.warnCache(r, err)
+			ls.warn(err)
 			return
 		}
 		m.stored = true
 	}
 	if m.overview != nil && !m.overviewStored {
-		if err := r.cache.StoreBlob(ctx, ranksBlob, encodeRanks(m.overview, ranksKey(m.key, m.overviewQuery))); err != nil {
-			x.warnCache(r, err)
+		if err := ls.disk.StoreBlob(ctx, ranksBlob, encodeRanks(m.overview, ranksKey(m.key, m.overviewQuery))); err != nil {
+			ls.warn(err)
 			return
 		}
 		m.overviewStored = true

@@ -357,7 +357,7 @@ func TestOverviewRanksKept(t *testing.T) {
 		if r.Text != w.Text || r.Stats.Iterations != w.Stats.Iterations || !reflect.DeepEqual(r.Files, w.Files) {
 			t.Errorf("map %d (links %s) differs from a new Map's:\n%s\nwant:\n%s", i, r.Stats.Linked, r.Text, w.Text)
 		}
-		if m.idx.link == nil || m.idx.link.overview == nil || !m.idx.link.overviewStored {
+		if m.links.memo == nil || m.links.memo.overview == nil || !m.links.memo.overviewStored {
 			t.Errorf("map %d: the overview ranks are not kept", i)
 		}
 	}
@@ -365,11 +365,11 @@ func TestOverviewRanksKept(t *testing.T) {
 		t.Fatal("two new Maps differ")
 	}
 	// Ranks kept for another ranking, or damaged, are not used.
-	if got := decodeRanks(data, ranksKey(m.idx.link.key, "aider")); got != nil {
+	if got := decodeRanks(data, ranksKey(m.links.memo.key, "aider")); got != nil {
 		t.Errorf("ranks kept for the default ranking decode for aider's")
 	}
 	for i := range len(data) - 1 {
-		if got := decodeRanks(data[:i], ranksKey(m.idx.link.key, m.idx.opts.Ranking)); got != nil {
+		if got := decodeRanks(data[:i], ranksKey(m.links.memo.key, m.idx.opts.Ranking)); got != nil {
 			t.Errorf("decodeRanks of %d of %d bytes = %v, want nil", i, len(data), got)
 		}
 	}
@@ -457,7 +457,7 @@ func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []File
 	if wq != nil {
 		see = wq.seer()
 	}
-	m.idx.startPreload(ctx, false, readStamps, see)
+	m.idx.startPreload(ctx, readStamps, see)
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -133,7 +133,11 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			continue
 		}
 		if ranks == nil {
-			all, err := rankSnapshot(ctx, snap, rk, query{})
+			l, err := m.linked(ctx, snap)
+			if err != nil {
+				return nil, err
+			}
+			all, err := rankSnapshot(ctx, snap, l, m.links.memo, rk, query{})
 			if err != nil {
 				return nil, err
 			}

@@ -37,6 +37,7 @@ type Map struct {
 
 	mu     sync.Mutex        // serialises requests and guards what follows
 	idx    *Index            // the files, their tags and outlines
+	links  *linkStage        // the link stage's last result
 	blocks blockMemo         // rendered file blocks, by entry
 	counts map[string][2]int // the token counts of the texts of the last map's blocks
 	last   *lastRender       // the last map made, for the refresh modes
@@ -174,6 +175,10 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 		m.roots = append(m.roots, rt)
 	}
 	m.idx = newIndex(m.roots, &m.opts)
+	m.links = &linkStage{warn: func(err error) { m.idx.warnCache(m.roots[0], err) }, debug: m.opts.Logger.Debug}
+	if c := m.roots[0].cache; c != nil && buildStamp() != "" {
+		m.links.disk = c
+	}
 	return m, nil
 }
 
@@ -193,6 +198,9 @@ func (m *Map) Close() error {
 	}
 	m.closed = true
 	m.blocks, m.last, m.counts = nil, nil, nil
+	m.links.close()
+	m.idx.settle() // one write at a time
+	m.links.store(context.Background())
 	return m.idx.close()
 }
 
@@ -280,9 +288,12 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 				see = wq.seer()
 			}
 		}
+		m.idx.startPreload(ctx, readStamps, see)
 		// With a ranking kept for this request, the links are read only
-		// if the tree changed since (loadLinked).
-		m.idx.startPreload(ctx, keptRank == nil, readStamps, see)
+		// if the tree changed since (linkStage.load).
+		if keptRank == nil {
+			m.links.preload(ctx)
+		}
 	}
 	if kept == nil {
 		loadEncoding()
@@ -417,13 +428,20 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []File, skipped [
 	}
 	rk := *m.opts.Policy
 	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
+	rankAll := func(ctx context.Context) (ranked, error) {
+		l, err := m.linked(ctx, snap)
+		if err != nil {
+			return ranked{}, err
+		}
+		return rankSnapshot(ctx, snap, l, m.links.memo, rk, q)
+	}
 	var r *ranked
 	if keptRank != nil && keptRank.tree == tree {
-		r = keptRank.ranked(snap, files, rk.Rows, func(ctx context.Context) (ranked, error) { return rankSnapshot(ctx, snap, rk, q) })
+		r = keptRank.ranked(snap, files, rk.Rows, rankAll)
 		st.Refit = r != nil
 	}
 	if r == nil {
-		rs, err := rankSnapshot(ctx, snap, rk, q)
+		rs, err := rankAll(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -431,6 +449,19 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []File, skipped [
 	}
 	st.Rank = time.Since(t)
 	return snap, r, nil
+}
+
+// linked returns the link stage's result for snap, kept by the Map: the
+// first one made is written to the disk cache at once, while the map is
+// ranked and fitted.
+func (m *Map) linked(ctx context.Context, snap *Snapshot) (linked, error) {
+	first := m.links.memo == nil
+	l, err := m.links.linked(ctx, snap, *m.opts.Policy)
+	if err == nil && first && l.from == "made" {
+		m.idx.settle() // one write at a time
+		m.links.store(ctx)
+	}
+	return l, err
 }
 
 // stamps returns the stamps of files, by path.
@@ -456,7 +487,7 @@ func (m *Map) snapshot(ctx context.Context) (*Snapshot, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
-	m.idx.startPreload(ctx, false, readDecoded, nil)
+	m.idx.startPreload(ctx, readDecoded, nil)
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err

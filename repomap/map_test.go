@@ -978,7 +978,12 @@ func linkedOf(t testing.TB, s *Snapshot, rk policy.Config) linked {
 // rankedOf returns the ranking of s for q with rk.
 func rankedOf(t testing.TB, s *Snapshot, rk policy.Config, q query) ranked {
 	t.Helper()
-	r, err := rankSnapshot(context.Background(), s, rk, q)
+	var ls *linkStage // none: the links made anew, with their rank index
+	l, err := ls.linked(context.Background(), s, rk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := rankSnapshot(context.Background(), s, l, nil, rk, q)
 	if err != nil {
 		t.Fatal(err)
 	}

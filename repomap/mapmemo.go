@@ -117,10 +117,10 @@ func rankSlot(key [sha256.Size]byte) string {
 // twice, and keeping the map of the Go standard library costs a write of
 // 40 ms of CPU.
 func (m *Map) memoCache(req Request) *root {
-	if len(m.roots) != 1 || m.last != nil || m.idx.link != nil || m.memoOff || req.Text != "" {
+	if len(m.roots) != 1 || m.last != nil || m.links.memo != nil || m.memoOff || req.Text != "" || m.links.disk == nil {
 		return nil
 	}
-	return m.idx.linkCache()
+	return m.roots[0]
 }
 
 // readKept returns the map kept for the digest key and the ranking kept

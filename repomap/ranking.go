@@ -122,20 +122,19 @@ func (r *ranked) prefix(ctx context.Context, k int) ([]fit.Item, error) {
 	return r.items[:k], nil
 }
 
-// rankSnapshot ranks the definitions of the files of s for the query q,
-// with the ranking rk.
-func rankSnapshot(ctx context.Context, s *Snapshot, rk policy.Config, q query) (ranked, error) {
-	l, err := s.linked(ctx, rk)
-	if err != nil {
-		return ranked{}, err
-	}
+// rankSnapshot ranks the definitions of the files of s, linked as l, for
+// the query q, with the ranking rk. A map for no request starts its
+// power iteration where the last one of the same graph ended, as memo
+// keeps it (nil for none).
+func rankSnapshot(ctx context.Context, s *Snapshot, l linked, memo *linkMemo, rk policy.Config, q query) (ranked, error) {
 	in, top := rankInput(ctx, s, l, rk, q)
 	size := graphSize{defs: l.Size.Defs, refs: l.Size.Refs}
 	// A map for no request ranks the same graph the same way as the last
 	// one did: it starts where that one's iteration ended.
-	var memo *linkMemo
-	if len(q.focus) == 0 && len(q.mentions) == 0 && q.text == "" && s.idx != nil {
-		memo = s.idx.link
+	if len(q.focus) != 0 || len(q.mentions) != 0 || q.text != "" {
+		memo = nil
+	}
+	if memo != nil {
 		doors, readmes := overviewDoors(ctx, s, rk)
 		oq := overviewQuery(rk, slices.Concat(doors, readmes))
 		if memo.overview != nil && memo.overviewQuery != oq {
