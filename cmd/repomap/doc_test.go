@@ -37,17 +37,18 @@ func docSource(t *testing.T) []byte {
 	root := lookupCommand("")
 	comment(root.long)
 	comment(usageText(root))
-	comment(flagsText(root))
 	comment(commandsText())
+	comment(flagsText(root))
 	comment(exitText)
 	for _, c := range commands()[1:] {
 		comment("# repomap " + c.name)
 		comment(c.long)
 		comment(usageText(c))
-		if c.raw != nil {
-			comment("Run 'repomap " + c.name + " -h' for its flags.")
-		} else if f := flagsText(c); f != "" {
+		if f := flagsText(c); f != "" {
 			comment(f)
+		}
+		if c.name == "bench" {
+			comment(devFlagsText())
 		}
 	}
 	b.WriteString("package main\n")
