@@ -67,8 +67,8 @@ func (m *Map) Graph(ctx context.Context, req Request) (*Graph, error) {
 			return nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
 		}
 	}
-	rk, _ := parseRanking(m.opts.Ranking) // checked by New
-	in, _ := rankInput(snap, link(snap, rk), rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
+	rk := *m.opts.Policy
+	in, _ := rankInput(snap, linkSnapshot(snap, rk), rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
 	ranks := rank.Rank(in).Files
 	fg := rank.NewFileGraph(in)
 	tele := fg.Teleport()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/redact"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/internal/words"
@@ -39,7 +40,12 @@ type index struct {
 	writing  *pendingWrite     // a write to the disk caches under way; nil when none is
 	roles    map[string]roleOf // the roles given files by rolesBy, by path
 	rolesBy  []roleRules       // the rules of roles, per root
+	sel      selection         // Options.Exclude and Include: what the walk can list
+	ids      atomic.Uint64     // the last entry's id
 }
+
+// newID returns the id of a new entry.
+func (x *index) newID() uint64 { return x.ids.Add(1) }
 
 // roleOf is the role of the file at rel whose head says it was generated
 // or not.
@@ -140,7 +146,8 @@ func (x *index) startPreload(ctx context.Context, link bool, read int, wq *words
 }
 
 func newIndex(roots []*root, opts *Options) *index {
-	return &index{roots: roots, opts: opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool)}
+	return &index{roots: roots, opts: opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool),
+		sel: newSelection(opts.Exclude, opts.Include)}
 }
 
 func (x *index) close() error {
@@ -176,6 +183,7 @@ func (x *index) close() error {
 // modification time are unchanged. An entry is replaced, never changed,
 // when its file changes, but for lines, which are read on first use.
 type entry struct {
+	id        uint64 // one of its own: an entry of a file that changed is another entry
 	size, mod int64
 	tags      tags.Set      // its tags, once decoded: see decode
 	enc       cache.Encoded // its tags as the disk cache holds them, until decoded
@@ -352,7 +360,9 @@ func (x *index) fill(ctx context.Context, es []*entry) {
 			}
 			f := file{path: r.mapPath(l.rel), root: l.root, rel: l.rel, size: e.size, mod: e.mod}
 			if parsed := x.parse(ctx, p, f, l.outline, nil); ctx.Err() == nil {
+				id := e.id
 				*e = *parsed // else the parse may have been cut short
+				e.id = id    // the same entry, read at last
 			}
 		}
 	}
@@ -389,6 +399,18 @@ func inParallel(n, workers int, f func(i int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// linkFiles returns the files of s as the link stage takes them, their
+// tags decoded.
+func (s *snapshot) linkFiles() []link.File {
+	s.decodeAll()
+	out := make([]link.File, len(s.files))
+	for i, f := range s.files {
+		e := s.entries[i]
+		out[i] = link.File{Path: f.path, Rel: f.rel, Lang: tags.Detect(f.path, nil), Tags: e.tags, Version: e.id}
+	}
+	return out
 }
 
 // paths returns the paths of the files, in map order.
@@ -595,7 +617,7 @@ func (x *index) update(ctx context.Context, files []file, skipped []skip) (*snap
 	for i, f := range files {
 		e := x.files[f.path]
 		if e == nil {
-			e = &entry{size: f.size, mod: f.mod}
+			e = &entry{id: x.newID(), size: f.size, mod: f.mod}
 		}
 		s.entries[i] = e
 		r, ok := x.roles[f.path]
@@ -666,7 +688,7 @@ func (x *index) loadCaches(ctx context.Context) {
 				if score, ok := st.Seen.(*wordsScore); ok {
 					l.score, l.scored = score, wq
 				}
-				e := &entry{size: st.Size, mod: st.ModTime, generated: st.Generated, skip: st.Skip, lazy: l}
+				e := &entry{id: x.newID(), size: st.Size, mod: st.ModTime, generated: st.Generated, skip: st.Skip, lazy: l}
 				x.timedOutEntry(e, st.TimedOut, st.Timeout)
 				return e
 			})
@@ -686,7 +708,7 @@ func (x *index) loadCaches(ctx context.Context) {
 			continue
 		}
 		adopt(x, r, entries, func(_ string, c cache.Entry) *entry {
-			e := &entry{size: c.Size, mod: c.ModTime, tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
+			e := &entry{id: x.newID(), size: c.Size, mod: c.ModTime, tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
 			x.timedOutEntry(e, c.TimedOut, c.Timeout)
 			return e
 		})
@@ -741,10 +763,17 @@ func timedOutReason(timeout time.Duration) string {
 
 // adopt records that the disk cache of r holds the files of held, by
 // path relative to r, and gives the index the entry newEntry makes of
-// each of them it does not know.
+// each of them it does not know. Known files are counted within the
+// index's selection: the cache may hold files that Options.Exclude or
+// Include leave out, which are not gone.
 func adopt[V any](x *index, r *root, held map[string]V, newEntry func(rel string, v V) *entry) {
 	r.known = func(rel string) bool { _, ok := held[rel]; return ok }
-	r.nKnown = len(held)
+	r.nKnown = 0
+	for rel := range held {
+		if x.sel.selects(rel) {
+			r.nKnown++
+		}
+	}
 	for rel, v := range held {
 		p := r.mapPath(rel)
 		if _, ok := x.files[p]; !ok {
@@ -759,7 +788,8 @@ func isDone(err error) bool {
 }
 
 // persist writes what changed to each root's disk cache in one batch,
-// drops the entries of files that are gone from it, and forgets them. A
+// drops the entries of files that are gone from it (walked no more,
+// though the selection would list them), and forgets them. A
 // root whose cache holds every file and no other, none of them changed,
 // is not written: a warm map of a tree of 27,000 files spent a fifth of
 // its CPU time making sets of paths to find that out.
@@ -808,8 +838,10 @@ func (x *index) persist(files []file) {
 			}
 		}
 		if gone {
-			live := w.live
-			w.keep = func(p string) bool { return live[p] }
+			// A file the selection leaves out is not gone: a map of
+			// part of the tree keeps the cache of the rest.
+			live, sel := w.live, x.sel
+			w.keep = func(p string) bool { return live[p] || !sel.selects(p) }
 		}
 		writes = append(writes, w)
 	}
@@ -1001,7 +1033,7 @@ const (
 // after one file of net/http changed. It reads a file on disk into buf,
 // when not nil (readFile): nothing the entry keeps is in it.
 func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool, buf *[]byte) *entry {
-	e := &entry{size: f.size, mod: f.mod, dirty: true}
+	e := &entry{id: x.newID(), size: f.size, mod: f.mod, dirty: true}
 	r := x.roots[f.root]
 	if !r.onDisk {
 		buf = nil // its ReadFile may not be what Open reads

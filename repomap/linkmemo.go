@@ -15,6 +15,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/policy"
+
 	"github.com/repomap-dev/repomap/rank"
 )
 
@@ -31,12 +34,19 @@ const linkBlob = "link"
 // linkMagic starts a linkBlob; its last byte is the version of the form.
 const linkMagic = "rmlk\x01"
 
+// linked is the link stage's result, with where it came from
+// (Stats.Linked).
+type linked struct {
+	link.Linked
+	from string
+}
+
 // linkMemo is the link stage's result for the files whose digest is key.
 type linkMemo struct {
 	key    [sha256.Size]byte
 	l      linked
-	stored bool    // the first root's disk cache holds it
-	lk     *linker // what made it, for the next change; nil when it was read from the disk cache
+	stored bool         // the first root's disk cache holds it
+	lk     *link.Linker // what made it, for the next change; nil when it was read from the disk cache
 
 	// The end of the power iteration of the map for no request (the
 	// overview), with the Map's ranking, once one was made; and whether
@@ -54,11 +64,11 @@ type linkMemo struct {
 }
 
 // overviewQuery returns what the ranks of a map for no request depend on
-// beside the graph: the ranking named ranking, and the files whose
-// teleport share is their own, the front doors (frontTeleport), which
-// the roles of files choose.
-func overviewQuery(ranking string, doors []string) string {
-	return strings.Join(append([]string{ranking}, doors...), "\x00")
+// beside the graph: the ranking rk, and the files whose teleport share
+// is their own, the front doors (frontTeleport), which the roles of
+// files choose.
+func overviewQuery(rk policy.Config, doors []string) string {
+	return strings.Join(append([]string{rk.Fingerprint()}, doors...), "\x00")
 }
 
 // ranksBlob is the name of a linkMemo's overview ranks in a disk cache.
@@ -148,12 +158,12 @@ var buildStamp = sync.OnceValue(func() string {
 // entries back would not find the links the process that parsed them
 // kept (on the Go standard library, which has files too large to parse,
 // the first warm map after a cold one linked anew, for 2 s).
-func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
+func linkDigest(s *snapshot, rk policy.Config) [sha256.Size]byte {
 	h := sha256.New()
 	var b []byte
 	b = append(b, "repomap link\x00"...)
 	b = append(b, buildStamp()...)
-	b = fmt.Appendf(b, "\x00%t %t %t %t %t %t %t %t %t %t %t %t\x00", rk.resolve, rk.names > 0, rk.builtins, rk.rust, rk.scala, rk.kotlin, rk.fixtures, rk.exports, rk.hints, rk.family, rk.readme > 0, rk.docCode)
+	b = append(append(append(b, 0), rk.LinkFingerprint()...), 0)
 	for i, f := range s.files {
 		e := s.entries[i]
 		b = binary.AppendUvarint(b, uint64(f.root))
@@ -177,12 +187,10 @@ func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
 // index: the one its index kept when the digest is the same, or from the
 // disk cache for the first of a Map's life, or updated from the last one
 // after some files changed, or made, and kept.
-func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
+func (s *snapshot) linked(ctx context.Context, rk policy.Config) linked {
 	x := s.idx
 	if x == nil {
-		l := newLinker(s, rk).linked(false)
-		l.from = "made"
-		return l
+		return linked{link.New(s.linkFiles(), rk.Link).Linked(false), "made"}
 	}
 	key := linkDigest(s, rk)
 	if m := x.link; m != nil && m.key == key {
@@ -201,20 +209,18 @@ func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
 	}
 	s.fillAll(ctx) // the link stage reads the tags of every file
 	var l linked
-	var lk *linker
+	var lk *link.Linker
 	next := &linkMemo{key: key}
-	if m := x.link; m != nil && m.lk != nil && m.lk.update(s) {
+	if m := x.link; m != nil && m.lk != nil && m.lk.Update(s.linkFiles()) {
 		lk = m.lk
-		l = lk.linked(false)
-		l.from = "updated"
-		if l.index == m.l.index {
+		l = linked{lk.Linked(false), "updated"}
+		if l.Index == m.l.Index {
 			// The same rank index, so the same ranks for no request.
 			next.overview, next.overviewQuery = m.overview, m.overviewQuery
 		}
 	} else {
-		lk = newLinker(s, rk)
-		l = lk.linked(false)
-		l.from = "made"
+		lk = link.New(s.linkFiles(), rk.Link)
+		l = linked{lk.Linked(false), "made"}
 	}
 	next.l, next.lk = l, lk
 	x.link = next
@@ -333,28 +339,10 @@ func (x *index) storeLinked(ctx context.Context) {
 var errOtherFiles = errors.New("repomap: link cache is for other files")
 
 // encodeLinked returns the binary form of l, for the files of digest
-// key: linkMagic, key, the counts of l.size, the names l.hidden lists by
-// path (uvarint counts and lengths), then l.index in its binary form.
+// key: linkMagic, key, then l in its binary form (link.Linked.AppendBinary).
 func encodeLinked(l linked, key [sha256.Size]byte) ([]byte, error) {
 	b := append([]byte(linkMagic), key[:]...)
-	b = binary.AppendUvarint(b, uint64(l.size.defs))
-	b = binary.AppendUvarint(b, uint64(l.size.refs))
-	paths := slices.Sorted(func(yield func(string) bool) {
-		for p := range l.hidden {
-			if !yield(p) {
-				return
-			}
-		}
-	})
-	b = binary.AppendUvarint(b, uint64(len(paths)))
-	for _, p := range paths {
-		b = appendString(b, p)
-		b = binary.AppendUvarint(b, uint64(len(l.hidden[p])))
-		for _, name := range l.hidden[p] {
-			b = appendString(b, name)
-		}
-	}
-	return l.index.AppendBinary(b)
+	return l.AppendBinary(b)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -366,58 +354,16 @@ func appendString(b []byte, s string) []byte {
 // key; errOtherFiles when it was written for others. What it returns
 // keeps nothing of data.
 func decodeLinked(data []byte, key [sha256.Size]byte) (linked, error) {
-	bad := func(what string) (linked, error) { return linked{}, fmt.Errorf("repomap: link cache: %s", what) }
 	if len(data) < len(linkMagic)+len(key) || string(data[:len(linkMagic)]) != linkMagic {
-		return bad("not of this version")
+		return linked{}, errors.New("repomap: link cache: not of this version")
 	}
 	data = data[len(linkMagic):]
 	if [sha256.Size]byte(data[:len(key)]) != key {
 		return linked{}, errOtherFiles
 	}
-	data = data[len(key):]
-	num := func() (int, bool) {
-		v, n := binary.Uvarint(data)
-		if n <= 0 || v > math.MaxInt32 {
-			return 0, false
-		}
-		data = data[n:]
-		return int(v), true
-	}
-	str := func() (string, bool) {
-		n, ok := num()
-		if !ok || n > len(data) {
-			return "", false
-		}
-		s := string(data[:n])
-		data = data[n:]
-		return s, true
-	}
 	var l linked
-	var ok1, ok2 bool
-	l.size.defs, ok1 = num()
-	l.size.refs, ok2 = num()
-	np, ok3 := num()
-	if !ok1 || !ok2 || !ok3 || np > len(data) {
-		return bad("truncated")
-	}
-	l.hidden = make(map[string][]string, np)
-	for range np {
-		p, ok := str()
-		n, ok2 := num()
-		if !ok || !ok2 || n > len(data) {
-			return bad("truncated")
-		}
-		names := make([]string, n)
-		for i := range names {
-			if names[i], ok = str(); !ok {
-				return bad("truncated")
-			}
-		}
-		l.hidden[p] = names
-	}
-	l.index = new(rank.Index)
-	if err := l.index.UnmarshalBinary(data); err != nil {
-		return bad(err.Error())
+	if err := l.UnmarshalBinary(data[len(key):]); err != nil {
+		return linked{}, fmt.Errorf("repomap: link cache: %w", err)
 	}
 	return l, nil
 }

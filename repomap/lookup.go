@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -80,17 +81,17 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 	}
 	var out []Reference
 	var ranks map[string]float64 // of the whole tree, once some file refers to a name
-	rk, _ := parseRanking(m.opts.Ranking)
-	var res *resolver
+	rk := *m.opts.Policy
+	var res *link.Resolver
 	var defined, definedNames map[string]bool // the keys and names of the tree's definitions
-	if rk.resolve {
-		res, defined, definedNames = newResolver(snap, false, false, false), make(map[string]bool), make(map[string]bool)
+	if rk.Link.Resolve {
+		res, defined, definedNames = link.NewResolver(snap.linkFiles(), rk.Link), make(map[string]bool), make(map[string]bool)
 		for i := range snap.files {
 			set := snap.entries[i].tags
 			for j, t := range set.Tags {
 				if t.Kind == tags.Definition {
-					defined[res.defKey(i, j).key()] = true
-					for _, k := range res.moreDefKeys(nil, i, j) {
+					defined[res.DefKey(i, j).Key()] = true
+					for _, k := range res.MoreDefKeys(nil, i, j) {
 						defined[k] = true
 					}
 					definedNames[set.Str(t.Name)] = true
@@ -98,7 +99,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			}
 		}
 	}
-	var keys []ref
+	var keys []link.Ref
 	for _, name := range names {
 		start := len(out)
 		// With resolution, a use counts when it resolves to a definition
@@ -109,12 +110,12 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			set := snap.entries[i].tags
 			var lines []int
 			for j, t := range set.Tags {
-				if t.Kind != tags.Reference || set.Str(t.Name) != name || !rk.links(set.Sub(j)) {
+				if t.Kind != tags.Reference || set.Str(t.Name) != name || !rk.Link.Links(set.Sub(j)) {
 					continue
 				}
-				if resolved && res.resolves(i) {
-					keys = res.refKeys(keys[:0], i, j)
-					if !slices.ContainsFunc(keys, func(k ref) bool { return k.fallback || defined[k.key()] }) {
+				if resolved && res.Resolves(i) {
+					keys = res.RefKeys(keys[:0], i, j)
+					if !slices.ContainsFunc(keys, func(k link.Ref) bool { return k.Fallback || defined[k.Key()] }) {
 						continue
 					}
 				}
@@ -163,10 +164,10 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 	for _, w := range slices.Concat(req.Mentions, codeWords(req.Text)) {
 		mentioned[w] = true
 	}
-	var rs *resolver
-	rk, _ := parseRanking(m.opts.Ranking)
-	if rk.resolve {
-		rs = newResolver(snap, false, false, false)
+	var rs *link.Resolver
+	rk := *m.opts.Policy
+	if rk.Link.Resolve {
+		rs = link.NewResolver(snap.linkFiles(), rk.Link)
 	}
 	items, ranks := relatedItems(snap, p, mentioned, rs, rk)
 	budget := req.MaxTokens

@@ -275,8 +275,8 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		// A request's words are scored in every file's entry as the disk
 		// cache is read (relevance).
 		var wq *wordsQuery
-		if rk, _ := parseRanking(m.opts.Ranking); req.Text != "" && rk.relevance {
-			wq = newWordsQuery(req.Text, rk.relText)
+		if rk := m.opts.Policy; req.Text != "" && rk.Rel.On {
+			wq = newWordsQuery(req.Text, rk.Rel.Text)
 		}
 		// With a ranking kept for this request, the links are read only
 		// if the tree changed since (loadLinked).
@@ -411,11 +411,11 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []file, skipped [
 			return nil, nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
 		}
 	}
-	rk, _ := parseRanking(m.opts.Ranking) // checked by New
+	rk := *m.opts.Policy
 	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
 	var r *ranked
 	if keptRank != nil && keptRank.tree == tree {
-		r = keptRank.ranked(snap, files, rk.itemRows, func(ctx context.Context) ranked { return rankSnapshot(ctx, snap, rk, q) })
+		r = keptRank.ranked(snap, files, rk.Rows, func(ctx context.Context) ranked { return rankSnapshot(ctx, snap, rk, q) })
 		st.Refit = r != nil
 	}
 	if r == nil {

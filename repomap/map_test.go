@@ -14,6 +14,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/policy"
+
 	"github.com/repomap-dev/repomap/internal/corpus"
 	"github.com/repomap-dev/repomap/internal/fit"
 )
@@ -425,7 +428,7 @@ func TestDemoteDocs(t *testing.T) {
 	}
 	order := func(ranking string) []string {
 		t.Helper()
-		m, err := NewFS(tree, &Options{Ranking: ranking})
+		m, err := NewFS(tree, &Options{Policy: experimentPolicy(t, ranking)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -456,12 +459,12 @@ func TestDemoteDocs(t *testing.T) {
 		t.Errorf("docs= changed what is ranked: %v, %v", plain, demoted)
 	}
 	for _, good := range []string{"aider+reverse=0.5+docs=0.2", "default+scala", "default+rust+scala", "default+kotlin", "aider+resolve+kotlin"} {
-		if err := CheckRanking(good); err != nil {
+		if err := checkExperiment(good); err != nil {
 			t.Error(err)
 		}
 	}
 	for _, bad := range []string{"aider+docs=0", "aider+docs=2", "aider+nope", "best", "default+docs=0.2"} {
-		if CheckRanking(bad) == nil {
+		if checkExperiment(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}
 	}
@@ -505,27 +508,6 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 	}
 	if n := m.idx.queries.Compiles(); n != 3 {
 		t.Errorf("the Map compiled %d tags queries for Scala, C++ and Go over three builds, want 3", n)
-	}
-}
-
-// TestDefaultRankingSpelled: the default ranking is Aider's with these
-// changes, so that a measurement can vary one of them (as in
-// "…+mix=3"); a new default must keep the spelling true.
-func TestDefaultRankingSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode+docitems=1+byname+companions+variants"
-	def, err := parseRanking(RankingDefault)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := parseRanking(spelled)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != def {
-		t.Errorf("parseRanking(%q) = %+v\nwant the default %+v", spelled, got, def)
-	}
-	if mixed, _ := parseRanking(spelled + "+mix=3"); mixed.relEvery != 3 {
-		t.Errorf("mix=3 after rel: relEvery = %d, want 3", mixed.relEvery)
 	}
 }
 
@@ -660,11 +642,11 @@ func TestItemRows(t *testing.T) {
 	if got := lines(2); !slices.Equal(got, all[:2]) {
 		t.Errorf("rows of String with max 2: %v, want the first two, %v", got, all[:2])
 	}
-	if rk, err := parseRanking("aider+rows=2"); err != nil || rk.itemRows != 2 {
-		t.Errorf(`parseRanking("aider+rows=2") = %+v, %v`, rk, err)
+	if rk, err := experiment.Parse("aider+rows=2"); err != nil || rk.Rows != 2 {
+		t.Errorf(`experiment.Parse("aider+rows=2") = %+v, %v`, rk, err)
 	}
 	for _, bad := range []string{"aider+rows=0", "aider+rows", "aider+rows=x"} {
-		if CheckRanking(bad) == nil {
+		if checkExperiment(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}
 	}
@@ -687,8 +669,8 @@ func TestCodeFiles(t *testing.T) {
 	if want := []string{"app.py", "docs/api.md", "test_app.py"}; !slices.Equal(got, want) {
 		t.Errorf("codeFiles = %v, want %v", got, want)
 	}
-	if rk, err := parseRanking("aider+rel+mixcode"); err != nil || !rk.mixCode || rk.relEvery == 0 {
-		t.Errorf(`parseRanking("aider+rel+mixcode") = %+v, %v`, rk, err)
+	if rk, err := experiment.Parse("aider+rel+mixcode"); err != nil || !rk.Rel.MixCode || rk.Items.Every == 0 {
+		t.Errorf(`experiment.Parse("aider+rel+mixcode") = %+v, %v`, rk, err)
 	}
 }
 
@@ -704,7 +686,7 @@ func TestCodeTop(t *testing.T) {
 	const rk = "aider+reverse+roles+rel+resolve"
 	order := func(ranking, text string) []string {
 		t.Helper()
-		m, err := NewFS(tree, &Options{Ranking: ranking})
+		m, err := NewFS(tree, &Options{Policy: experimentPolicy(t, ranking)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -746,11 +728,11 @@ func TestLoneOverviewOnly(t *testing.T) {
 		"a.py": {Data: []byte("def run():\n    pass\n")},
 		"b.py": {Data: []byte("from a import run\n\nrun()\n")},
 	})
-	rk, err := parseRanking("aider+lone=0.1")
-	if err != nil || rk.weights.Lone != 0.1 {
-		t.Fatalf(`parseRanking("aider+lone=0.1") = %+v, %v`, rk, err)
+	rk, err := experiment.Parse("aider+lone=0.1")
+	if err != nil || rk.Weights.Lone != 0.1 {
+		t.Fatalf(`experiment.Parse("aider+lone=0.1") = %+v, %v`, rk, err)
 	}
-	l := link(s, rk)
+	l := linkSnapshot(s, rk)
 	for _, tc := range []struct {
 		q    query
 		want float64
@@ -764,7 +746,7 @@ func TestLoneOverviewOnly(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"aider+lone", "aider+lone=0", "aider+fixtures=1", "aider+exports=x"} {
-		if CheckRanking(bad) == nil {
+		if checkExperiment(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}
 	}
@@ -817,7 +799,7 @@ func TestFrontTeleport(t *testing.T) {
 	scores := func(ranking string, req Request) map[string]float64 {
 		t.Helper()
 		out := make(map[string]float64)
-		for _, it := range build(t, tree, &Options{Ranking: ranking}, req).ranked.items {
+		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking)}, req).ranked.items {
 			if it.Name != "" {
 				out[it.Name] = it.Score
 			}
@@ -887,7 +869,7 @@ func TestReadmeCode(t *testing.T) {
 	scores := func(ranking string, req Request) map[string]float64 {
 		t.Helper()
 		out := make(map[string]float64)
-		for _, it := range build(t, tree, &Options{Ranking: ranking}, req).ranked.items {
+		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking)}, req).ranked.items {
 			if it.Name != "" {
 				out[it.Path+" "+it.Name] = it.Score
 			}
@@ -937,7 +919,7 @@ func TestByNameRoles(t *testing.T) {
 	shown := func(ranking string, req Request) map[string][]string {
 		t.Helper()
 		out := make(map[string][]string)
-		for _, it := range build(t, tree, &Options{Ranking: ranking, MaxTokens: 4096}, req).ranked.all() {
+		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking), MaxTokens: 4096}, req).ranked.all() {
 			out[it.Path] = append(out[it.Path], it.Name)
 		}
 		return out
@@ -965,4 +947,20 @@ func TestByNameRoles(t *testing.T) {
 	if !named(words["docs/guide.md"]) || named(words["config/app.yaml"]) {
 		t.Errorf("words about the guide: guide.md %q, app.yaml %q; want the guide's headings and app.yaml by name", words["docs/guide.md"], words["config/app.yaml"])
 	}
+}
+
+// checkExperiment returns the error of the ranking experiment s names.
+func checkExperiment(s string) error {
+	_, err := experiment.Parse(s)
+	return err
+}
+
+// experimentPolicy returns the ranking the experiment s names.
+func experimentPolicy(t testing.TB, s string) *policy.Config {
+	t.Helper()
+	p, err := experiment.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &p
 }

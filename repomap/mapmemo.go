@@ -54,7 +54,7 @@ func (m *Map) memoDigest(req Request, budget bool) [sha256.Size]byte {
 	if budget {
 		fmt.Fprintf(&b, "%d %d ", o.MaxTokens, o.ContextWindow)
 	}
-	fmt.Fprintf(&b, "%q %d %d %q %q %q %q %q\x00", o.Encoding, o.MaxFileSize, o.ParseTimeout, o.Ranking, o.Style, o.Exclude, o.Include, fmt.Sprint(o.Roles))
+	fmt.Fprintf(&b, "%q %d %d %q %q %q %q %q\x00", o.Encoding, o.MaxFileSize, o.ParseTimeout, o.Policy.Fingerprint(), o.Style, o.Exclude, o.Include, fmt.Sprint(o.Roles))
 	for _, r := range m.roots {
 		fmt.Fprintf(&b, "%q %q\x00", r.Name, r.Dir)
 	}

@@ -15,6 +15,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/policy"
+
 	"golang.org/x/tools/go/packages"
 
 	"github.com/repomap-dev/repomap/rank"
@@ -74,7 +78,7 @@ func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(s
 		dir, len(loaded), len(truth), len(tagged))
 	var aider oracleScore
 	for _, name := range []string{RankingAider, RankingDefault} {
-		rk, err := parseRanking(name)
+		rk, err := experiment.Parse(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,10 +311,10 @@ type oracleScore struct {
 // checked that link makes with rk, from the files it was asked about
 // (all when asked is nil): a reference key links to each file defining
 // the key, with the weight rank gives it.
-func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
-	l := link(s, rk)
+func scoreEdges(s *snapshot, rk policy.Config, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
+	l := linkSnapshot(s, rk)
 	definers := make(map[string][]string)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		for _, d := range f.Defs {
 			if loaded[f.Path] && !slices.Contains(definers[d], f.Path) {
 				definers[d] = append(definers[d], f.Path)
@@ -319,7 +323,7 @@ func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdg
 	}
 	// The number of files defining each key, all files counted.
 	nDef := make(map[string]int)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		seen := make(map[string]bool)
 		for _, d := range f.Defs {
 			if !seen[d] {
@@ -329,15 +333,15 @@ func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdg
 		}
 	}
 	weight := make(map[oracleEdge]float64)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		if !loaded[f.Path] || asked != nil && !asked(f.Path) {
 			continue
 		}
 		for k, r := range f.Refs {
 			ident := rank.Ident(r)
 			w := rank.Weight(ident, nDef[r], false) * math.Sqrt(float64(f.RefCounts[k]))
-			if strings.HasSuffix(r, "\x00"+fallbackScope) && rk.fallback > 0 {
-				w *= rk.fallback
+			if strings.HasSuffix(r, "\x00"+link.FallbackScope) && rk.Link.Fallback > 0 {
+				w *= rk.Link.Fallback
 			}
 			for _, to := range definers[r] {
 				if to != f.Path {

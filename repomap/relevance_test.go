@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/repomap-dev/repomap/internal/policy"
+
 	"github.com/repomap-dev/repomap/internal/fit"
 )
 
@@ -52,16 +54,16 @@ func TestRelevance(t *testing.T) {
 		"docs/notes.md": {Data: []byte("# Notes\n")},
 	}
 	snap := snapshotOf(t, tree)
-	rel := relevance(snap, "QuerySet.update() ignores the common kwargs", relText)
+	rel := relevance(snap, "QuerySet.update() ignores the common kwargs", policy.Default().Rel.Text)
 	if top := topRelevant(rel, 1); len(top) != 1 || top[0] != "db/query.py" {
 		t.Errorf("most relevant = %v, want db/query.py (rel %v)", top, rel)
 	}
-	common := relevance(snap, "common", relText)
-	rare := relevance(snap, "render", relText)
+	common := relevance(snap, "common", policy.Default().Rel.Text)
+	rare := relevance(snap, "render", policy.Default().Rel.Text)
 	if common["web/views.py"] >= rare["web/views.py"] {
 		t.Errorf("a word of four files scores %g in views.py, not below a word of one file, %g", common["web/views.py"], rare["web/views.py"])
 	}
-	if rel := relevance(snap, "the and of it", relText); len(rel) != 0 {
+	if rel := relevance(snap, "the and of it", policy.Default().Rel.Text); len(rel) != 0 {
 		t.Errorf("stop words alone score files: %v", rel)
 	}
 }
@@ -77,7 +79,7 @@ func TestRelevanceText(t *testing.T) {
 	}
 	snap := snapshotOf(t, tree)
 	for _, q := range []string{"TypeError: hook must be callable, got an integer", "callbacks run in the wrong order"} {
-		rel := relevance(snap, q, relText)
+		rel := relevance(snap, q, policy.Default().Rel.Text)
 		if top := topRelevant(rel, 1); len(top) != 1 || top[0] != "hooks.py" {
 			t.Errorf("%q: most relevant = %v, want hooks.py (rel %v)", q, top, rel)
 		}
@@ -131,7 +133,7 @@ func TestRelevanceEncoded(t *testing.T) {
 		if encoded < 4 {
 			t.Fatalf("%d files with their tags as the cache holds them, want 4 at least", encoded)
 		}
-		got := relevance(snap, text, relText)
+		got := relevance(snap, text, policy.Default().Rel.Text)
 		for _, e := range snap.entries {
 			if n, _ := e.enc.Len(); n > 0 {
 				encoded--
@@ -147,7 +149,7 @@ func TestRelevanceEncoded(t *testing.T) {
 			c.decode()
 			decoded.entries[i] = &c
 		}
-		want := relevance(&decoded, text, relText)
+		want := relevance(&decoded, text, policy.Default().Rel.Text)
 		if len(want) < 3 || !maps.Equal(got, want) {
 			t.Errorf("without words of the text %t: relevance of the tags read in place = %v, want %v", noText, got, want)
 		}
@@ -172,13 +174,13 @@ func TestRelevanceScoredAsRead(t *testing.T) {
 		{"QuerySet.update() ignores the common kwargs", "QuerySet.update() ignores the common kwargs"},
 		{"the route renders", "QuerySet.update() ignores the common kwargs"},
 	} {
-		_, _, snap := stampSnapshot(t, root, dir, newWordsQuery(tc.scored, relText))
+		_, _, snap := stampSnapshot(t, root, dir, newWordsQuery(tc.scored, policy.Default().Rel.Text))
 		for i, e := range snap.entries {
 			if e.lazy == nil || e.lazy.score == nil {
 				t.Fatalf("%s: not scored as read", snap.files[i].path)
 			}
 		}
-		got := relevance(snap, tc.asked, relText)
+		got := relevance(snap, tc.asked, policy.Default().Rel.Text)
 		same := tc.scored == tc.asked
 		for i, e := range snap.entries {
 			if (e.lazy == nil) == same {
@@ -186,7 +188,7 @@ func TestRelevanceScoredAsRead(t *testing.T) {
 			}
 		}
 		snap.decodeAll()
-		want := relevance(snap, tc.asked, relText)
+		want := relevance(snap, tc.asked, policy.Default().Rel.Text)
 		if len(want) < 3 || !maps.Equal(got, want) {
 			t.Errorf("scored for %q, asked %q: relevance = %v, want %v", tc.scored, tc.asked, got, want)
 		}

@@ -686,6 +686,21 @@ func (s selection) keep(p string) bool {
 	return false
 }
 
+// selects reports whether the walk lists the file at p when it is there
+// and no ignore rule leaves it out: no directory above it is excluded,
+// and keep holds.
+func (s selection) selects(p string) bool {
+	if !s.keep(p) {
+		return false
+	}
+	for d := path.Dir(p); len(s.exclude) > 0 && d != "."; d = path.Dir(d) {
+		if s.excluded(d, true) {
+			return false
+		}
+	}
+	return true
+}
+
 // CheckPattern returns an error that names the pattern p when it is not
 // one that Options.Exclude and Options.Include accept.
 func CheckPattern(p string) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/repomap-dev/repomap/eval/experiment"
 	"io"
 	"log/slog"
 	"os"
@@ -150,7 +151,8 @@ func runEval(ctx context.Context, e *env, c *config, args []string) int {
 	var variants []eval.Variant
 	for _, name := range strings.Split(ev.ranking, ",") {
 		name = strings.TrimSpace(name)
-		if err := repomap.CheckRanking(name); err != nil {
+		pol, err := experiment.Parse(name)
+		if err != nil {
 			return usage("%v", err)
 		}
 		for _, st := range styles {
@@ -159,7 +161,8 @@ func runEval(ctx context.Context, e *env, c *config, args []string) int {
 				vname += "/" + st
 			}
 			variants = append(variants, eval.Variant{Name: vname, Options: func() *repomap.Options {
-				return &repomap.Options{Ranking: name, Style: st}
+				p := pol
+				return &repomap.Options{Policy: &p, Style: st}
 			}})
 		}
 	}
