@@ -13,6 +13,7 @@ import (
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/eval"
+	"github.com/repomap-dev/repomap/eval/experiment"
 	"github.com/repomap-dev/repomap/mcpserver"
 	"github.com/repomap-dev/repomap/repomap"
 )
@@ -135,7 +136,7 @@ func codeOf(text string) []string {
 // TestDocsFlags checks the flags the pages show: in a command line, a
 // flag of its command; alone, a flag of some command; and the values
 // given to --format, --style and --ranking, and every ranking spelled
-// with its changes, are values repomap takes.
+// with its changes (for repomap eval), are values repomap takes.
 func TestDocsFlags(t *testing.T) {
 	anyFlag := func(name string) bool {
 		for _, c := range commands() {
@@ -151,7 +152,7 @@ func TestDocsFlags(t *testing.T) {
 			words := strings.Fields(code)
 			for _, w := range words {
 				if r := ranking.FindString(strings.Trim(w, "`'\",;:()")); r != "" {
-					if err := repomap.CheckRanking(r); err != nil {
+					if _, err := experiment.Parse(r); err != nil {
 						t.Errorf("%s: ranking %q: %v", name, r, err)
 					}
 				}
@@ -213,6 +214,16 @@ func checkCommandLine(t *testing.T, name, code string, cmd *command, args []stri
 			}
 			if !placeholder && !slices.Contains(c.formats, value) {
 				t.Errorf("%s: %q: %s takes no format %q (%q)", name, code, cmdName(cmd), value, c.formats)
+			}
+		case "ranking":
+			for _, r := range strings.Split(value, ",") {
+				check := repomap.CheckRanking // a map's --ranking
+				if cmd.name == "eval" {
+					check = func(r string) error { _, err := experiment.Parse(r); return err }
+				}
+				if err := check(r); err != nil && r != strings.ToUpper(r) {
+					t.Errorf("%s: %q: %v", name, code, err)
+				}
 			}
 		case "style":
 			for _, s := range strings.Split(value, ",") {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/repomap-dev/repomap/eval/experiment"
 	"io"
 	"log/slog"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/repomap-dev/repomap/eval"
+	"github.com/repomap-dev/repomap/eval/experiment"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
