@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/repomap-dev/repomap/internal/index"
 )
 
 // The companions of a file are those its language's conventions pair it
@@ -41,7 +43,7 @@ func testStem(p string) (string, bool) {
 // stem. When several files of a name qualify, those whose directories
 // share the most parts with the file's, and have the fewest others, are
 // taken, at most maxCompanions of them.
-func companions(s *Snapshot, focus []string) []string {
+func companions(s *index.Snapshot, focus []string) []string {
 	if len(focus) == 0 {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/repomap-dev/repomap/internal/fit"
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/render"
 )
 
@@ -33,7 +34,7 @@ type block struct {
 
 // blocks makes the blocks of a snapshot's files, and remembers them.
 type blocks struct {
-	snap     *Snapshot
+	snap     *index.Snapshot
 	logger   *slog.Logger
 	count    func(string) int
 	memo     blockMemo
@@ -52,7 +53,7 @@ type blocks struct {
 type blockMemo map[uint64]map[string]block
 
 // keep drops the blocks of files not in s, or of other versions.
-func (bm blockMemo) keep(s *Snapshot) {
+func (bm blockMemo) keep(s *index.Snapshot) {
 	live := make(map[uint64]bool, s.Len())
 	for i := range s.Len() {
 		live[s.Version(i)] = true
@@ -87,7 +88,7 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	}
 	var src *render.Source
 	if len(rows) > 0 {
-		if src = bs.snap.source(ctx, p); src != nil {
+		if src = bs.snap.Source(ctx, p); src != nil {
 			src.Style = bs.style
 		}
 	}
@@ -142,7 +143,7 @@ func (bs *blocks) ofItems(ctx context.Context, items []fit.Item) []block {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	bs.snap.prepare(ctx, slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return len(rows[p]) == 0 }))
+	bs.snap.Prepare(ctx, slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return len(rows[p]) == 0 }))
 	out := make([]block, len(paths))
 	for i, p := range paths {
 		r := rows[p]

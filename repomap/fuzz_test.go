@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -36,7 +37,7 @@ func FuzzRender(f *testing.F) {
 	exts := []string{"", ".go", ".py", ".js"}
 	f.Fuzz(func(t *testing.T, path string, raw, rows []byte, mode uint8) {
 		// The text as the map reads it; binary files are never rendered.
-		text, reason := readSource(fstest.MapFS{"f": {Data: raw}}, "f", 1<<20, nil)
+		text, reason := index.ReadSource(fstest.MapFS{"f": {Data: raw}}, "f", 1<<20)
 		if reason != "" {
 			return
 		}

@@ -36,7 +36,7 @@ func TestIncrementalRender(t *testing.T) {
 		f.ModTime = f.ModTime.Add(time.Second)
 		m.mu.Lock()
 		snap, err := m.snapshot(ctx)
-		if err == nil && snap.entry(changed).outline == nil {
+		if i, _ := snap.Lookup(changed); err == nil && !snap.State(i).Outlined {
 			t.Errorf("%+v: %s, shown and changed, has no outline once parsed again", req, changed)
 		}
 		m.mu.Unlock()
@@ -233,8 +233,15 @@ func TestPrepareParallel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		m.mu.Lock()
+		snap, err := m.snapshot(ctx)
+		m.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, f := range r.Files {
-			if e := m.idx.files[f.Path]; len(f.Defs) > 0 && (e == nil || e.outline == nil && !e.noOutline || e.lines == nil) {
+			i, ok := snap.Lookup(f.Path)
+			if st := snap.State(i); len(f.Defs) > 0 && (!ok || !st.Outlined || !st.Lines) {
 				t.Errorf("%d goroutines: %s is shown without its lines or outline", workers, f.Path)
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/tags"
@@ -160,20 +161,19 @@ var buildStamp = sync.OnceValue(func() string {
 // entries back would not find the links the process that parsed them
 // kept (on the Go standard library, which has files too large to parse,
 // the first warm map after a cold one linked anew, for 2 s).
-func linkDigest(s *Snapshot, rk policy.Config) [sha256.Size]byte {
+func linkDigest(s *index.Snapshot, rk policy.Config) [sha256.Size]byte {
 	h := sha256.New()
 	var b []byte
 	b = append(b, "repomap link\x00"...)
 	b = append(b, buildStamp()...)
 	b = append(append(append(b, 0), rk.LinkFingerprint()...), 0)
 	for i, f := range s.Files {
-		e := s.entries[i]
 		b = binary.AppendUvarint(b, uint64(f.Root))
 		b = binary.AppendUvarint(b, uint64(len(f.Path)))
 		b = append(b, f.Path...)
-		b = binary.AppendVarint(b, e.size)
-		b = binary.AppendVarint(b, e.mod)
-		nstr, ntags := e.tagCounts()
+		b = binary.AppendVarint(b, f.Size)
+		b = binary.AppendVarint(b, f.Mod)
+		nstr, ntags := s.TagCounts(i)
 		b = binary.AppendUvarint(b, uint64(ntags))
 		b = binary.AppendUvarint(b, uint64(nstr))
 		if len(b) > 1<<15 {
@@ -219,7 +219,7 @@ func (ls *linkStage) close() {
 // index: the one ls kept when the digest is the same, or from the disk
 // cache for the first of a Map's life, or updated from the last one after
 // some files changed, or made, and kept. With ls nil, it is made anew.
-func (ls *linkStage) linked(ctx context.Context, s *Snapshot, rk policy.Config) (linked, error) {
+func (ls *linkStage) linked(ctx context.Context, s *index.Snapshot, rk policy.Config) (linked, error) {
 	if ls == nil {
 		files, err := linkFiles(ctx, s)
 		if err != nil {
@@ -267,7 +267,7 @@ func (ls *linkStage) linked(ctx context.Context, s *Snapshot, rk policy.Config) 
 
 // linkFiles returns the files of s as the link stage takes them, their
 // tags read and decoded, or ctx's error.
-func linkFiles(ctx context.Context, s *Snapshot) ([]link.File, error) {
+func linkFiles(ctx context.Context, s *index.Snapshot) ([]link.File, error) {
 	if err := s.DecodeAll(ctx); err != nil {
 		return nil, err
 	}
@@ -401,4 +401,9 @@ func decodeLinked(data []byte, key [sha256.Size]byte) (linked, error) {
 		return linked{}, fmt.Errorf("repomap: link cache: %w", err)
 	}
 	return l, nil
+}
+
+// isDone reports whether err is that of a context done.
+func isDone(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }

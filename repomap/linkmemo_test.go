@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/tags"
 )
 
 // TestLinkKept checks where the links of a map come from: made by the
@@ -204,12 +206,12 @@ func lazyMap(t *testing.T, root, dir string, req Request) {
 		}
 	}
 	encoded := 0 // or not read at all
-	for p, e := range m.idx.files {
-		n, k := e.enc.Len()
-		if shown[p] && (n > 0 || k > 0 || e.lazy != nil) {
-			t.Errorf("%s is shown, but its tags were not decoded", p)
+	for i, f := range m.last.snap.Files {
+		st := m.last.snap.State(i)
+		if shown[f.Path] && !st.Decoded {
+			t.Errorf("%s is shown, but its tags were not decoded", f.Path)
 		}
-		if n > 0 || k > 0 || e.lazy != nil {
+		if !st.Decoded {
 			encoded++
 		}
 	}
@@ -241,8 +243,8 @@ func TestFillAfterCacheChanged(t *testing.T) {
 	buildUnkept(t, root, Options{CacheDir: dir})
 
 	_, _, snap := stampSnapshot(t, root, dir, nil)
-	for i, e := range snap.entries {
-		if e.lazy == nil {
+	for i := range snap.Len() {
+		if snap.State(i).Read {
 			t.Fatalf("%s was read in full; want its stamp alone", snap.Files[i].Path)
 		}
 	}
@@ -261,11 +263,11 @@ func TestFillAfterCacheChanged(t *testing.T) {
 	if err := c.Store(ctx, map[string]cache.Entry{"a.go": other}, func(p string) bool { return p != "b.go" }); err != nil {
 		t.Fatal(err)
 	}
-	snap.fillAll(ctx)
+	readAll(ctx, snap)
 
 	want := freshSnapshot(t, root)
 	checkFilled(t, snap, want, "after fillAll")
-	if e := snap.entry("a.go"); e == nil || !e.dirty {
+	if i, ok := snap.Lookup("a.go"); !ok || !snap.State(i).Unwritten {
 		t.Errorf("a.go, parsed again, is not to be written to the cache")
 	}
 }
@@ -283,14 +285,14 @@ func TestFillCancelled(t *testing.T) {
 	m, files, snap := stampSnapshot(t, root, dir, nil)
 	done, cancel := context.WithCancel(ctx)
 	cancel()
-	snap.fillAll(done)
-	for i, e := range snap.entries {
-		if e.lazy == nil {
+	readAll(done, snap)
+	for i := range snap.Len() {
+		if snap.State(i).Read {
 			t.Errorf("%s was read or parsed with a done context", snap.Files[i].Path)
 		}
 	}
-	snap.fillAll(ctx)
-	m.idx.persist(files)
+	readAll(ctx, snap)
+	m.idx.Persist(files)
 
 	want := freshSnapshot(t, root)
 	c, err := cache.New(dir, root, nil)
@@ -303,7 +305,12 @@ func TestFillCancelled(t *testing.T) {
 	}
 	checkFilled(t, snap, want, "after a cancelled fill")
 	for p, h := range held {
-		if w := want.entry(p); w == nil || !reflect.DeepEqual(h.Encoded.Decode(), w.tags) {
+		var w tags.Set
+		j, ok := want.Lookup(p)
+		if ok {
+			w = want.Tags(ctx, j)
+		}
+		if !ok || !reflect.DeepEqual(h.Encoded.Decode(), w) {
 			t.Errorf("%s in the disk cache after a cancelled fill: tags %v; a new Map's: %v", p, h.Encoded.Decode(), w)
 		}
 	}
@@ -369,7 +376,7 @@ func TestOverviewRanksKept(t *testing.T) {
 		t.Errorf("ranks kept for the default ranking decode for aider's")
 	}
 	for i := range len(data) - 1 {
-		if got := decodeRanks(data[:i], ranksKey(m.links.memo.key, m.idx.opts.Ranking)); got != nil {
+		if got := decodeRanks(data[:i], ranksKey(m.links.memo.key, overviewQuery(*m.opts.Policy, nil))); got != nil {
 			t.Errorf("decodeRanks of %d of %d bytes = %v, want nil", i, len(data), got)
 		}
 	}
@@ -430,12 +437,12 @@ func TestSourceCancelled(t *testing.T) {
 	}
 	done, cancel := context.WithCancel(ctx)
 	cancel()
-	if src := snap.source(done, "a.go"); src == nil {
+	if src := snap.Source(done, "a.go"); src == nil {
 		t.Fatal("a.go: no source with a done context")
 	} else if src.Outline != nil {
 		t.Fatal("a.go: an outline made with a done context")
 	}
-	src := snap.source(ctx, "a.go")
+	src := snap.Source(ctx, "a.go")
 	if src == nil || src.Outline == nil {
 		t.Fatalf("a.go after a cancelled render: source %v, want one with its outline", src)
 	}
@@ -445,7 +452,7 @@ func TestSourceCancelled(t *testing.T) {
 // its snapshot as a map whose links are kept does: the cache's entries
 // read as stamps, scored for the words of wq when it is not nil. The Map
 // is closed when the test ends.
-func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []File, *Snapshot) {
+func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []index.File, *index.Snapshot) {
 	t.Helper()
 	ctx := t.Context()
 	m, err := New(root, &Options{CacheDir: dir})
@@ -453,16 +460,16 @@ func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []File
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	var see *Seer
+	var see *index.Seer
 	if wq != nil {
 		see = wq.seer()
 	}
-	m.idx.startPreload(ctx, readStamps, see)
-	files, skipped, err := m.idx.walk(ctx)
+	m.idx.StartPreload(ctx, index.ReadStamps, see)
+	files, skipped, err := m.idx.Walk(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := m.idx.update(ctx, files, skipped)
+	snap, err := m.idx.Update(ctx, files, skipped)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +478,7 @@ func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []File
 
 // freshSnapshot returns the snapshot of root that a new Map without a
 // disk cache makes: what a map's entries must equal.
-func freshSnapshot(t *testing.T, root string) *Snapshot {
+func freshSnapshot(t *testing.T, root string) *index.Snapshot {
 	t.Helper()
 	fresh, err := New(root, &Options{NoCache: true})
 	if err != nil {
@@ -487,18 +494,33 @@ func freshSnapshot(t *testing.T, root string) *Snapshot {
 
 // checkFilled checks that every entry of snap is read and has the tags,
 // words, size and time of the same file's entry in want.
-func checkFilled(t *testing.T, snap, want *Snapshot, when string) {
+func checkFilled(t *testing.T, snap, want *index.Snapshot, when string) {
 	t.Helper()
-	for i, e := range snap.entries {
-		p := snap.Files[i].Path
-		if e.lazy != nil {
-			t.Errorf("%s is not read %s", p, when)
+	ctx := context.Background()
+	for i, f := range snap.Files {
+		if !snap.State(i).Read {
+			t.Errorf("%s is not read %s", f.Path, when)
 			continue
 		}
-		e.decode()
-		w := want.entry(p)
-		if !reflect.DeepEqual(e.tags, w.tags) || !bytes.Equal(e.words, w.words) || e.size != w.size || e.mod != w.mod {
-			t.Errorf("%s %s: tags %v, %d bytes of words; a new Map's: %v, %d bytes", p, when, e.tags, len(e.words), w.tags, len(w.words))
+		j, ok := want.Lookup(f.Path)
+		if !ok {
+			t.Errorf("%s is not in a new Map's snapshot", f.Path)
+			continue
+		}
+		got, wantTags := snap.Tags(ctx, i), want.Tags(ctx, j)
+		words, _, _ := snap.Words(i)
+		wantWords, _, _ := want.Words(j)
+		if !reflect.DeepEqual(got, wantTags) || !bytes.Equal(words, wantWords) || f.Size != want.Files[j].Size || f.Mod != want.Files[j].Mod {
+			t.Errorf("%s %s: tags %v, %d bytes of words; a new Map's: %v, %d bytes", f.Path, when, got, len(words), wantTags, len(wantWords))
 		}
 	}
+}
+
+// readAll reads every file of s that was read as a stamp.
+func readAll(ctx context.Context, s *index.Snapshot) {
+	all := make([]int, s.Len())
+	for i := range all {
+		all[i] = i
+	}
+	s.Read(ctx, all)
 }

@@ -142,7 +142,7 @@ func TestCancelColdScan(t *testing.T) {
 			t.Logf("Build returned %v after the cancel", time.Since(cancelledAt))
 			// What the cancelled build parsed is written on after it
 			// returned; Close would wait for the write, as this does.
-			m.idx.settle()
+			m.idx.Settle()
 
 			resumed := rbBuildDir(t, dir, &Options{CacheDir: cacheDir, Refresh: RefreshAlways})
 			if resumed.Stats.Cached == 0 || resumed.Stats.Parsed == 0 {

@@ -53,7 +53,7 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 				continue
 			}
 			def := Definition{Path: f.Path, Name: d.Name, Kind: d.Kind, Line: d.Line + 1}
-			if src := snap.source(ctx, f.Path); src != nil {
+			if src := snap.Source(ctx, f.Path); src != nil {
 				src.Style = renderStyle(m.opts.Style)
 				var b strings.Builder
 				render.Block(&b, f.Path, src, []int{d.Line})
@@ -62,7 +62,7 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 			out = append(out, def)
 		}
 	}
-	m.idx.persist(snap.Files) // the outlines made on the way
+	m.idx.Persist(snap.Files) // the outlines made on the way
 	return out, nil
 }
 
@@ -203,7 +203,7 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	m.idx.persist(snap.Files)
+	m.idx.Persist(snap.Files)
 	return pub, nil
 }
 
@@ -231,7 +231,7 @@ func (m *Map) FindMentions(ctx context.Context, text string) (Mentions, error) {
 	if m.closed {
 		return Mentions{}, ErrClosed
 	}
-	files, _, err := m.idx.walk(ctx)
+	files, _, err := m.idx.Walk(ctx)
 	if err != nil {
 		return Mentions{}, err
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/index"
 )
 
 // Map makes repo maps of one tree, or of several trees as one. It keeps
@@ -32,11 +33,12 @@ import (
 // from its second render on, a watch of each tree on disk too (an
 // inotify instance, a file descriptor): Close releases them.
 type Map struct {
-	roots []*root
-	opts  Options
+	roots  []Root         // as NewRoots took them, with FS set
+	caches []*cache.Cache // per root: its disk cache, or nil
+	opts   Options
 
 	mu     sync.Mutex        // serialises requests and guards what follows
-	idx    *Index            // the files, their tags and outlines
+	idx    *index.Index      // the files, their tags and outlines
 	links  *linkStage        // the link stage's last result
 	blocks blockMemo         // rendered file blocks, by entry
 	counts map[string][2]int // the token counts of the texts of the last map's blocks
@@ -56,28 +58,6 @@ type Root struct {
 	// Dir is the tree's directory on disk, if it has one; it names the
 	// root's tag cache. Without it the root is not cached on disk.
 	Dir string
-}
-
-// root is a Root with its cache.
-type root struct {
-	Root
-	onDisk bool         // FS is the directory Dir on disk (os.DirFS)
-	cache  *cache.Cache // nil without a disk cache
-	loaded bool         // whether the disk cache was read
-	// known reports whether the disk cache holds the file at a path, of
-	// nKnown files, once it was read or written; nil before.
-	known  func(rel string) bool
-	nKnown int
-	walks  int        // walks of the root so far
-	watch  *rootWatch // from its second walk on, when it can be watched
-}
-
-// mapPath returns the path in the map of the file at rel in r.
-func (r *root) mapPath(rel string) string {
-	if r.Name == "" {
-		return rel
-	}
-	return r.Name + "/" + rel
 }
 
 // Request says what a map is for.
@@ -139,6 +119,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 		return nil, errors.New("repomap: no root")
 	}
 	m := &Map{opts: o, blocks: make(blockMemo)}
+	var ixRoots []index.Root
 	names := make(map[string]bool)
 	for _, r := range roots {
 		if len(roots) > 1 && (r.Name == "" || r.Name == "." || r.Name == ".." || strings.ContainsAny(r.Name, `/\`)) {
@@ -163,20 +144,19 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 			r.FS = os.DirFS(r.Dir)
 			onDisk = true
 		}
-		rt := &root{Root: r, onDisk: onDisk}
+		var c *cache.Cache
 		if r.Dir != "" && !o.NoCache {
-			c, err := cache.New(o.CacheDir, r.Dir, &cache.Options{Timeout: o.CacheTimeout})
-			if err != nil {
+			var err error
+			if c, err = cache.New(o.CacheDir, r.Dir, &cache.Options{Timeout: o.CacheTimeout}); err != nil {
 				o.Logger.Warn("repomap: tag cache off", "root", r.Dir, "err", err)
-			} else {
-				rt.cache = c
 			}
 		}
-		m.roots = append(m.roots, rt)
+		m.roots, m.caches = append(m.roots, r), append(m.caches, c)
+		ixRoots = append(ixRoots, index.Root{Name: r.Name, FS: r.FS, Dir: r.Dir, OnDisk: onDisk, Cache: c})
 	}
-	m.idx = newIndex(m.roots, &m.opts)
-	m.links = &linkStage{warn: func(err error) { m.idx.warnCache(m.roots[0], err) }, debug: m.opts.Logger.Debug}
-	if c := m.roots[0].cache; c != nil && buildStamp() != "" {
+	m.idx = index.New(ixRoots, m.opts.indexOptions())
+	m.links = &linkStage{warn: func(err error) { m.idx.Warn(0, err) }, debug: m.opts.Logger.Debug}
+	if c := m.caches[0]; c != nil && buildStamp() != "" {
 		m.links.disk = c
 	}
 	return m, nil
@@ -199,9 +179,9 @@ func (m *Map) Close() error {
 	m.closed = true
 	m.blocks, m.last, m.counts = nil, nil, nil
 	m.links.close()
-	m.idx.settle() // one write at a time
+	m.idx.Settle() // one write at a time
 	m.links.store(context.Background())
-	return m.idx.close()
+	return m.idx.Close()
 }
 
 var (
@@ -234,7 +214,7 @@ type result struct {
 	ranked  *ranked // the ranked list
 	shown   int     // how many items of it the map shows
 	stats   Stats
-	skipped []Omitted
+	skipped []index.Omitted
 	blocks  *blocks // what made its blocks
 	public  *Result
 }
@@ -249,7 +229,7 @@ type lastRender struct {
 	// the ranking: a map of the same tree for the same request with
 	// another budget is fitted from it, not ranked again.
 	rankReq string
-	snap    *Snapshot
+	snap    *index.Snapshot
 }
 
 // stamp is what tells that a file changed.
@@ -282,13 +262,13 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
 		// A request's words are scored in every file's entry as the disk
 		// cache is read (relevance).
-		var see *Seer
+		var see *index.Seer
 		if rk := m.opts.Policy; req.Text != "" && rk.Rel.On {
 			if wq := newWordsQuery(req.Text, rk.Rel.Text); wq != nil {
 				see = wq.seer()
 			}
 		}
-		m.idx.startPreload(ctx, readStamps, see)
+		m.idx.StartPreload(ctx, index.ReadStamps, see)
 		// With a ranking kept for this request, the links are read only
 		// if the tree changed since (linkStage.load).
 		if keptRank == nil {
@@ -300,13 +280,13 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 
 	var st Stats
-	files, skipped, err := m.idx.walk(ctx)
+	files, skipped, err := m.idx.Walk(ctx)
 	if err != nil {
 		return nil, err // encDone is buffered: the loader does not wait
 	}
 	var tree [sha256.Size]byte
 	if memoRoot != nil {
-		tree = m.idx.treeDigest(files, skipped)
+		tree = m.idx.Digest(files, skipped)
 		if kept != nil && kept.tree == tree {
 			if res := kept.reused(files, start, time.Now()); res != nil {
 				m.last = &lastRender{req: req.key(), state: stamps(files), res: &result{text: res.Text, tokens: res.Tokens, budget: res.Budget, stats: res.Stats, public: res}}
@@ -372,18 +352,18 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 	m.counts = bs.counting
 	// The outlines made for the files shown go to the disk cache.
-	m.idx.persist(files)
-	if memoRoot != nil && !slices.ContainsFunc(snap.entries, func(e *entry) bool { return e.retry }) {
+	m.idx.Persist(files)
+	if memoRoot != nil && !snap.Retry() {
 		// (A map with a file the next process parses again is not
 		// kept: that process's map may differ.)
-		m.idx.settle() // one write at a time
+		m.idx.Settle() // one write at a time
 		// The ranking too, unless it was read back.
 		var keep *ranked
 		if !st.Refit {
 			keep = r
 		}
 		if err := storeMemo(ctx, memoRoot, memoKey, rankKey, tree, res.public, keep, files); err != nil {
-			m.idx.warnCache(memoRoot, err)
+			m.idx.Warn(0, err)
 		}
 	}
 	m.last = &lastRender{req: req.key(), state: state, res: res, rankReq: req.rankKey(), snap: snap}
@@ -395,7 +375,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 // when it was of the same files for the same request (another budget);
 // else the ranking keptRank, kept in the disk cache for the request and
 // the tree of digest tree, when it is of that tree; else one made now.
-func (m *Map) rankTree(ctx context.Context, req Request, files []File, skipped []Omitted, state map[string]stamp, tree [sha256.Size]byte, keptRank *keptRanking, st *Stats) (*Snapshot, *ranked, error) {
+func (m *Map) rankTree(ctx context.Context, req Request, files []index.File, skipped []index.Omitted, state map[string]stamp, tree [sha256.Size]byte, keptRank *keptRanking, st *Stats) (*index.Snapshot, *ranked, error) {
 	// (Not when every map is to be made anew: a file's stamps may hide a
 	// change.)
 	if last := m.last; last != nil && last.snap != nil && last.rankReq == req.rankKey() &&
@@ -408,7 +388,7 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []File, skipped [
 		return snap, last.res.ranked, nil
 	}
 	t := time.Now()
-	snap, err := m.idx.update(ctx, files, skipped)
+	snap, err := m.idx.Update(ctx, files, skipped)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -454,18 +434,18 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []File, skipped [
 // linked returns the link stage's result for snap, kept by the Map: the
 // first one made is written to the disk cache at once, while the map is
 // ranked and fitted.
-func (m *Map) linked(ctx context.Context, snap *Snapshot) (linked, error) {
+func (m *Map) linked(ctx context.Context, snap *index.Snapshot) (linked, error) {
 	first := m.links.memo == nil
 	l, err := m.links.linked(ctx, snap, *m.opts.Policy)
 	if err == nil && first && l.from == "made" {
-		m.idx.settle() // one write at a time
+		m.idx.Settle() // one write at a time
 		m.links.store(ctx)
 	}
 	return l, err
 }
 
 // stamps returns the stamps of files, by path.
-func stamps(files []File) map[string]stamp {
+func stamps(files []index.File) map[string]stamp {
 	state := make(map[string]stamp, len(files))
 	for _, f := range files {
 		state[f.Path] = stamp{f.Size, f.Mod}
@@ -475,7 +455,7 @@ func stamps(files []File) map[string]stamp {
 
 // blocksOf returns the maker of the blocks of snap's files, for the Map's
 // encoding, which is loaded.
-func (m *Map) blocksOf(snap *Snapshot) *blocks {
+func (m *Map) blocksOf(snap *index.Snapshot) *blocks {
 	enc, _ := encoding(m.opts.Encoding)
 	return &blocks{snap: snap, logger: m.opts.Logger, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style),
 		counted: m.counts, counting: make(map[string][2]int)}
@@ -483,16 +463,16 @@ func (m *Map) blocksOf(snap *Snapshot) *blocks {
 
 // snapshot brings the index up to date and returns its snapshot. The
 // caller holds m.mu.
-func (m *Map) snapshot(ctx context.Context) (*Snapshot, error) {
+func (m *Map) snapshot(ctx context.Context) (*index.Snapshot, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
-	m.idx.startPreload(ctx, readDecoded, nil)
-	files, skipped, err := m.idx.walk(ctx)
+	m.idx.StartPreload(ctx, index.ReadDecoded, nil)
+	files, skipped, err := m.idx.Walk(ctx)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := m.idx.update(ctx, files, skipped)
+	snap, err := m.idx.Update(ctx, files, skipped)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/policy"
 
 	"github.com/repomap-dev/repomap/internal/corpus"
@@ -190,61 +190,6 @@ func TestFocusAndMentions(t *testing.T) {
 	}
 }
 
-func TestWalkIgnores(t *testing.T) {
-	root := t.TempDir()
-	write := func(name, text string) {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(".gitignore", "build/\n*.log\n")
-	write("main.go", "package main\n")
-	write("debug.log", "x")
-	write("build/out.go", "package build\n")
-	write("sub/.gitignore", "gen_*.go\n!gen_keep.go\n")
-	write("sub/gen_a.go", "package sub\n")
-	write("sub/gen_keep.go", "package sub\n")
-	write("sub/real.go", "package sub\n")
-	write("other/gen_a.go", "package other\n") // the pattern of sub/.gitignore does not reach here
-	write(".git/config", "[core]\n")
-	write(".git/info/exclude", "secret.go\n")
-	write("secret.go", "package main\n")
-	outside := t.TempDir()
-	if err := os.WriteFile(filepath.Join(outside, "passwd"), []byte("root:x:0:0"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(outside, "passwd"), filepath.Join(root, "passwd")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(root, filepath.Join(root, "loop")); err != nil {
-		t.Fatal(err)
-	}
-
-	files, skipped, err := walk(context.Background(), os.DirFS(root))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range files {
-		got = append(got, f.Path)
-	}
-	want := []string{".gitignore", "main.go", "other/gen_a.go", "sub/.gitignore", "sub/gen_keep.go", "sub/real.go"}
-	if !slices.Equal(got, want) {
-		t.Errorf("walk = %v, want %v", got, want)
-	}
-	var links []string
-	for _, s := range skipped {
-		links = append(links, s.Path+": "+s.Reason)
-	}
-	if wantSkip := []string{"loop: symbolic link", "passwd: symbolic link"}; !slices.Equal(links, wantSkip) {
-		t.Errorf("walk skipped %v, want %v", links, wantSkip)
-	}
-}
-
 func TestBadFiles(t *testing.T) {
 	tree := fstest.MapFS{
 		"bin.go":     {Data: []byte("package x\x00\x01\x02func Hidden() {}\n")},
@@ -280,7 +225,7 @@ func TestBadFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src := snap.source(context.Background(), "cr.py"); src == nil || src.Lines[2] != "def LoneCR():" {
+	if src := snap.Source(context.Background(), "cr.py"); src == nil || src.Lines[2] != "def LoneCR():" {
 		t.Errorf("cr.py source = %v, want line 3 to be the def", src)
 	}
 	reasons := map[string]string{}
@@ -506,7 +451,7 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 			t.Fatalf("build %d parsed %d files, want %d", i, r.Stats.Parsed, want)
 		}
 	}
-	if n := m.idx.queries.Compiles(); n != 3 {
+	if n := m.idx.Compiles(); n != 3 {
 		t.Errorf("the Map compiled %d tags queries for Scala, C++ and Go over three builds, want 3", n)
 	}
 }
@@ -966,7 +911,7 @@ func experimentPolicy(t testing.TB, s string) *policy.Config {
 }
 
 // linkedOf returns the link stage's result for s with rk, made anew.
-func linkedOf(t testing.TB, s *Snapshot, rk policy.Config) linked {
+func linkedOf(t testing.TB, s *index.Snapshot, rk policy.Config) linked {
 	t.Helper()
 	l, err := linkSnapshot(context.Background(), s, rk)
 	if err != nil {
@@ -976,7 +921,7 @@ func linkedOf(t testing.TB, s *Snapshot, rk policy.Config) linked {
 }
 
 // rankedOf returns the ranking of s for q with rk.
-func rankedOf(t testing.TB, s *Snapshot, rk policy.Config, q query) ranked {
+func rankedOf(t testing.TB, s *index.Snapshot, rk policy.Config, q query) ranked {
 	t.Helper()
 	var ls *linkStage // none: the links made anew, with their rank index
 	l, err := ls.linked(context.Background(), s, rk)

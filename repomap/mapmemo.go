@@ -7,11 +7,12 @@ import (
 	"encoding/binary"
 	"encoding/gob"
 	"fmt"
-	"io/fs"
 	"math"
 	"time"
 
+	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/fit"
+	"github.com/repomap-dev/repomap/internal/index"
 )
 
 // A map depends on the files of its tree, their stamps telling when one
@@ -62,35 +63,6 @@ func (m *Map) memoDigest(req Request, budget bool) [sha256.Size]byte {
 	return sha256.Sum256(b.Bytes())
 }
 
-// treeDigest returns the digest of the tree as a map sees it: the files
-// walked, with their stamps, those left out by the walk, and the roles
-// file of each root, which need not be a file of the map.
-func (x *Index) treeDigest(files []File, skipped []Omitted) [sha256.Size]byte {
-	h := sha256.New()
-	var b []byte
-	for _, f := range files {
-		b = binary.AppendUvarint(b, uint64(f.Root))
-		b = appendString(b, f.Path)
-		b = binary.AppendVarint(b, f.Size)
-		b = binary.AppendVarint(b, f.Mod)
-		if len(b) > 1<<15 {
-			h.Write(b)
-			b = b[:0]
-		}
-	}
-	b = binary.AppendUvarint(b, uint64(len(skipped)))
-	for _, s := range skipped {
-		b = appendString(appendString(b, s.Path), s.Reason)
-	}
-	for _, r := range x.roots {
-		data, err := fs.ReadFile(r.FS, RolesFile)
-		b = fmt.Appendf(b, "%t", err == nil)
-		b = appendString(b, string(data))
-	}
-	h.Write(b)
-	return [sha256.Size]byte(h.Sum(nil))
-}
-
 // keptMap is a map kept in the disk cache.
 type keptMap struct {
 	key, tree [sha256.Size]byte
@@ -116,18 +88,18 @@ func rankSlot(key [sha256.Size]byte) string {
 // request's words is not kept: the words of a task are seldom asked for
 // twice, and keeping the map of the Go standard library costs a write of
 // 40 ms of CPU.
-func (m *Map) memoCache(req Request) *root {
-	if len(m.roots) != 1 || m.last != nil || m.links.memo != nil || m.memoOff || req.Text != "" || m.links.disk == nil {
+func (m *Map) memoCache(req Request) *cache.Cache {
+	if len(m.roots) != 1 || m.last != nil || m.links.memo != nil || m.memoOff || req.Text != "" {
 		return nil
 	}
-	return m.roots[0]
+	return m.links.disk
 }
 
 // readKept returns the map kept for the digest key and the ranking kept
 // for the digest rankKey, each nil when there is none, from one read of
 // r's disk cache.
-func readKept(ctx context.Context, r *root, key, rankKey [sha256.Size]byte) (km *keptMap, kr *keptRanking) {
-	r.cache.ReadBlobs(ctx, []string{memoSlot(key), rankSlot(rankKey)}, func(blobs [][]byte) error {
+func readKept(ctx context.Context, c *cache.Cache, key, rankKey [sha256.Size]byte) (km *keptMap, kr *keptRanking) {
+	c.ReadBlobs(ctx, []string{memoSlot(key), rankSlot(rankKey)}, func(blobs [][]byte) error {
 		km, kr = readMemo(blobs[0], key), readRanking(blobs[1], rankKey)
 		return nil
 	})
@@ -172,7 +144,7 @@ func readMemo(data []byte, key [sha256.Size]byte) *keptMap {
 // tree, whose files are files, in r's disk cache, and with rk (unless
 // nil) its ranking, for the digest rankKey, in one write: see
 // encodeMemo and encodeRanking.
-func storeMemo(ctx context.Context, r *root, key, rankKey, tree [sha256.Size]byte, res *Result, rk *ranked, files []File) error {
+func storeMemo(ctx context.Context, c *cache.Cache, key, rankKey, tree [sha256.Size]byte, res *Result, rk *ranked, files []index.File) error {
 	place := make(map[string]int, len(files))
 	for i, f := range files {
 		place[f.Path] = i
@@ -190,7 +162,7 @@ func storeMemo(ctx context.Context, r *root, key, rankKey, tree [sha256.Size]byt
 		}
 		names, blobs = append(names, rankSlot(rankKey)), append(blobs, ranking)
 	}
-	return r.cache.StoreBlobs(ctx, names, blobs)
+	return c.StoreBlobs(ctx, names, blobs)
 }
 
 // encodeMemo returns the form of the kept map res, for the digest key of
@@ -380,7 +352,7 @@ func (d *memoDecoder) float() float64 {
 
 // pathsAt returns the paths of the files at places, nil for none; ok is
 // false when a place is not one of files.
-func pathsAt(files []File, places []int) (paths []string, ok bool) {
+func pathsAt(files []index.File, places []int) (paths []string, ok bool) {
 	if len(places) > 0 {
 		paths = make([]string, len(places))
 	}
@@ -396,7 +368,7 @@ func pathsAt(files []File, places []int) (paths []string, ok bool) {
 // ranked returns the ranking k of the tree whose files are files, for
 // the snapshot s, or nil when k's files are not places in files. When a
 // map needs more items than k keeps, resume ranks s again.
-func (k *keptRanking) ranked(s *Snapshot, files []File, maxRows int, resume func(context.Context) (ranked, error)) *ranked {
+func (k *keptRanking) ranked(s *index.Snapshot, files []index.File, maxRows int, resume func(context.Context) (ranked, error)) *ranked {
 	r := &ranked{n: k.n, ranks: make(map[string]float64), size: k.size, iters: k.iters, linked: "cached",
 		index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: maxRows}, resume: resume}
 	var ok bool
@@ -425,7 +397,7 @@ func (k *keptRanking) ranked(s *Snapshot, files []File, maxRows int, resume func
 // iterate, and counts the iterations that made them).
 //
 // It returns nil when k's files are not places in files.
-func (k *keptMap) reused(files []File, start, walked time.Time) *Result {
+func (k *keptMap) reused(files []index.File, start, walked time.Time) *Result {
 	res := k.res
 	var ok bool
 	if res.Ranked, ok = pathsAt(files, k.ranked); !ok {

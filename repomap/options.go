@@ -7,8 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/internal/render"
 )
@@ -136,14 +135,14 @@ func (o *Options) withDefaults() (Options, error) {
 	case c.Refresh < RefreshAuto || c.Refresh > RefreshManual:
 		return c, fmt.Errorf("repomap: unknown refresh mode %d", c.Refresh)
 	}
-	if err := checkGlobs("Exclude", c.Exclude); err != nil {
+	if err := index.CheckGlobs("Exclude", c.Exclude); err != nil {
 		return c, err
 	}
-	if err := checkGlobs("Include", c.Include); err != nil {
+	if err := index.CheckGlobs("Include", c.Include); err != nil {
 		return c, err
 	}
 	for _, r := range c.Roles {
-		if !doublestar.ValidatePattern(cleanGlob(r.Glob)) || r.Role >= numRoles {
+		if !index.ValidRoleRule(r) {
 			return c, fmt.Errorf("repomap: Roles: malformed rule %q %v", r.Glob, r.Role)
 		}
 	}
@@ -209,6 +208,12 @@ func namedPolicy(name string) (policy.Config, error) {
 func CheckRanking(name string) error {
 	_, err := namedPolicy(name)
 	return err
+}
+
+// indexOptions returns what the index takes of o, which has its defaults.
+func (o *Options) indexOptions() index.Options {
+	return index.Options{Parallelism: o.Parallelism, MaxFileSize: o.MaxFileSize, ParseTimeout: o.ParseTimeout,
+		Exclude: o.Exclude, Include: o.Include, Roles: o.Roles, Progress: o.Progress, Logger: o.Logger}
 }
 
 // Budget returns the token budget of a map: maxTokens when it is

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
 
@@ -46,7 +47,7 @@ func TestOracleGo(t *testing.T) {
 	}
 	for _, dir := range filepath.SplitList(spec) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			checkOracle(t, dir, "", 0.95, nil, func(*Snapshot) (oracleTruth, map[string]bool) {
+			checkOracle(t, dir, "", 0.95, nil, func(*index.Snapshot) (oracleTruth, map[string]bool) {
 				return typeCheckedEdges(t, dir)
 			})
 		})
@@ -61,7 +62,7 @@ func TestOracleGo(t *testing.T) {
 // default ranking's edges are less precise, weighted, than name
 // matching's, or find less than minRecall of the true edges the tags can
 // find.
-func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(string) bool, oracle func(*Snapshot) (oracleTruth, map[string]bool)) {
+func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(string) bool, oracle func(*index.Snapshot) (oracleTruth, map[string]bool)) {
 	t.Helper()
 	m, err := New(dir, nil)
 	if err != nil {
@@ -270,11 +271,11 @@ type oracleUse struct {
 // taggedTruth returns the true edges that the tags can find: a use is on
 // a line where the referencing file tags the name as a reference, and the
 // defining file tags it as a definition.
-func taggedTruth(s *Snapshot, truth oracleTruth) map[oracleEdge]bool {
+func taggedTruth(s *index.Snapshot, truth oracleTruth) map[oracleEdge]bool {
 	refs := make(map[oracleUse]bool)
 	defs := make(map[oracleUse]bool) // line -1: anywhere
 	for i, f := range s.Files {
-		set := s.entries[i].tags
+		set := s.Tags(context.Background(), i)
 		for _, tg := range set.Tags {
 			if tg.Kind == tags.Reference {
 				refs[oracleUse{f.Path, set.Str(tg.Name), tg.Line}] = true
@@ -311,7 +312,7 @@ type oracleScore struct {
 // checked that link makes with rk, from the files it was asked about
 // (all when asked is nil): a reference key links to each file defining
 // the key, with the weight rank gives it.
-func scoreEdges(t testing.TB, s *Snapshot, rk policy.Config, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
+func scoreEdges(t testing.TB, s *index.Snapshot, rk policy.Config, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
 	l := linkedOf(t, s, rk)
 	definers := make(map[string][]string)
 	for _, f := range l.Files {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
 
@@ -50,14 +51,14 @@ type ranked struct {
 // rowIndex finds the rows of definitions in the files of a snapshot,
 // indexing each file the first time one of its definitions is asked for.
 type rowIndex struct {
-	snap  *Snapshot
+	snap  *index.Snapshot
 	files map[string][]shownDef // by path, sorted by rank name, then line
 	max   int                   // the most rows of one item, the first ones; 0 for no limit
 }
 
 // readItems reads, in one read of the disk cache, the entries of the
 // files of items that were not read, before their tags are asked for.
-func readItems(ctx context.Context, s *Snapshot, items []fit.Item) {
+func readItems(ctx context.Context, s *index.Snapshot, items []fit.Item) {
 	var is []int
 	for _, it := range items {
 		if i, ok := s.Lookup(it.Path); ok {
@@ -126,7 +127,7 @@ func (r *ranked) prefix(ctx context.Context, k int) ([]fit.Item, error) {
 // the query q, with the ranking rk. A map for no request starts its
 // power iteration where the last one of the same graph ended, as memo
 // keeps it (nil for none).
-func rankSnapshot(ctx context.Context, s *Snapshot, l linked, memo *linkMemo, rk policy.Config, q query) (ranked, error) {
+func rankSnapshot(ctx context.Context, s *index.Snapshot, l linked, memo *linkMemo, rk policy.Config, q query) (ranked, error) {
 	in, top := rankInput(ctx, s, l, rk, q)
 	size := graphSize{defs: l.Size.Defs, refs: l.Size.Refs}
 	// A map for no request ranks the same graph the same way as the last
@@ -182,7 +183,7 @@ type shownDef struct {
 }
 
 // linkSnapshot links the files of s with rk, anew.
-func linkSnapshot(ctx context.Context, s *Snapshot, rk policy.Config) (linked, error) {
+func linkSnapshot(ctx context.Context, s *index.Snapshot, rk policy.Config) (linked, error) {
 	files, err := linkFiles(ctx, s)
 	if err != nil {
 		return linked{}, err
@@ -225,7 +226,7 @@ func keyWeight(rk policy.Config, overview bool) func(string) float64 {
 // links l, and the files most relevant to q's words, best first (nil
 // without words), which the rank stage uses after the ranking. Its Files
 // are l.files. Map.Graph shows the graph of the same input.
-func rankInput(ctx context.Context, s *Snapshot, l linked, rk policy.Config, q query) (in rank.Input, top []string) {
+func rankInput(ctx context.Context, s *index.Snapshot, l linked, rk policy.Config, q query) (in rank.Input, top []string) {
 	focus := q.focus
 	mentions := q.mentions
 	in = rank.Input{Files: l.Files, Focus: focus, Reverse: rk.Reverse, Weights: rk.Weights}
@@ -251,11 +252,11 @@ func rankInput(ctx context.Context, s *Snapshot, l linked, rk policy.Config, q q
 	switch {
 	case q.text == "":
 	case !rk.Rel.On:
-		mentions = slices.Concat(mentions, findMentions(q.text, s.paths()).All())
+		mentions = slices.Concat(mentions, findMentions(q.text, s.Paths()).All())
 	default:
 		// The paths the words name, the names written as code, and the
 		// files whose words the words are.
-		named := namedFiles(q.text, s.paths())
+		named := namedFiles(q.text, s.Paths())
 		var rel map[string]float64
 		mentions = slices.Concat(mentions, named, codeWords(q.text), traceNames(q.text))
 		rel = relevance(ctx, s, q.text, rk.Rel.Text)
@@ -501,7 +502,7 @@ func relatedItems(files []link.File, p string, mentioned map[string]bool, res *l
 // codeFiles returns the files of ps, in order, that are code (of role
 // tier 0) or named: the ones ranking change mixcode lets take turns at
 // the head of the list.
-func codeFiles(s *Snapshot, ps, named []string) []string {
+func codeFiles(s *index.Snapshot, ps, named []string) []string {
 	return slices.DeleteFunc(slices.Clone(ps), func(p string) bool {
 		i, ok := s.Lookup(p)
 		return ok && roleTier[s.Roles[i]] > 0 && !slices.Contains(named, p)
@@ -526,7 +527,7 @@ func aboutDocs(text string) bool {
 // The tiers of roles in the ranked list: the code of the tree (its tests
 // and examples with it, scaled), then fixtures, generated and vendored
 // code, then documents, configuration, CI and community files.
-var roleTier = [numRoles]int{
+var roleTier = [index.NumRoles]int{
 	RoleSource: 0, RoleTest: 0, RoleExample: 0,
 	RoleFixture: 1, RoleGenerated: 1, RoleVendored: 1,
 	RoleDocs: 2, RoleConfig: 2, RoleCommunity: 2, RoleAsset: 2,
@@ -539,8 +540,8 @@ var roleTier = [numRoles]int{
 // (documents, configuration, CI and community files) show by name alone.
 // A role of a focus file, and a pointed file, are never moved down: the
 // request points at them.
-func byRole(in *rank.Input, s *Snapshot, tests float64, byName bool, focus, pointed []string) {
-	var liftedRoles [numRoles]bool
+func byRole(in *rank.Input, s *index.Snapshot, tests float64, byName bool, focus, pointed []string) {
+	var liftedRoles [index.NumRoles]bool
 	for _, p := range focus {
 		if i, ok := s.Lookup(p); ok {
 			liftedRoles[s.Roles[i]] = true
@@ -610,7 +611,7 @@ var docLanguages = map[string]bool{
 
 // demoteDocs scales the definitions of the document and data files of s
 // by factor, in the ranking in; file entries stay where they are.
-func demoteDocs(in *rank.Input, s *Snapshot, factor float64) {
+func demoteDocs(in *rank.Input, s *index.Snapshot, factor float64) {
 	for _, f := range s.Files {
 		if docLanguages[tags.Detect(f.Path, nil)] {
 			scaleFile(in, f.Path, factor)
@@ -622,7 +623,7 @@ func demoteDocs(in *rank.Input, s *Snapshot, factor float64) {
 // of a map for no request in the ranking rk: the front doors (frontDoor)
 // with rk.Front, and with rk.Readme the READMEs of the roots whose code
 // uses names (readme), in map order.
-func overviewDoors(ctx context.Context, s *Snapshot, rk policy.Config) (doors, readmes []string) {
+func overviewDoors(ctx context.Context, s *index.Snapshot, rk policy.Config) (doors, readmes []string) {
 	if rk.Front > 0 {
 		doors = frontDoors(s)
 	}
@@ -643,7 +644,7 @@ func overviewDoors(ctx context.Context, s *Snapshot, rk policy.Config) (doors, r
 // share f of the teleport and the files readmes the share g, and every
 // other file an equal part of the rest; a file's part is never below
 // that of the others.
-func overviewTeleport(in *rank.Input, s *Snapshot, doors []string, f float64, readmes []string, g float64) {
+func overviewTeleport(in *rank.Input, s *index.Snapshot, doors []string, f float64, readmes []string, g float64) {
 	if len(readmes) == 0 || g == 0 {
 		frontTeleport(in, s, doors, f)
 		return
@@ -672,7 +673,7 @@ func overviewTeleport(in *rank.Input, s *Snapshot, doors []string, f float64, re
 // frontTeleport gives doors, the front doors of s (frontDoor), the share
 // f of the teleport of in, and every other file an equal part of the
 // rest.
-func frontTeleport(in *rank.Input, s *Snapshot, doors []string, f float64) {
+func frontTeleport(in *rank.Input, s *index.Snapshot, doors []string, f float64) {
 	n := len(s.Files)
 	if len(doors) == 0 || len(doors) == n {
 		return
@@ -695,7 +696,7 @@ func frontTeleport(in *rank.Input, s *Snapshot, doors []string, f float64) {
 
 // frontDoors returns the paths of the files of s that are front doors,
 // in map order: source files frontDoor names.
-func frontDoors(s *Snapshot) []string {
+func frontDoors(s *index.Snapshot) []string {
 	var doors []string
 	for i, fl := range s.Files {
 		if s.Roles[i] == RoleSource && frontDoor(fl.Path) {
@@ -826,7 +827,7 @@ func cmpBool(a, b bool) int {
 // os/file_plan9.go's and os/file_posix.go's (*File).Close. Nil when there
 // is none. Only the files of items that share a directory and a name are
 // decoded.
-func buildVariants(ctx context.Context, s *Snapshot, head []fit.Item) []bool {
+func buildVariants(ctx context.Context, s *index.Snapshot, head []fit.Item) []bool {
 	type dirName struct{ dir, name string }
 	seen := make(map[dirName][]int)
 	quals := make(map[int][]string)
@@ -910,7 +911,7 @@ func subset(a, b []string) bool {
 // m most relevant files of the last tier (documents, configuration), best
 // first: a page the words are about then takes no place of a file of
 // code.
-func topByTier(s *Snapshot, rel map[string]float64, k, m int) []string {
+func topByTier(s *index.Snapshot, rel map[string]float64, k, m int) []string {
 	var out []string
 	code, last := 0, 0
 	for _, p := range topRelevant(rel, len(rel)) {

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/words"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -97,9 +98,9 @@ func (q *wordsQuery) key() string {
 
 // seer returns the Seer that scores the entries of the disk cache for
 // q's words as the index reads them (Snapshot.Seen gives the scores).
-func (q *wordsQuery) seer() *Seer {
+func (q *wordsQuery) seer() *index.Seer {
 	scorers := sync.Pool{New: func() any { return &scorer{q: q} }}
-	return &Seer{Key: q.key(), See: func(e cache.Entry) any {
+	return &index.Seer{Key: q.key(), See: func(e cache.Entry) any {
 		sc := scorers.Get().(*scorer)
 		defer scorers.Put(sc)
 		s := &wordsScore{row: make([]float32, len(q.hashes))}
@@ -211,7 +212,7 @@ func (sc *scorer) weigh(row []float32, length, weight float32) float32 {
 // bags as they stream, for the request's words alone; those of the files
 // whose entries were not read are the scores made as the disk cache was
 // read (entry.lazy), when they are for these words.
-func relevance(ctx context.Context, s *Snapshot, text string, textWeight float64) map[string]float64 {
+func relevance(ctx context.Context, s *index.Snapshot, text string, textWeight float64) map[string]float64 {
 	q := newWordsQuery(text, textWeight)
 	if q == nil {
 		return nil

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/policy"
+	"github.com/repomap-dev/repomap/tags"
 
 	"github.com/repomap-dev/repomap/internal/fit"
 )
@@ -110,49 +113,52 @@ func TestRelevanceEncoded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	files, skipped, err := m.idx.walk(t.Context())
+	files, skipped, err := m.idx.Walk(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := m.idx.update(t.Context(), files, skipped)
+	snap, err := m.idx.Update(t.Context(), files, skipped)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := "QuerySet.update() ignores the common kwargs when the route renders"
-	for _, noText := range []bool{false, true} {
-		if noText {
-			for _, e := range snap.entries {
-				e.words = nil
+	encoded := 0
+	for i := range snap.Len() {
+		if !snap.State(i).Decoded {
+			encoded++
+		}
+	}
+	if encoded < 4 {
+		t.Fatalf("%d files with their tags as the cache holds them, want 4 at least", encoded)
+	}
+	if rel := relevance(context.Background(), snap, text, policy.Default().Rel.Text); len(rel) < 3 {
+		t.Fatalf("relevance = %v, want 3 files at least", rel)
+	}
+	for i := range snap.Len() {
+		if !snap.State(i).Decoded {
+			encoded--
+		}
+	}
+	if encoded != 0 {
+		t.Fatalf("the relevance decoded the tags of %d files", encoded)
+	}
+	for i := range snap.Len() {
+		if snap.State(i).Decoded {
+			continue
+		}
+		// The names read in place count as the decoded names do, with
+		// the words of the text and without.
+		bag, enc, _ := snap.Words(i)
+		set := enc.Decode()
+		q := newWordsQuery(text, policy.Default().Rel.Text)
+		for _, b := range [][]byte{bag, nil} {
+			inPlace, decoded := make([]float32, len(q.hashes)), make([]float32, len(q.hashes))
+			sc := &scorer{q: q}
+			n1 := sc.score(inPlace, 0, b, enc, &tags.Set{})
+			n2 := sc.score(decoded, 0, b, cache.Encoded{}, &set)
+			if n1 != n2 || !slices.Equal(inPlace, decoded) {
+				t.Errorf("%s, words of the text %t: scored in place %v (length %v), decoded %v (length %v)", snap.Files[i].Path, b != nil, inPlace, n1, decoded, n2)
 			}
-		}
-		encoded := 0
-		for _, e := range snap.entries {
-			if n, _ := e.enc.Len(); n > 0 {
-				encoded++
-			}
-		}
-		if encoded < 4 {
-			t.Fatalf("%d files with their tags as the cache holds them, want 4 at least", encoded)
-		}
-		got := relevance(context.Background(), snap, text, policy.Default().Rel.Text)
-		for _, e := range snap.entries {
-			if n, _ := e.enc.Len(); n > 0 {
-				encoded--
-			}
-		}
-		if encoded != 0 {
-			t.Fatalf("the relevance decoded the tags of %d files", encoded)
-		}
-		decoded := *snap
-		decoded.entries = make([]*entry, len(snap.entries))
-		for i, e := range snap.entries {
-			c := *e
-			c.decode()
-			decoded.entries[i] = &c
-		}
-		want := relevance(context.Background(), &decoded, text, policy.Default().Rel.Text)
-		if len(want) < 3 || !maps.Equal(got, want) {
-			t.Errorf("without words of the text %t: relevance of the tags read in place = %v, want %v", noText, got, want)
 		}
 	}
 }
@@ -176,16 +182,16 @@ func TestRelevanceScoredAsRead(t *testing.T) {
 		{"the route renders", "QuerySet.update() ignores the common kwargs"},
 	} {
 		_, _, snap := stampSnapshot(t, root, dir, newWordsQuery(tc.scored, policy.Default().Rel.Text))
-		for i, e := range snap.entries {
-			if e.lazy == nil || e.lazy.seen == nil {
+		for i := range snap.Len() {
+			if !snap.State(i).Seen {
 				t.Fatalf("%s: not scored as read", snap.Files[i].Path)
 			}
 		}
 		got := relevance(context.Background(), snap, tc.asked, policy.Default().Rel.Text)
 		same := tc.scored == tc.asked
-		for i, e := range snap.entries {
-			if (e.lazy == nil) == same {
-				t.Errorf("scored for %q, asked %q: %s read %t, want %t", tc.scored, tc.asked, snap.Files[i].Path, e.lazy == nil, !same)
+		for i := range snap.Len() {
+			if read := snap.State(i).Read; read == same {
+				t.Errorf("scored for %q, asked %q: %s read %t, want %t", tc.scored, tc.asked, snap.Files[i].Path, read, !same)
 			}
 		}
 		if err := snap.DecodeAll(context.Background()); err != nil {
@@ -199,7 +205,7 @@ func TestRelevanceScoredAsRead(t *testing.T) {
 }
 
 // snapshotOf returns the snapshot of an unfocused map of tree.
-func snapshotOf(t *testing.T, tree fstest.MapFS) *Snapshot {
+func snapshotOf(t *testing.T, tree fstest.MapFS) *index.Snapshot {
 	t.Helper()
 	m, err := NewFS(tree, nil)
 	if err != nil {

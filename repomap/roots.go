@@ -10,11 +10,7 @@ import (
 
 // Roots returns the roots of the map, as NewRoots took them, with FS set.
 func (m *Map) Roots() []Root {
-	out := make([]Root, len(m.roots))
-	for i, r := range m.roots {
-		out[i] = r.Root
-	}
-	return out
+	return slices.Clone(m.roots)
 }
 
 // DirRoots returns the roots for the directories dirs, named for

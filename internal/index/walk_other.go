@@ -1,6 +1,6 @@
 //go:build !linux
 
-package repomap
+package index
 
 import "io/fs"
 

@@ -1,8 +1,10 @@
-package repomap
+package index
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -75,48 +77,48 @@ type loaded struct {
 // How much of the disk caches' entries the index reads while the tree
 // is walked (startPreload).
 const (
-	// readStamps reads the stamps alone (cache.LoadStamps): a map that
+	// ReadStamps reads the stamps alone (cache.LoadStamps): a map that
 	// finds the links it kept reads the tags of the few files it shows,
 	// and reads them when it shows them (index.fill), and the words and
 	// names of every file for a request's words where they lie, as the
 	// stamps are read (lazyEntry.score).
-	readStamps = iota
-	// readDecoded reads every entry and decodes its tags: the lookups
+	ReadStamps = iota
+	// ReadDecoded reads every entry and decodes its tags: the lookups
 	// read every file's.
-	readDecoded
+	ReadDecoded
 )
 
-// startPreload starts reading, while the tree is walked, the disk caches
+// StartPreload starts reading, while the tree is walked, the disk caches
 // of the roots not read yet, as much of them as read says. With see, what
 // it makes of each entry read as a stamp is kept with it (Snapshot.Seen).
-func (x *Index) startPreload(ctx context.Context, read int, see *Seer) {
+func (x *Index) StartPreload(ctx context.Context, read int, see *Seer) {
 	if x.pre != nil {
 		return
 	}
 	p := &preload{see: see}
 	todo := false
 	for _, r := range x.roots {
-		todo = todo || r.cache != nil && !r.loaded
+		todo = todo || r.Cache != nil && !r.loaded
 	}
 	if todo {
 		p.caches, p.waiting = make(chan []loaded, 1), true
 		go func() {
 			out := make([]loaded, len(x.roots))
 			for i, r := range x.roots {
-				if r.cache == nil || r.loaded {
+				if r.Cache == nil || r.loaded {
 					continue
 				}
 				out[i].read = true
-				if read == readStamps {
+				if read == ReadStamps {
 					var seen func(cache.Entry) any
 					if see != nil {
 						seen = see.See
 					}
-					out[i].stamps, out[i].err = r.cache.LoadStamps(ctx, seen)
+					out[i].stamps, out[i].err = r.Cache.LoadStamps(ctx, seen)
 					continue
 				}
-				out[i].entries, out[i].err = r.cache.Load(ctx)
-				if read == readDecoded {
+				out[i].entries, out[i].err = r.Cache.Load(ctx)
+				if read == ReadDecoded {
 					decodeEntries(out[i].entries, x.opts.Parallelism)
 				}
 			}
@@ -128,19 +130,24 @@ func (x *Index) startPreload(ctx context.Context, read int, see *Seer) {
 	}
 }
 
-func newIndex(roots []*root, opts *Options) *Index {
-	return &Index{roots: roots, opts: opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool),
+// New returns the index of the trees roots, with opts.
+func New(roots []Root, opts Options) *Index {
+	x := &Index{opts: &opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool),
 		sel: newSelection(opts.Exclude, opts.Include)}
+	for _, r := range roots {
+		x.roots = append(x.roots, &root{Root: r})
+	}
+	return x
 }
 
-func (x *Index) close() error {
+func (x *Index) Close() error {
 	if p := x.pre; p != nil { // nothing reads the disk caches once closed
 		if p.waiting {
 			<-p.caches
 		}
 		x.pre = nil
 	}
-	x.settle()
+	x.Settle()
 	x.files = nil
 	for _, r := range x.roots {
 		if r.watch != nil {
@@ -338,8 +345,8 @@ func (x *Index) fill(ctx context.Context, es []*entry) {
 		}
 		var got map[string]cache.Entry
 		var err error
-		if r.cache != nil {
-			got, err = r.cache.Get(ctx, rels)
+		if r.Cache != nil {
+			got, err = r.Cache.Get(ctx, rels)
 			if err != nil && ctx.Err() == nil {
 				x.warnCache(r, err)
 			}
@@ -465,8 +472,8 @@ func (s *Snapshot) Retry() bool {
 	return slices.ContainsFunc(s.entries, func(e *entry) bool { return e.retry })
 }
 
-// paths returns the paths of the files, in map order.
-func (s *Snapshot) paths() []string {
+// Paths returns the Paths of the files, in map order.
+func (s *Snapshot) Paths() []string {
 	out := make([]string, len(s.Files))
 	for i, f := range s.Files {
 		out[i] = f.Path
@@ -482,7 +489,7 @@ func (s *Snapshot) entry(p string) *entry {
 	return nil
 }
 
-// source returns the file at p ready to render, or nil when it is not in
+// Source returns the file at p ready to render, or nil when it is not in
 // the snapshot or cannot be read. Its lines are read, and its outline
 // made, the first time a map shows it, and kept while the file is
 // unchanged; the outline goes to the disk cache with the next persist.
@@ -491,7 +498,7 @@ func (s *Snapshot) entry(p string) *entry {
 // tags: from the same parse, they cost a fifth more than the tags, which
 // on the Go standard library made a cold map 1.19 times as costly, for
 // outlines of thousands of files no map shows.
-func (s *Snapshot) source(ctx context.Context, p string) *render.Source {
+func (s *Snapshot) Source(ctx context.Context, p string) *render.Source {
 	i, ok := s.byPath[p]
 	if !ok {
 		return nil
@@ -505,12 +512,12 @@ func (e *entry) unread() bool {
 	return e.lazy != nil || e.lines == nil || e.outline == nil && !e.noOutline
 }
 
-// prepare reads, and outlines, the files at ps that a map is about to
+// Prepare reads, and outlines, the files at ps that a map is about to
 // show and that are unread, on the Map's goroutines: source then finds
 // them ready. (A map for a request's words shows many files no map
 // showed before, whose outlines were made one after another: a tenth of
 // its CPU time on the Go standard library.)
-func (s *Snapshot) prepare(ctx context.Context, ps []string) {
+func (s *Snapshot) Prepare(ctx context.Context, ps []string) {
 	var todo []int
 	var lazy []*entry
 	for _, p := range ps {
@@ -601,12 +608,12 @@ func (x *Index) outlineParser() *tags.Parser {
 	return x.outliner
 }
 
-// walk lists the files of every root, with their paths in the map.
-func (x *Index) walk(ctx context.Context) ([]File, []Omitted, error) {
+// Walk lists the files of every root, with their paths in the map.
+func (x *Index) Walk(ctx context.Context) ([]File, []Omitted, error) {
 	var files []File
 	var skipped []Omitted
 	for i, r := range x.roots {
-		fs, sk, err := walkRoot(ctx, r.Root, r.onDisk, x.opts.Exclude, x.opts.Include, x.opts.Parallelism, x.watchOf(r))
+		fs, sk, err := walkRoot(ctx, r.Root, r.OnDisk, x.opts.Exclude, x.opts.Include, x.opts.Parallelism, x.watchOf(r))
 		if w := r.watch; w != nil && w.failed != nil {
 			x.opts.Logger.Debug("repomap: the tree is walked, not watched", "root", r.Dir, "err", w.failed)
 			w.close()
@@ -632,7 +639,7 @@ func (x *Index) walk(ctx context.Context) ([]File, []Omitted, error) {
 // root's second walk: a Map that maps its tree once does not watch it.
 // It returns nil for a root that is not on disk or cannot be watched.
 func (x *Index) watchOf(r *root) *rootWatch {
-	if !r.onDisk {
+	if !r.OnDisk {
 		return nil
 	}
 	if r.walks++; r.walks == 2 {
@@ -646,16 +653,16 @@ func (x *Index) watchOf(r *root) *rootWatch {
 	return r.watch
 }
 
-// update brings the index up to date for the files walked, from the disk
+// Update brings the index up to date for the files walked, from the disk
 // caches or by parsing, writes what changed to the disk caches, and
 // returns the snapshot. When ctx is done it keeps, and writes to the disk
 // caches, the tags of the files parsed in full till then, so that maps
 // cancelled one after the other still make progress, and returns ctx's
 // error.
-func (x *Index) update(ctx context.Context, files []File, skipped []Omitted) (*Snapshot, error) {
+func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*Snapshot, error) {
 	x.loadCaches(ctx)
 	parsed := x.extract(ctx, files)
-	x.persist(files)
+	x.Persist(files)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("repomap: %w", err)
 	}
@@ -727,7 +734,7 @@ func (x *Index) loadCaches(ctx context.Context) {
 		x.pre = nil
 	}
 	for i, r := range x.roots {
-		if r.cache == nil || r.loaded {
+		if r.Cache == nil || r.loaded {
 			continue
 		}
 		r.loaded = true
@@ -751,7 +758,7 @@ func (x *Index) loadCaches(ctx context.Context) {
 		} else {
 			// Not read while the tree was walked, or read for an
 			// earlier map that was cancelled.
-			entries, err = r.cache.Load(ctx)
+			entries, err = r.Cache.Load(ctx)
 		}
 		if err != nil {
 			x.warnCache(r, err)
@@ -837,25 +844,25 @@ func isDone(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// persist writes what changed to each root's disk cache in one batch,
+// Persist writes what changed to each root's disk cache in one batch,
 // drops the entries of files that are gone from it (walked no more,
 // though the selection would list them), and forgets them. A
 // root whose cache holds every file and no other, none of them changed,
 // is not written: a warm map of a tree of 27,000 files spent a fifth of
 // its CPU time making sets of paths to find that out.
 //
-// The write goes on a goroutine of its own, which the next persist, a
+// The write goes on a goroutine of its own, which the next Persist, a
 // write of the links and Close wait for (settle): a cold map is linked
 // while the tags it parsed are written, and a Map kept open
 // that writes one changed file of the Go standard library (a tenth of a
 // second) can be read meanwhile. A process keeps what it parsed when it
 // closes its Map.
-func (x *Index) persist(files []File) {
-	x.settle()
+func (x *Index) Persist(files []File) {
+	x.Settle()
 	entries := 0 // files with an entry
 	var writes []rootWrite
 	for i, r := range x.roots {
-		if r.cache == nil {
+		if r.Cache == nil {
 			continue
 		}
 		w := rootWrite{root: i}
@@ -903,7 +910,7 @@ func (x *Index) persist(files []File) {
 				w := &p.writes[k]
 				// The write must happen even when the map was
 				// cancelled: it is what keeps the work done.
-				w.err = x.roots[w.root].cache.Store(context.Background(), w.put, w.keep)
+				w.err = x.roots[w.root].Cache.Store(context.Background(), w.put, w.keep)
 			}
 		}()
 		x.writing = p
@@ -952,9 +959,9 @@ type written struct {
 	outline *tags.Outline
 }
 
-// settle waits for the index's write under way, if there is one, and
+// Settle waits for the index's write under way, if there is one, and
 // takes what it did.
-func (x *Index) settle() {
+func (x *Index) Settle() {
 	if p := x.writing; p != nil {
 		<-p.done
 		x.writing = nil
@@ -1085,7 +1092,7 @@ const (
 func (x *Index) parse(ctx context.Context, p *tags.Parser, f File, outline bool, buf *[]byte) *entry {
 	e := &entry{id: x.newID(), size: f.Size, mod: f.Mod, dirty: true}
 	r := x.roots[f.Root]
-	if !r.onDisk {
+	if !r.OnDisk {
 		buf = nil // its ReadFile may not be what Open reads
 	}
 	src, ok, reason := readForParse(r.FS, f, x.opts.MaxFileSize, buf)
@@ -1184,4 +1191,100 @@ func readSource(fsys fs.FS, name string, limit int64, buf *[]byte) ([]byte, stri
 		src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
 	}
 	return src, ""
+}
+
+// Digest returns the digest of the tree as a map sees it: the files
+// walked, with their stamps, those left out by the walk, and the roles
+// file of each root, which need not be a file of the map.
+func (x *Index) Digest(files []File, skipped []Omitted) [sha256.Size]byte {
+	h := sha256.New()
+	var b []byte
+	for _, f := range files {
+		b = binary.AppendUvarint(b, uint64(f.Root))
+		b = appendString(b, f.Path)
+		b = binary.AppendVarint(b, f.Size)
+		b = binary.AppendVarint(b, f.Mod)
+		if len(b) > 1<<15 {
+			h.Write(b)
+			b = b[:0]
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(skipped)))
+	for _, s := range skipped {
+		b = appendString(appendString(b, s.Path), s.Reason)
+	}
+	for _, r := range x.roots {
+		data, err := fs.ReadFile(r.FS, RolesFile)
+		b = fmt.Appendf(b, "%t", err == nil)
+		b = appendString(b, string(data))
+	}
+	h.Write(b)
+	return [sha256.Size]byte(h.Sum(nil))
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// Warn logs a problem with the disk cache of root r, once per root and
+// kind of problem: the map goes on without it.
+func (x *Index) Warn(r int, err error) { x.warnCache(x.roots[r], err) }
+
+// Compiles returns how many tags queries the index's parsers compiled.
+func (x *Index) Compiles() int { return x.queries.Compiles() }
+
+// State is what the index holds of a file of a snapshot: for tests and
+// diagnostics of what a map read, made and is yet to write.
+type State struct {
+	Read      bool // its tags, words and outline were read or made, not its stamp alone
+	Decoded   bool // its tags are decoded, not as the disk cache holds them
+	Seen      bool // its entry was read as a stamp, and a Seer made something of it
+	Outlined  bool // its outline was made, or it has none to make
+	Lines     bool // its lines were read for showing
+	Unwritten bool // the disk cache does not hold what the index has of it
+}
+
+// State returns what the index holds of file i.
+func (s *Snapshot) State(i int) State {
+	e := s.entries[i]
+	n, k := e.enc.Len()
+	return State{
+		Read:      e.lazy == nil,
+		Decoded:   e.lazy == nil && n == 0 && k == 0,
+		Seen:      e.lazy != nil && e.lazy.seen != nil,
+		Outlined:  e.outline != nil || e.noOutline,
+		Lines:     e.lines != nil,
+		Unwritten: e.dirty,
+	}
+}
+
+// ReadSource reads the file at name of fsys as the index reads a file to
+// parse or show it: at most limit bytes, not binary, with a byte order
+// mark dropped and line endings made "\n". It returns why it did not
+// read it, or "".
+func ReadSource(fsys fs.FS, name string, limit int64) ([]byte, string) {
+	return readSource(fsys, name, limit, nil)
+}
+
+// Watched reports how root r has been walked: the walks so far, and
+// whether the index watches it with the events of the system, and how
+// many of its walks since were full walks again.
+func (x *Index) Watched(r int) (walks int, watched bool, rewalks int) {
+	rt := x.roots[r]
+	if rt.watch == nil {
+		return rt.walks, false, 0
+	}
+	return rt.walks, true, rt.watch.rewalks
+}
+
+// Watchable returns nil when the directory dir can be watched for
+// changes on this system, or why not.
+func Watchable(dir string) error {
+	rw, err := newRootWatch(dir)
+	if err != nil {
+		return err
+	}
+	rw.close()
+	return nil
 }

@@ -1,4 +1,4 @@
-package repomap
+package index
 
 import (
 	"context"
@@ -30,7 +30,7 @@ func TestFloor(t *testing.T) {
 	write("lib.ex", "defmodule A do\n  def a, do: 1\nend\n")
 	write("logo.png", "\x89PNG\r\n")
 	write("notes.unknownext", "text")
-	st, err := Floor(context.Background(), dir, &Options{Exclude: []string{"gen"}})
+	st, err := Floor(context.Background(), dir, defaults(Options{Exclude: []string{"gen"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestFloor(t *testing.T) {
 	for i := range 40 {
 		write(fmt.Sprintf("more/m%d.go", i), fmt.Sprintf("package more\n\nfunc M%d() int { return M%d() }\n", i, i+1))
 	}
-	one, err := Floor(context.Background(), dir, &Options{Exclude: []string{"gen"}, Parallelism: 1})
+	one, err := Floor(context.Background(), dir, defaults(Options{Exclude: []string{"gen"}, Parallelism: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestFloor(t *testing.T) {
 		t.Errorf("Floor on one goroutine parsed %d files, want 41", one.Files)
 	}
 	for _, workers := range []int{2, 3, 64} {
-		st, err := Floor(context.Background(), dir, &Options{Exclude: []string{"gen"}, Parallelism: workers})
+		st, err := Floor(context.Background(), dir, defaults(Options{Exclude: []string{"gen"}, Parallelism: workers}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestFloor(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Floor(ctx, dir, nil); err == nil {
+	if _, err := Floor(ctx, dir, defaults(Options{})); err == nil {
 		t.Errorf("Floor with a cancelled context: no error")
 	}
 }

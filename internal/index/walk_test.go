@@ -1,4 +1,4 @@
-package repomap
+package index
 
 import (
 	"context"
@@ -197,127 +197,6 @@ func TestRepomapIgnore(t *testing.T) {
 	want := []string{".gitignore", ".repomapignore", "keep.out", "main.go", "sub/fixtures.go"}
 	if !slices.Equal(got, want) {
 		t.Errorf("walk = %q, want %q", got, want)
-	}
-}
-
-func TestGlobOptions(t *testing.T) {
-	for _, o := range []Options{
-		{Exclude: []string{"a/[b"}},
-		{Include: []string{"{a,b"}},
-		{Exclude: []string{"!keep.go"}},
-		{Include: []string{""}},
-	} {
-		g := append(o.Exclude, o.Include...)[0]
-		if _, err := NewFS(globTree, &o); err == nil || !strings.Contains(err.Error(), strconv.Quote(g)) {
-			t.Errorf("NewFS(Exclude %q, Include %q) error %v, want one naming %q", o.Exclude, o.Include, err, g)
-		}
-	}
-	// The Map keeps its own copy of the globs.
-	ex := []string{"vendor"}
-	m, err := NewFS(globTree, &Options{Exclude: ex})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	ex[0] = "services"
-	files, _, err := m.idx.walk(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(files, func(f File) bool { return strings.HasPrefix(f.Path, "services/") }) ||
-		slices.ContainsFunc(files, func(f File) bool { return strings.HasPrefix(f.Path, "vendor/") }) {
-		t.Errorf("changing the caller's Exclude after NewFS changed the walk")
-	}
-}
-
-func TestDirRoots(t *testing.T) {
-	abs := func(p string) string {
-		a, err := filepath.Abs(filepath.FromSlash(p))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
-	for _, tc := range []struct {
-		dirs    []string
-		want    []string // names
-		wantErr string
-	}{
-		{dirs: []string{"/src/app"}, want: []string{""}},
-		{dirs: []string{"/src/app", "/src/lib"}, want: []string{"app", "lib"}},
-		{dirs: []string{"/src/api", "/lib/api"}, want: []string{"src-api", "lib-api"}},
-		{dirs: []string{"/x", "/a/x"}, want: []string{"x", "a-x"}},
-		{dirs: []string{"/p/a/x", "/q/a/x", "/y"}, want: []string{"p-a-x", "q-a-x", "y"}},
-		{dirs: []string{"/a-x", "/b/a/x", "/c/a/x"}, want: []string{"a-x", "b-a-x", "c-a-x"}},
-		{dirs: []string{"/a-x", "/a/x", "/z/x"}, wantErr: "would both be named"},
-		{dirs: []string{"/a/x", "/a/x/"}, wantErr: "the same directory"},
-		{dirs: []string{"/", "/a"}, wantErr: "has no name"},
-		{dirs: nil, wantErr: "no root"},
-	} {
-		dirs := make([]string, len(tc.dirs))
-		for i, d := range tc.dirs {
-			dirs[i] = abs(d)
-		}
-		roots, err := DirRoots(dirs...)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("DirRoots(%q) error %v, want one with %q", tc.dirs, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("DirRoots(%q): %v", tc.dirs, err)
-			continue
-		}
-		var names []string
-		for i, r := range roots {
-			names = append(names, r.Name)
-			if r.Dir != dirs[i] {
-				t.Errorf("DirRoots(%q)[%d].Dir = %q, want %q", tc.dirs, i, r.Dir, dirs[i])
-			}
-		}
-		if !slices.Equal(names, tc.want) {
-			t.Errorf("DirRoots(%q) names = %q, want %q", tc.dirs, names, tc.want)
-		}
-	}
-}
-
-func TestMapPath(t *testing.T) {
-	base := t.TempDir()
-	app, lib := filepath.Join(base, "app"), filepath.Join(base, "app", "vendor", "lib")
-	for _, d := range []string{app, lib} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	roots, err := DirRoots(app, lib)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := NewRoots(roots, &Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	for _, tc := range []struct {
-		in   string
-		want string
-		ok   bool
-	}{
-		{"app/main.go", "app/main.go", true},
-		{"./lib/x/../y.go", "lib/y.go", true},
-		{filepath.Join(app, "cmd", "main.go"), "app/cmd/main.go", true},
-		// The innermost root holds a file of nested roots.
-		{filepath.Join(lib, "lib.go"), "lib/lib.go", true},
-		{filepath.Join(base, "other.go"), "", false},
-	} {
-		got, ok := m.MapPath(tc.in)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("MapPath(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
-		}
-	}
-	if got := m.Roots(); len(got) != 2 || got[0].Name != "app" || got[1].Name != "lib" || got[0].FS == nil {
-		t.Errorf("Roots() = %+v, want app and lib with their FS", got)
 	}
 }
 
@@ -773,5 +652,60 @@ func TestWalkOrder(t *testing.T) {
 	cancel()
 	if _, _, err := walkTree(ctx, tree, walkOptions{workers: 4}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled walk: %v, want context.Canceled", err)
+	}
+}
+
+func TestWalkIgnores(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".gitignore", "build/\n*.log\n")
+	write("main.go", "package main\n")
+	write("debug.log", "x")
+	write("build/out.go", "package build\n")
+	write("sub/.gitignore", "gen_*.go\n!gen_keep.go\n")
+	write("sub/gen_a.go", "package sub\n")
+	write("sub/gen_keep.go", "package sub\n")
+	write("sub/real.go", "package sub\n")
+	write("other/gen_a.go", "package other\n") // the pattern of sub/.gitignore does not reach here
+	write(".git/config", "[core]\n")
+	write(".git/info/exclude", "secret.go\n")
+	write("secret.go", "package main\n")
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "passwd"), []byte("root:x:0:0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "passwd"), filepath.Join(root, "passwd")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(root, filepath.Join(root, "loop")); err != nil {
+		t.Fatal(err)
+	}
+
+	files, skipped, err := walk(context.Background(), os.DirFS(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Path)
+	}
+	want := []string{".gitignore", "main.go", "other/gen_a.go", "sub/.gitignore", "sub/gen_keep.go", "sub/real.go"}
+	if !slices.Equal(got, want) {
+		t.Errorf("walk = %v, want %v", got, want)
+	}
+	var links []string
+	for _, s := range skipped {
+		links = append(links, s.Path+": "+s.Reason)
+	}
+	if wantSkip := []string{"loop: symbolic link", "passwd: symbolic link"}; !slices.Equal(links, wantSkip) {
+		t.Errorf("walk skipped %v, want %v", links, wantSkip)
 	}
 }

@@ -1,4 +1,4 @@
-package repomap
+package index
 
 import (
 	"encoding/binary"
@@ -46,8 +46,8 @@ func localFS(typ int64) bool {
 	return false
 }
 
-// errNotWatched is returned for a tree that no watch can follow.
-var errNotWatched = errors.New("not on a local file system")
+// ErrNotWatched is returned for a tree that no watch can follow.
+var ErrNotWatched = errors.New("not on a local file system")
 
 // newDirWatch returns a watch for the tree at dir, or an error when its
 // file system is not a local one or inotify cannot be had.
@@ -57,7 +57,7 @@ func newDirWatch(dir string) (*dirWatch, error) {
 		return nil, err
 	}
 	if !localFS(int64(sf.Type)) {
-		return nil, fmt.Errorf("%w (f_type %#x)", errNotWatched, sf.Type)
+		return nil, fmt.Errorf("%w (f_type %#x)", ErrNotWatched, sf.Type)
 	}
 	var st unix.Stat_t
 	if err := unix.Stat(dir, &st); err != nil {

@@ -1,4 +1,4 @@
-package repomap
+package index
 
 import (
 	"context"
@@ -28,11 +28,7 @@ type FloorStats struct {
 // walks the tree and reads the files as a map does, with opts's Exclude,
 // Include, MaxFileSize and ParseTimeout, and caches nothing. Only a walk
 // that fails or a context that is done give an error.
-func Floor(ctx context.Context, dir string, opts *Options) (FloorStats, error) {
-	o, err := opts.withDefaults()
-	if err != nil {
-		return FloorStats{}, err
-	}
+func Floor(ctx context.Context, dir string, o Options) (FloorStats, error) {
 	r := Root{Dir: dir, FS: os.DirFS(dir)}
 	files, _, err := walkRoot(ctx, r, true, o.Exclude, o.Include, o.Parallelism, nil)
 	if err != nil {

@@ -1,4 +1,4 @@
-package repomap
+package index
 
 import (
 	"io/fs"

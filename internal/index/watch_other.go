@@ -1,6 +1,6 @@
 //go:build !linux
 
-package repomap
+package index
 
 import "errors"
 
@@ -9,11 +9,12 @@ import "errors"
 // every map.
 type dirWatch struct{}
 
-var errNotWatched = errors.New("no watch of directories on this system")
+// ErrNotWatched is returned for a tree that no watch can follow.
+var ErrNotWatched = errors.New("no watch of directories on this system")
 
-func newDirWatch(string) (*dirWatch, error) { return nil, errNotWatched }
+func newDirWatch(string) (*dirWatch, error) { return nil, ErrNotWatched }
 
-func (*dirWatch) add(string) (int32, error) { return 0, errNotWatched }
+func (*dirWatch) add(string) (int32, error) { return 0, ErrNotWatched }
 
 func (*dirWatch) remove(int32) {}
 
@@ -29,6 +30,6 @@ func (dirEvent) ended() bool { return true }
 
 func (dirEvent) isDir() bool { return false }
 
-func (*dirWatch) read() ([]dirEvent, error) { return nil, errNotWatched }
+func (*dirWatch) read() ([]dirEvent, error) { return nil, ErrNotWatched }
 
 func (*dirWatch) close() {}

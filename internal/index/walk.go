@@ -1,4 +1,4 @@
-package repomap
+package index
 
 import (
 	"bytes"
@@ -708,9 +708,9 @@ func CheckPattern(p string) error {
 	return err
 }
 
-// checkGlobs returns an error naming the first pattern of field that is
+// CheckGlobs returns an error naming the first pattern of field that is
 // malformed.
-func checkGlobs(field string, globs []string) error {
+func CheckGlobs(field string, globs []string) error {
 	for _, g := range globs {
 		if _, err := parseGlob(g); err != nil {
 			return fmt.Errorf("repomap: %s: %w", field, err)
