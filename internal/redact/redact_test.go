@@ -118,6 +118,23 @@ func TestOrdinaryLines(t *testing.T) {
 		`timeout: 30`,
 		`token = "abc"`,
 		`api_key: "changeme"`,
+		`password: "$DB_PASSWORD"`,
+		`password: "%s"`,
+		`password: "%(password)s"`,
+		`log.Printf("password: %v", err)`,
+		`msg := "password: " + reason`,
+		`# password: kept in the vault`,
+		`	<-afterSecondLog // Delay the "PASS: TestInterruptor" line`,
+		`	password []byte`,
+		"`<IgnoreTest><PublicSecret>ignore me</PublicSecret></IgnoreTest>`",
+		`const sid=this.decodeBytes(4*subAuthorityCount);return{pSid,attributes,sid};}`,
+		`item.renderPass=renderPass;item.renderPassId=id;`,
+		`{"01002:03:04:05:06", nil, "invalid MAC address"},`,
+		`{"", "2006-01-02T15:04:05Z07:00:00", "2010-02-04T21:00:57Z", false, false, 1, 0},`,
+		`// Here the function identified by "repeat" is overwritten.`,
+		`// The password is required.`,
+		`Authorization: Bearer <token>`,
+		`curl -u "$USER:$PASS" https://example.com`,
 	} {
 		if got, ok := Line(line); ok || got != line {
 			t.Errorf("Line(%q) = %q, %v; want it unchanged", line, got, ok)
