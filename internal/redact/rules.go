@@ -3,6 +3,7 @@ package redact
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -13,9 +14,11 @@ import (
 // they cost one pass over their bytes.
 type rule struct {
 	triggers []string
-	// re matches a secret; the secret is its first group that took part
-	// in the match, or the whole match when it has no group.
-	re *regexp.Regexp
+	// re matches a secret; the secret is its group number group, or
+	// when group is 0 its first group that took part in the match, or the
+	// whole match when it has no group.
+	re    *regexp.Regexp
+	group int
 	// entropy is the least Shannon entropy of a secret, in bits per
 	// byte; 0 for any.
 	entropy float64
@@ -33,14 +36,21 @@ func (r *rule) spans(line string, out []span) []span {
 	}
 	for _, m := range r.re.FindAllStringSubmatchIndex(line, -1) {
 		s := span{m[0], m[1]}
-		for g := 2; g < len(m); g += 2 {
-			if m[g] >= 0 && m[g+1] > m[g] {
-				s = span{m[g], m[g+1]}
-				break
+		if r.group > 0 {
+			s = span{m[2*r.group], m[2*r.group+1]}
+		} else {
+			for g := 2; g < len(m); g += 2 {
+				if m[g] >= 0 && m[g+1] > m[g] {
+					s = span{m[g], m[g+1]}
+					break
+				}
 			}
 		}
+		if s.start < 0 || s.end <= s.start {
+			continue
+		}
 		v := line[s.start:s.end]
-		if s.end > s.start && (r.entropy == 0 || entropy(v) >= r.entropy) && (r.valid == nil || r.valid(v)) {
+		if (r.entropy == 0 || entropy(v) >= r.entropy) && (r.valid == nil || r.valid(v)) {
 			out = append(out, s)
 		}
 	}
@@ -144,6 +154,9 @@ func equalFoldASCII(s, t string) bool {
 
 // allRules is the set of every rule, made on first use.
 var allRules = sync.OnceValue(func() *ruleSet {
-	rules := append(tokenRules(), formRules()...)
-	return newRuleSet(rules)
+	gl, err := gitleaksRules()
+	if err != nil {
+		panic(err) // the data is part of the program, and its test reads it
+	}
+	return newRuleSet(slices.Concat(tokenRules(), gl, formRules()))
 })
