@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/redact"
 )
 
 // Map makes repo maps of one tree, or of several trees as one. It keeps
@@ -72,12 +73,13 @@ type root struct {
 	watch  *rootWatch // from its second walk on, when it can be watched
 }
 
-// mapPath returns the path in the map of the file at rel in r.
+// mapPath returns the path in the map of the file at rel in r, a segment
+// that holds a credential redacted.
 func (r *root) mapPath(rel string) string {
-	if r.Name == "" {
-		return rel
+	if r.Name != "" {
+		rel = r.Name + "/" + rel
 	}
-	return r.Name + "/" + rel
+	return redact.Path(rel)
 }
 
 // Request says what a map is for.
