@@ -11,7 +11,7 @@ import "strings"
 // name, and a name is shown whole wherever definitions are listed.
 func HoldsSecret(name string) bool {
 	line := name
-	if strings.ContainsAny(name, "=:") {
+	if hasOperator(name) {
 		line = "# " + name
 	}
 	if _, changed := Line(line); changed {

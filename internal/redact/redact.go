@@ -115,15 +115,17 @@ var userinfo = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@"'` + "`" 
 // with "\n" escapes) loses its body; for a block that spans lines, use
 // Lines.
 func Line(line string) (string, bool) {
-	spans := allRules().spans(line, nil)
-	if strings.Contains(line, "://") {
+	rules := allRules()
+	sc := rules.scan(line)
+	spans := rules.spans(line, &sc, nil)
+	if sc.url {
 		for _, m := range userinfo.FindAllStringSubmatchIndex(line, -1) {
 			if !placeholder(line[m[2]:m[3]]) {
 				spans = append(spans, span{m[2], m[3]})
 			}
 		}
 	}
-	if strings.ContainsAny(line, "=:") {
+	if sc.operator {
 		spans = append(spans, assignments(line)...)
 		spans = pgpassSpans(line, spans)
 	}
@@ -132,6 +134,12 @@ func Line(line string) (string, bool) {
 	}
 	out := replace(line, spans)
 	return out, out != line
+}
+
+// hasOperator reports whether s holds "=" or ":", which every assignment
+// has (two searches of a byte are faster than one of either).
+func hasOperator(s string) bool {
+	return strings.IndexByte(s, '=') >= 0 || strings.IndexByte(s, ':') >= 0
 }
 
 // Lines redacts the lines of one file, in order, and returns the lines it

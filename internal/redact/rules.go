@@ -98,28 +98,48 @@ func newRuleSet(rules []rule) *ruleSet {
 	return s
 }
 
-// spans appends to out the spans of the secrets that the rules line
-// triggers find in it.
-func (s *ruleSet) spans(line string, out []span) []span {
-	var fired [maxRules / 64]uint64
-	any := false
-	for i := 0; i+3 <= len(line); i++ {
+// scanned is what one pass over a line found.
+type scanned struct {
+	fired    [maxRules / 64]uint64 // the rules whose triggers it holds
+	any      bool                  // whether it holds any
+	operator bool                  // whether it holds "=" or ":", as assignments do
+	url      bool                  // whether it holds "://"
+}
+
+// scan reads line once, for the rules it triggers and the operators it
+// holds.
+func (s *ruleSet) scan(line string) scanned {
+	var sc scanned
+	for i := 0; i < len(line); i++ {
+		if c := line[i]; c == '=' || c == ':' {
+			sc.operator = true
+			sc.url = sc.url || c == ':' && strings.HasPrefix(line[i+1:], "//")
+		}
+		if i+3 > len(line) {
+			continue
+		}
 		h := hash3(line[i], line[i+1], line[i+2])
 		if s.seen[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
 		for _, t := range s.byHash[h] {
 			if len(line)-i >= len(t.text) && equalFoldASCII(line[i:i+len(t.text)], t.text) {
-				fired[t.rule/64] |= 1 << (t.rule % 64)
-				any = true
+				sc.fired[t.rule/64] |= 1 << (t.rule % 64)
+				sc.any = true
 			}
 		}
 	}
-	if !any {
+	return sc
+}
+
+// spans appends to out the spans of the secrets that the rules sc says
+// line triggers find in it.
+func (s *ruleSet) spans(line string, sc *scanned, out []span) []span {
+	if !sc.any {
 		return out
 	}
 	for i := range s.rules {
-		if fired[i/64]&(1<<(i%64)) != 0 {
+		if sc.fired[i/64]&(1<<(i%64)) != 0 {
 			out = s.rules[i].spans(line, out)
 		}
 	}
