@@ -417,7 +417,7 @@ const (
 
 // tagFormat is bumped whenever tag extraction changes in a way that the
 // query files and grammar versions do not show.
-const tagFormat = "tags/10"
+const tagFormat = "tags/11"
 
 // Fingerprint returns the SHA-256 of everything a file's tags depend on
 // besides its content: the tag format, every query file and the versions

@@ -15,7 +15,10 @@
 // qualifier, a decorator, an imported name…). Its Line is the 0-based row
 // of the name itself, not of the whole definition. Its Sub is the kind of
 // definition or reference, taken from the capture name of the query
-// (@name.definition.function gives "function").
+// (@name.definition.function gives "function"). A name or qualifier that
+// holds a credential (a token as a JSON key, a heading or a CSS class;
+// see internal/redact's HoldsSecret) gives no tag: a token is no useful
+// name, and a tag's name is shown whole wherever definitions are listed.
 //
 // # Parsing
 //

@@ -304,7 +304,10 @@ func (p *Parser) File(ctx context.Context, path string, src []byte) (File, error
 	return p.parse(ctx, path, src, true)
 }
 
-func (p *Parser) parse(ctx context.Context, path string, src []byte, outline bool) (File, error) {
+func (p *Parser) parse(ctx context.Context, path string, src []byte, outline bool) (f File, err error) {
+	// Tags leave the parser here: a name that holds a credential leaves
+	// with none, so no output and no cache holds it.
+	defer func() { f.Set = withoutSecrets(f.Set) }()
 	name := Detect(path, src)
 	if name == "" {
 		return File{}, fmt.Errorf("%w: %s", ErrUnsupportedLanguage, path)
@@ -341,7 +344,6 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 		}()
 	}
 	set, err := p.query(ctx, tree, c, l, path, src, deadline)
-	var f File
 	if outline {
 		f.Outline = <-outlined
 	}

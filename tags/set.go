@@ -1,6 +1,10 @@
 package tags
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/repomap-dev/repomap/internal/redact"
+)
 
 // Set is a file's tags in compact form: each distinct name and kind is
 // stored once, and the tags refer to them by index. A Set holds no
@@ -186,3 +190,28 @@ func (s Set) Name(i int) string { return s.Str(s.Tags[i].Name) }
 
 // Sub returns the kind of tag i.
 func (s Set) Sub(i int) string { return s.Str(s.Tags[i].Sub) }
+
+// withoutSecrets returns s without the tags whose name or qualifier holds
+// a credential (redact.HoldsSecret), and s itself when none does: a
+// token is no identifier, and names are shown whole.
+func withoutSecrets(s Set) Set {
+	var bad []bool
+	for i := range s.NumStrings() {
+		if redact.HoldsSecret(s.Str(uint32(i))) {
+			if bad == nil {
+				bad = make([]bool, s.NumStrings())
+			}
+			bad[i] = true
+		}
+	}
+	if bad == nil {
+		return s
+	}
+	var kept []Tag
+	for i, t := range s.Tags {
+		if !bad[t.Name] && (t.Qual == 0 || !bad[t.Qual-1]) {
+			kept = append(kept, s.Tag(i, ""))
+		}
+	}
+	return Pack(kept)
+}

@@ -337,7 +337,8 @@
 //	      from, to, identifier and weight, separated by tabs, the paths
 //	      as in the map. The weight of an edge back is summed into the
 //	      line of its pair. A tab, newline, carriage return or backslash
-//	      in a field is written \t, \n, \r or \\.
+//	      in a field is written \t, \n, \r or \\, another control
+//	      character \xHH or \uHHHH.
 //	json  the files, best ranked first, with their rank, their share
 //	      of the teleport and their role, and the edges, each with its
 //	      weight and the part of it that flows back; in the versioned

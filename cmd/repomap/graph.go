@@ -15,7 +15,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
@@ -51,7 +53,8 @@ Output formats (--format):
 	      from, to, identifier and weight, separated by tabs, the paths
 	      as in the map. The weight of an edge back is summed into the
 	      line of its pair. A tab, newline, carriage return or backslash
-	      in a field is written \t, \n, \r or \\.
+	      in a field is written \t, \n, \r or \\, another control
+	      character \xHH or \uHHHH.
 	json  the files, best ranked first, with their rank, their share
 	      of the teleport and their role, and the edges, each with its
 	      weight and the part of it that flows back; in the versioned
@@ -166,15 +169,35 @@ func writeTSV(w io.Writer, edges iter.Seq[repomap.GraphEdge]) error {
 	return b.Flush()
 }
 
-var tsvEscaper = strings.NewReplacer(`\`, `\\`, "\t", `\t`, "\n", `\n`, "\r", `\r`)
-
 // tsvField returns s with its tabs, newlines, carriage returns and
-// backslashes escaped.
+// backslashes escaped as \t, \n, \r and \\, and its other control
+// characters (render.Control) as \xHH below 0x80 and \uHHHH above.
 func tsvField(s string) string {
-	if !strings.ContainsAny(s, "\\\t\n\r") {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == '\\' || render.Control(r) }) {
 		return s
 	}
-	return tsvEscaper.Replace(s)
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case render.Control(r) && r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case render.Control(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n]) // as it is, valid UTF-8 or not
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // formatWeight writes a weight to six significant digits, as the JSON
@@ -385,7 +408,8 @@ func writeDot(w io.Writer, title string, all int, files []repomap.GraphFile, foc
 	return b.Flush()
 }
 
-// dotString returns s as a double-quoted DOT string.
+// dotString returns s as a double-quoted DOT string, its control
+// characters but newlines (render.Control) replaced by U+FFFD.
 func dotString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
@@ -398,6 +422,9 @@ func dotString(s string) string {
 			b.WriteString(`\n`)
 		case '\r':
 		default:
+			if render.Control(r) {
+				r = '\uFFFD'
+			}
 			b.WriteRune(r)
 		}
 	}

@@ -300,3 +300,21 @@ func TestGraphUsage(t *testing.T) {
 		t.Errorf("repomap graph of an empty tree: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+func TestTSVField(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"a/b.go", "a/b.go"},
+		{"tab\there\\", `tab\there\\`},
+		{"nl\ncr\r", `nl\ncr\r`},
+		{"esc\x1b]0;PWNED\x07.py", `esc\x1b]0;PWNED\x07.py`},
+		{"c1\u009b2J\u2028", `c1\u009b2J\u2028`},
+		{"ünï\xff", "ünï\xff"},
+	} {
+		if got := tsvField(tc.in); got != tc.want {
+			t.Errorf("tsvField(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got, want := dotString("a\x1bb\nc"), "\"a\ufffdb\\nc\""; got != want {
+		t.Errorf("dotString = %q, want %q", got, want)
+	}
+}

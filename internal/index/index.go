@@ -625,6 +625,10 @@ func (x *Index) Walk(ctx context.Context) ([]File, []Omitted, error) {
 		files = slices.Grow(files, len(fs))
 		for _, f := range fs {
 			f.Root, f.Rel, f.Path = i, f.Path, r.mapPath(f.Path)
+			if strings.Contains(f.Path, redact.Marker) && slices.ContainsFunc(files, func(g File) bool { return g.Path == f.Path }) {
+				skipped = append(skipped, Omitted{f.Path, "its path, a credential redacted, is another file's"})
+				continue
+			}
 			files = append(files, f)
 		}
 		for _, s := range sk {

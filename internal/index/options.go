@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/redact"
 )
 
 // Options configures an Index. Every field is set: the Map applies the
@@ -49,10 +50,11 @@ type root struct {
 	watch  *rootWatch // from its second walk on, when it can be watched
 }
 
-// mapPath returns the path in the map of the file at rel in r.
+// mapPath returns the path in the map of the file at rel in r, a segment
+// that holds a credential redacted.
 func (r *root) mapPath(rel string) string {
-	if r.Name == "" {
-		return rel
+	if r.Name != "" {
+		rel = r.Name + "/" + rel
 	}
-	return r.Name + "/" + rel
+	return redact.Path(rel)
 }

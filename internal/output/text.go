@@ -8,26 +8,29 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
 // Definitions returns defs as text, one after another: a line
 // "path:line: kind name", then the definition's Text as a map shows it.
+// The path is written as a map writes it (render.PathText), quoted when
+// it could be misread, and the name as a map shows a line.
 func Definitions(defs []repomap.Definition) string {
 	var b strings.Builder
 	for _, d := range defs {
-		fmt.Fprintf(&b, "%s:%d: %s %s\n", d.Path, d.Line, d.Kind, d.Name)
+		fmt.Fprintf(&b, "%s:%d: %s %s\n", render.PathText(d.Path), d.Line, d.Kind, render.LineText(d.Name))
 		b.WriteString(d.Text)
 	}
 	return b.String()
 }
 
 // References returns refs as text, one line a file in their order:
-// "path: line line…".
+// "path: line line…", the path as a map writes it.
 func References(refs []repomap.Reference) string {
 	var b strings.Builder
 	for _, r := range refs {
-		b.WriteString(r.Path)
+		b.WriteString(render.PathText(r.Path))
 		b.WriteByte(':')
 		for _, l := range r.Lines {
 			b.WriteByte(' ')

@@ -27,3 +27,19 @@ func TestReferences(t *testing.T) {
 		t.Errorf("References(%v) = %q, want %q", refs, got, want)
 	}
 }
+
+// TestOddPaths checks that a path that could be misread, as one with a
+// newline that would forge a line of a map, is quoted as a map quotes it,
+// and that a name shows no control character.
+func TestOddPaths(t *testing.T) {
+	const odd = "a.py:\n│def injected_fake(): pass\n\nb.py"
+	defs := []repomap.Definition{{Path: odd, Name: "fn\x1b]0;x\x07", Kind: "function", Line: 1, Text: "│def fn():\n"}}
+	want := `"a.py:\n│def injected_fake(): pass\n\nb.py":1: function fn�]0;x�` + "\n│def fn():\n"
+	if got := Definitions(defs); got != want {
+		t.Errorf("Definitions(%q) =\n%q\nwant\n%q", odd, got, want)
+	}
+	refs := []repomap.Reference{{Path: "esc\x1b]0;PWNED\x07.py", Lines: []int{2}}}
+	if got, want := References(refs), `"esc\x1b]0;PWNED\a.py": 2`+"\n"; got != want {
+		t.Errorf("References(%v) = %q, want %q", refs, got, want)
+	}
+}

@@ -1,7 +1,7 @@
 package redact
 
 import (
-	"strconv"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -11,14 +11,19 @@ type class int
 
 const (
 	notSecret    class = iota
-	tokenName          // a token or a key: redacted when it looks random
+	tokenName          // a token, a key or credentials: redacted when it looks random
 	passwordName       // a password or a secret: always redacted
 )
 
-// Lower bounds for the value of a token or key name to be redacted.
+// Lower bounds for the value of a token or key name to be redacted: one
+// with letters and digits, or a longer one of letters alone, with few
+// vowels (a word has two in five letters, a random string one in five).
 const (
-	minTokenLen     = 8
-	minTokenEntropy = 3.0 // bits per character
+	minTokenLen       = 8
+	minTokenEntropy   = 3.0 // bits per character
+	minLettersLen     = 16
+	minLettersEntropy = 3.5
+	maxLettersVowels  = 0.25 // of the letters
 )
 
 // keyKinds are the words before "key" that make a key a credential:
@@ -39,34 +44,48 @@ func nameClass(name string) class {
 	if len(words) == 0 {
 		return notSecret
 	}
-	last := words[len(words)-1]
-	prev := ""
-	if len(words) > 1 {
-		prev = words[len(words)-2]
+	word := func(i int) string {
+		if i < len(words) {
+			return words[len(words)-1-i]
+		}
+		return ""
 	}
+	last, prev := word(0), word(1)
 	switch {
 	case name == "PWD" || name == "OLDPWD":
 		return notSecret // the shell's working directory
-	case last == "pwd" || strings.HasSuffix(last, "password") ||
+	case last == "pwd" || last == "pw" || last == "pass" && passWord(name) ||
+		strings.HasSuffix(last, "password") ||
 		strings.HasSuffix(last, "passwd") || strings.HasSuffix(last, "passphrase") ||
 		strings.HasSuffix(last, "secret"):
 		return passwordName
 	case strings.HasSuffix(last, "token"),
 		last == "apikey", last == "accesskey", last == "secretkey", last == "privatekey",
-		(last == "key" || last == "keys") && keyKinds[prev]:
+		(last == "key" || last == "keys") && keyKinds[prev],
+		last == "auth", last == "credential", last == "credentials", last == "creds", last == "sid",
+		// Rails' secret_key_base, a service account's private_key_id.
+		(last == "base" || last == "id") && prev == "key" && (word(2) == "secret" || word(2) == "private"):
 		return tokenName
 	}
 	return notSecret
 }
 
+// passWord reports whether the name whose last word is "pass" names a
+// password: DB_PASS, db-pass, pass_ (Python's keyword argument), and not
+// PASS (as in test output) or renderPass.
+func passWord(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, "_pass") || strings.HasSuffix(n, "-pass") || strings.HasSuffix(n, "pass_")
+}
+
 // mayName reports whether name holds, in any case, a word that a secret
 // name ends with; most names do not, and need not be split.
 func mayName(name string) bool {
-	for i := 0; i+2 < len(name); i++ {
-		switch name[i] | 0x20 {
-		case 'p', 's', 't', 'k':
-			for _, w := range [...]string{"pass", "pwd", "secret", "token", "key"} {
-				if len(name)-i >= len(w) && strings.EqualFold(name[i:i+len(w)], w) {
+	for i := 0; i+1 < len(name); i++ {
+		switch lower[name[i]] {
+		case 'p', 's', 't', 'k', 'a', 'c':
+			for _, w := range [...]string{"pass", "pw", "secret", "token", "key", "auth", "cred", "sid"} {
+				if len(name)-i >= len(w) && equalFoldASCII(name[i:i+len(w)], w) {
 					return true
 				}
 			}
@@ -151,6 +170,7 @@ type assignment struct {
 	name      string
 	nameStart int  // where the name starts, after its opening quote
 	quoted    bool // the name has quotes around it
+	inString  bool // the name starts a string that holds the operator ("password: x")
 	typed     bool // a type stands between the name and the operator
 	class     class
 }
@@ -175,7 +195,7 @@ func (a *assignment) findName(typed bool) bool {
 			start--
 		}
 		if start == end {
-			return false
+			return typed && !closing && a.annotated()
 		}
 		if cl := nameClass(s[start:end]); cl != notSecret {
 			opening := start > 0 && (s[start-1] == '"' || s[start-1] == '\'')
@@ -184,12 +204,12 @@ func (a *assignment) findName(typed bool) bool {
 				return false
 			}
 			a.name, a.nameStart, a.class = s[start:end], start, cl
-			a.quoted, a.typed = opening && closing, try > 0
+			a.quoted, a.inString, a.typed = opening && closing, opening && !closing, try > 0
 			return true
 		}
 		// The word may be a type: look at the name before it.
 		if !typed || closing || start == 0 || (s[start-1] != ' ' && s[start-1] != '\t' && s[start-1] != ':') {
-			return false
+			return typed && !closing && a.annotated()
 		}
 		end = start
 		for end > 0 && (s[end-1] == ' ' || s[end-1] == '\t') {
@@ -199,7 +219,45 @@ func (a *assignment) findName(typed bool) bool {
 			end--
 		}
 	}
-	return false
+	return typed && a.annotated()
+}
+
+// annotated finds the name before a type annotation of any text, as
+// Rust, TypeScript and Swift write them (SECRET: &str = …, password:
+// string | undefined = …), and reports whether it is a secret one.
+func (a *assignment) annotated() bool {
+	s := a.line[:a.op]
+	i := len(s) - 1
+	for ; i > 0; i-- {
+		c := s[i]
+		if c == ':' {
+			if s[i-1] != ':' {
+				break
+			}
+			i-- // a path: std::string::String
+			continue
+		}
+		if strings.IndexByte("=;\"`(){},", c) >= 0 {
+			return false
+		}
+	}
+	end := i
+	for end > 0 && (s[end-1] == ' ' || s[end-1] == '\t') {
+		end--
+	}
+	start := end
+	for start > 0 && isNameByte(s[start-1]) {
+		start--
+	}
+	if i <= 0 || start == end {
+		return false
+	}
+	cl := nameClass(s[start:end])
+	if cl == notSecret {
+		return false
+	}
+	a.name, a.nameStart, a.class, a.typed = s[start:end], start, cl, true
+	return true
 }
 
 // codeValues are bare values that are types, as Python and TypeScript
@@ -240,12 +298,13 @@ func (a *assignment) value() (span, bool) {
 	if a.quoted {
 		before = before[:len(before)-1]
 	}
+	config, heading := configLine(before)
 	switch {
-	case configLine(before):
+	case config:
 		// name: value or name=value alone on its line, as configuration
 		// formats write them; a comment may follow. An indented
 		// "name = value" is code.
-		if op == "=" && !compact && before != "" {
+		if op == "=" && !compact && before != "" && !heading {
 			return span{}, false
 		}
 		e := len(line)
@@ -258,8 +317,10 @@ func (a *assignment) value() (span, bool) {
 			e--
 		}
 		val := line[v:e]
-		if val == "" || codeValues[val] || strings.ContainsAny(val, "()[]{}=;") || strings.HasSuffix(val, ",") ||
-			strings.IndexByte("|>&*!", val[0]) >= 0 {
+		if val == "" || codeValues[val] || strings.ContainsAny(val, "()[]{};") || strings.HasSuffix(val, ",") ||
+			strings.Contains(strings.TrimRight(val, "="), "=") || strings.IndexByte("|>&*!", val[0]) >= 0 ||
+			heading && strings.ContainsAny(val, " \t") {
+			// Code, or under a heading or in a comment, words.
 			return span{}, false
 		}
 		return span{v, e}, a.secret(val)
@@ -267,22 +328,44 @@ func (a *assignment) value() (span, bool) {
 		// name=value inside a longer line: the value runs to a space, a
 		// quote or a separator.
 		e := v
-		for e < len(line) && strings.IndexByte(" \t\"'`;&,)", line[e]) < 0 {
+		for e < len(line) && strings.IndexByte(" \t\"'`;&,()", line[e]) < 0 {
 			e++
+		}
+		if e < len(line) && line[e] == '(' || memberPath.MatchString(line[v:e]) {
+			// A call or a field: code, as minified JavaScript writes it.
+			return span{}, false
+		}
+		return span{v, e}, a.secret(line[v:e])
+	case a.inString:
+		// "password: value" inside a string: the value is the rest of
+		// the string, one word.
+		e := v
+		for e < len(line) && line[e] != line[a.nameStart-1] && line[e] != '\\' {
+			e++
+		}
+		if e == len(line) || strings.ContainsAny(line[v:e], " \t") {
+			return span{}, false
 		}
 		return span{v, e}, a.secret(line[v:e])
 	}
 	return span{}, false
 }
 
+// memberPath matches a path of fields: a.b.c.
+var memberPath = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$`)
+
 // configLine reports whether the text before a name is what a line of
-// configuration has there: indentation, a YAML list's "- ", "export ".
-func configLine(before string) bool {
+// configuration has there: indentation, a YAML list's "- ", "export ";
+// and whether it is a Markdown heading's or a comment's "# ".
+func configLine(before string) (config, heading bool) {
 	s := strings.TrimLeft(before, " \t")
+	if t := strings.TrimLeft(s, "#"); len(t) < len(s) && (t == "" || t[0] == ' ') {
+		s, heading = t, true
+	}
 	s = strings.TrimPrefix(s, "- ")
 	s = strings.TrimPrefix(s, "export ")
 	s = strings.TrimLeft(s, " \t")
-	return s == ""
+	return s == "", heading
 }
 
 // literal returns the span of the contents of the string literal whose
@@ -305,16 +388,39 @@ func literal(line string, q int) (span, bool) {
 
 // secret reports whether v, given to the assignment's name, is to be
 // redacted.
-func (a *assignment) secret(v string) bool {
-	if placeholder(v) || sameWords(v, a.name) {
+func (a *assignment) secret(v string) bool { return secretValue(a.class, a.name, v) }
+
+// secretValue reports whether v, given to the name of class c, is to be
+// redacted.
+func secretValue(c class, name, v string) bool {
+	if c == notSecret || placeholder(v) || sameWords(v, name) {
 		return false
 	}
-	if a.class == passwordName {
+	if c == passwordName {
 		return true
 	}
-	return len(v) >= minTokenLen && !strings.ContainsFunc(v, unicode.IsSpace) &&
-		strings.ContainsFunc(v, unicode.IsDigit) && strings.ContainsFunc(v, unicode.IsLetter) &&
-		entropy(v) >= minTokenEntropy
+	if len(v) < minTokenLen || strings.ContainsFunc(v, unicode.IsSpace) || !strings.ContainsFunc(v, unicode.IsLetter) {
+		return false
+	}
+	if strings.ContainsFunc(v, unicode.IsDigit) {
+		return entropy(v) >= minTokenEntropy
+	}
+	return len(v) >= minLettersLen && strings.Trim(v, asciiLetters) == "" &&
+		float64(vowels(v)) < maxLettersVowels*float64(len(v)) && entropy(v) >= minLettersEntropy
+}
+
+const asciiLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// vowels returns the number of vowels in v, in either case.
+func vowels(v string) int {
+	n := 0
+	for i := 0; i < len(v); i++ {
+		switch lower[v[i]] {
+		case 'a', 'e', 'i', 'o', 'u':
+			n++
+		}
+	}
+	return n
 }
 
 // sameWords reports whether the value v is the name itself, as in an
@@ -324,24 +430,23 @@ func sameWords(v, name string) bool {
 }
 
 // placeholder reports whether v stands for no secret: it is empty, a
-// reference to a variable or a template, a format verb, masked, a
-// number, a boolean or null, or already redacted.
+// reference to a variable ($VAR, ${VAR}, $(command), %VAR%), a template
+// ({{ .Var }}, #{var}), a format verb (%s, %(name)s), a description in
+// angle brackets (<your password>), masked (****), a boolean or null, or
+// already redacted. A number is no placeholder: "927065379" is a
+// password.
 func placeholder(v string) bool {
 	switch strings.ToLower(v) {
 	case "", "true", "false", "yes", "no", "on", "off", "null", "nil", "none", "~", "undefined":
 		return true
 	}
-	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "#{") ||
-		strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<") && strings.HasSuffix(v, ">") ||
-		strings.Contains(v, Marker) {
-		return true
-	}
-	if strings.Trim(v, "*xX•.-_ ") == "" {
-		return true
-	}
-	if _, err := strconv.ParseInt(v, 0, 64); err == nil {
-		return true
-	}
-	_, err := strconv.ParseFloat(v, 64)
-	return err == nil
+	return strings.HasPrefix(v, "{{") || strings.HasPrefix(v, "#{") || strings.Contains(v, Marker) ||
+		strings.Trim(v, "*xX•.-_ ") == "" || placeholders.MatchString(v)
 }
+
+// placeholders matches values that stand for others.
+var placeholders = regexp.MustCompile(`^(?:` +
+	`\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*|\{[^{}]*\}|\([^()]*\))` + // $VAR, ${VAR:-x}, $(command)
+	`|%[-+# 0-9.*]*[a-zA-Z]|%\([\w.-]+\)[a-zA-Z]|%[A-Za-z_]\w*%` + // %s, %(name)s, %VAR%
+	`|<[A-Za-z][\w .-]*>` + // <your password>
+	`)$`)

@@ -21,9 +21,14 @@
 // OpenAI- and Anthropic-style keys (sk-…, sk-proj-…, sk-ant-…), npm
 // (npm_), PyPI (pypi-AgEIcHlwaS5vcmc…), Hugging Face (hf_), SendGrid
 // (SG.…), Shopify (shpat_, shpss_…) tokens, and JSON Web Tokens
-// (eyJ….eyJ….…).
+// (eyJ….eyJ….…). Beside these, the token forms of gitleaks' default
+// configuration, 116 rules of some 100 providers, kept as data in
+// gitleaks.tsv under gitleaks' MIT licence (its header says which rules
+// and how): each applies to a line that holds one of its keywords, and
+// with its least entropy.
 //
-// The password of a URL (scheme://user:password@host).
+// The password of a URL (scheme://user:password@host, also with no user:
+// redis://:password@host) and of a Go DSN (user:password@tcp(host)).
 //
 // Private keys: the body of a PEM block whose header names a private key
 // (-----BEGIN RSA PRIVATE KEY-----, -----BEGIN OPENSSH PRIVATE KEY-----,
@@ -35,36 +40,59 @@
 // lines: it starts after a header that ends its line and ends at the END
 // line, or at the first line that holds anything but key material (so a
 // comment that names a header hides nothing). [Line] redacts a block that
-// one line holds.
+// one line holds. A PEM block of a private key in base64 (LS0tLS1CRUdJTi…,
+// as Kubernetes secrets hold it) is redacted whole.
+//
+// Credentials that commands, headers and formats write: the value of an
+// Authorization header (Bearer, Basic or Token, a value with letters and
+// digits), curl -u user:password, mysql -ppassword, --password value,
+// .netrc's password, a .pgpass line's password, SQL's PASSWORD 'x' and
+// IDENTIFIED BY 'x' in a statement on a user, login or role, PowerShell's
+// ConvertTo-SecureString "x", the text of an XML element named like a
+// secret (<password>x</password>) and the value of a key="ApiKey"
+// value="x" pair, C's #define NAME "x" for a secret name, and prose that
+// says "the password is x" of a value with letters and digits.
 //
 // Values assigned to a secret name: a literal given to a name whose last
-// word is password, passwd, passphrase, pwd or secret (client_secret,
-// DB_PASSWORD, adminPwd; not PWD, the shell's working directory), or
-// whose last words are token or a kind of key (auth_token, api_key,
-// apiKey, secret_access_key, private_key, signing_key). The assignment
-// may be written as in most languages and formats: name = "v",
-// name := "v", name: "v", "name": "v", name => "v", name == "v",
-// var name string = "v"; for formats without quotes, a line of its own
-// that is name: v, name=v or, not indented, name = v (YAML, .env, INI,
-// .properties), or a name=v pair with no spaces around "=" inside a
-// longer line (connection strings, query strings, command lines). For a
+// word is password, passwd, passphrase, pwd, pw or secret (client_secret,
+// DB_PASSWORD, adminPwd, db_pw; not PWD, the shell's working directory),
+// or pass in snake or kebab case (DB_PASS, db-pass, Python's pass_; not
+// renderPass), or whose last words are token or a kind of key
+// (auth_token, api_key, apiKey, secret_access_key, private_key,
+// signing_key), auth, credential(s), creds, sid, secret_key_base or
+// private_key_id. The assignment may be written as in most languages and
+// formats: name = "v", name := "v", name: "v", "name": "v", name => "v",
+// name == "v", var name string = "v", and with a type of any text after a
+// colon (SECRET: &str = "v", password: string | undefined = "v"); for
+// formats without quotes, a line of its own that is name: v, name=v or,
+// not indented, name = v (YAML, .env, INI, .properties; a value may end in
+// the "=" of base64), the same after a Markdown heading's or a comment's
+// "#" when the value is one word, a name=v pair with no spaces around "="
+// inside a longer line (connection strings, query strings, command lines;
+// not a call or a field, a.b.c, which is code), and a string that starts
+// with the name and ends with the value, one word ("password: v"). For a
 // password or secret name, every such value is redacted, however short:
-// "password: hunter2" is a leak. For a token or key name, a value is
-// redacted when it is at least 8 characters long, holds no white space,
-// holds letters and digits, and has at least 3 bits of Shannon entropy
-// per character, which a token has and a word, a name or a setting
-// ("changeme", "X-Request-Token", "enabled") does not. Values that are
-// no secret are left: empty ones, placeholders ($VAR, ${VAR},
-// {{ .Var }}, <value>, %s, ****), numbers and booleans, the name itself
-// ("password": "password"), types (password: str), and expressions
-// that are not literals (password = os.Getenv("PASSWORD"), and an
-// indented password = value, which is code).
+// "password: hunter2" and "927065379" are leaks. For a token, key or
+// credentials name, a value is redacted when it is at least 8 characters
+// long, holds no white space, holds letters and digits, and has at least
+// 3 bits of Shannon entropy per character, which a token has and a word,
+// a name or a setting ("changeme", "X-Request-Token", "enabled") does
+// not; or when it is 16 letters or more, fewer than one in four of them
+// vowels, with at least 3.5 bits of entropy per character (a random
+// string of letters; words have two vowels in five letters). Values that
+// are no secret are left: empty ones, placeholders ($VAR and $var, ${…},
+// $(…), %VAR%, {{ .Var }}, #{var}, <your password>, %s, %(name)s,
+// ****), booleans and null, the name itself ("password": "password"),
+// types (password: str), and expressions that are not literals
+// (password = os.Getenv("PASSWORD"), and an indented password = value,
+// which is code).
 //
 // # What is not
 //
 // A secret written in a form none of these rules knows: a bare random
 // string assigned to an ordinary name, a key split over several string
-// literals, a secret-named value spread over several lines. The rules are
+// literals, a secret-named value spread over several lines, a password in
+// prose other than "the password is x". The rules are
 // chosen so that ordinary code is left alone; they are no substitute for
 // keeping credentials out of a repository.
 package redact
@@ -78,75 +106,40 @@ import (
 // Marker replaces the secret part of a line.
 const Marker = "<redacted>"
 
-// tokens matches the known token forms, each as a whole word.
-var tokens = regexp.MustCompile(`\b(?:` + strings.Join([]string{
-	`(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}`,
-	`gh[pousr]_[A-Za-z0-9]{36,255}`,
-	`github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}`,
-	`gl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}`,
-	`xox[abposr]-[A-Za-z0-9-]{10,}`,
-	`xapp-\d-[A-Za-z0-9-]{10,}`,
-	`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`,
-	`AIza[A-Za-z0-9_-]{35}`,
-	`sk-(?:proj-|svcacct-|admin-|ant-(?:api|admin)\d\d-)?[A-Za-z0-9_-]{20,}`,
-	`npm_[A-Za-z0-9]{36}`,
-	`pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`,
-	`hf_[A-Za-z]{34}`,
-	`SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`,
-	`shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}`,
-	`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`,
-}, "|") + `)\b` +
-	`|https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}`)
-
 // userinfo matches the user and password of a URL; group 1 is the
 // password.
-var userinfo = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@"'` + "`" + `]+:([^\s/@"'` + "`" + `]+)@`)
-
-// pemBegin and pemEnd match the first and last lines of a PEM block that
-// holds a private key.
-var (
-	pemBegin = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
-	pemEnd   = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
-)
+var userinfo = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@"'` + "`" + `]*:([^\s/@"'` + "`" + `]+)@`)
 
 // Line returns line with its secret parts replaced by Marker, and whether
 // it replaced any. A private key block that line holds whole (as a string
 // with "\n" escapes) loses its body; for a block that spans lines, use
 // Lines.
 func Line(line string) (string, bool) {
-	var spans []span
-	if hasTrigger(line) {
-		for _, m := range tokens.FindAllStringIndex(line, -1) {
-			spans = append(spans, span{m[0], m[1]})
-		}
-		if b := pemBegin.FindStringIndex(line); b != nil {
-			end := len(line)
-			e := pemEnd.FindStringIndex(line[b[1]:])
-			if e != nil {
-				end = b[1] + e[0]
-			}
-			// A block without its END line on this line is redacted as far
-			// as the line holds only key material.
-			if s, ok := trimEscapes(line, b[1], end); ok && (e != nil || keyText(line[s.start:s.end])) {
-				spans = append(spans, s)
-			}
-		}
-	}
-	if strings.Contains(line, "://") {
+	rules := allRules()
+	sc := rules.scan(line)
+	spans := rules.spans(line, &sc, nil)
+	if sc.url {
 		for _, m := range userinfo.FindAllStringSubmatchIndex(line, -1) {
 			if !placeholder(line[m[2]:m[3]]) {
 				spans = append(spans, span{m[2], m[3]})
 			}
 		}
 	}
-	if strings.ContainsAny(line, "=:") {
+	if sc.operator {
 		spans = append(spans, assignments(line)...)
+		spans = pgpassSpans(line, spans)
 	}
 	if len(spans) == 0 {
 		return line, false
 	}
 	out := replace(line, spans)
 	return out, out != line
+}
+
+// hasOperator reports whether s holds "=" or ":", which every assignment
+// has (two searches of a byte are faster than one of either).
+func hasOperator(s string) bool {
+	return strings.IndexByte(s, '=') >= 0 || strings.IndexByte(s, ':') >= 0
 }
 
 // Lines redacts the lines of one file, in order, and returns the lines it
@@ -292,35 +285,6 @@ right:
 		}
 	}
 	return span{}, false
-}
-
-// triggers are the beginnings of the token forms and of a private key
-// block, by their first byte: most lines of code hold none and need no
-// regular expression.
-var triggers = [256][]string{
-	'A': {"AKIA", "ASIA", "ABIA", "ACCA", "AIza"},
-	'S': {"SG."},
-	'g': {"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "gldt-", "glrt-", "glptt-"},
-	'x': {"xox", "xapp-"},
-	's': {"sk_", "sk-", "shp"},
-	'r': {"rk_"},
-	'n': {"npm_"},
-	'p': {"pypi-"},
-	'h': {"hf_", "hooks.slack.com"},
-	'e': {"eyJ"},
-	'-': {"-----BEGIN"},
-}
-
-// hasTrigger reports whether line holds one of the triggers.
-func hasTrigger(line string) bool {
-	for i := 0; i < len(line); i++ {
-		for _, t := range triggers[line[i]] {
-			if strings.HasPrefix(line[i:], t) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // entropy returns the Shannon entropy of s, in bits per byte.

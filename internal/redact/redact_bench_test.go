@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"go/scanner"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,4 +42,27 @@ func BenchmarkLines(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/line")
+}
+
+// BenchmarkHoldsSecret asks HoldsSecret of each name of net/http, as the
+// parser asks it of each name of a file.
+func BenchmarkHoldsSecret(b *testing.B) {
+	var names []string
+	for _, f := range httpLines(b) {
+		src := []byte(strings.Join(f, "\n"))
+		var s scanner.Scanner
+		s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, nil, 0)
+		for _, tok, lit := s.Scan(); tok != token.EOF; _, tok, lit = s.Scan() {
+			if tok == token.IDENT {
+				names = append(names, lit)
+			}
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, n := range names {
+			HoldsSecret(n)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(names)), "ns/name")
 }

@@ -2,6 +2,8 @@ package redact
 
 import (
 	"flag"
+	"go/scanner"
+	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,6 +120,23 @@ func TestOrdinaryLines(t *testing.T) {
 		`timeout: 30`,
 		`token = "abc"`,
 		`api_key: "changeme"`,
+		`password: "$DB_PASSWORD"`,
+		`password: "%s"`,
+		`password: "%(password)s"`,
+		`log.Printf("password: %v", err)`,
+		`msg := "password: " + reason`,
+		`# password: kept in the vault`,
+		`	<-afterSecondLog // Delay the "PASS: TestInterruptor" line`,
+		`	password []byte`,
+		"`<IgnoreTest><PublicSecret>ignore me</PublicSecret></IgnoreTest>`",
+		`const sid=this.decodeBytes(4*subAuthorityCount);return{pSid,attributes,sid};}`,
+		`item.renderPass=renderPass;item.renderPassId=id;`,
+		`{"01002:03:04:05:06", nil, "invalid MAC address"},`,
+		`{"", "2006-01-02T15:04:05Z07:00:00", "2010-02-04T21:00:57Z", false, false, 1, 0},`,
+		`// Here the function identified by "repeat" is overwritten.`,
+		`// The password is required.`,
+		`Authorization: Bearer <token>`,
+		`curl -u "$USER:$PASS" https://example.com`,
 	} {
 		if got, ok := Line(line); ok || got != line {
 			t.Errorf("Line(%q) = %q, %v; want it unchanged", line, got, ok)
@@ -164,8 +183,9 @@ func TestLines(t *testing.T) {
 }
 
 // TestStandardLibrary counts the lines that redaction changes in the Go
-// files of net/http, which hold no credential but test passwords in URLs
-// and in a constant: ordinary code must come through as it is.
+// files of net/http, which hold no credential but test passwords in URLs,
+// in a constant and in a header: ordinary code must come through as it
+// is, and none of its names holds a secret.
 func TestStandardLibrary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads net/http")
@@ -182,6 +202,15 @@ func TestStandardLibrary(t *testing.T) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// No name of code holds a secret, however it looks.
+		var s scanner.Scanner
+		fset := token.NewFileSet()
+		s.Init(fset.AddFile(f, -1, len(data)), data, nil, 0)
+		for pos, tok, lit := s.Scan(); tok != token.EOF; pos, tok, lit = s.Scan() {
+			if tok == token.IDENT && HoldsSecret(lit) {
+				t.Errorf("%s: HoldsSecret(%q) = true, want false", fset.Position(pos), lit)
+			}
 		}
 		lines := strings.Split(string(data), "\n")
 		total += len(lines)

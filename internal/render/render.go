@@ -190,16 +190,10 @@ func writePath(b *strings.Builder, p, suffix string) {
 	b.WriteByte('\n')
 }
 
-// writeLine writes line to b, made valid UTF-8 without NUL bytes (a file
-// with them past the part the reader looks at is still text) and cut to
-// MaxLine runes, and a newline.
+// writeLine writes line to b, as LineText gives it, cut to MaxLine runes,
+// and a newline.
 func writeLine(b *strings.Builder, line string) {
-	if !utf8.ValidString(line) {
-		line = strings.ToValidUTF8(line, "\uFFFD")
-	}
-	if strings.IndexByte(line, 0) >= 0 {
-		line = strings.ReplaceAll(line, "\x00", "\uFFFD")
-	}
+	line = LineText(line)
 	if len(line) > MaxLine {
 		n := 0
 		for i := range line {
@@ -216,13 +210,43 @@ func writeLine(b *strings.Builder, line string) {
 
 func blank(line string) bool { return strings.TrimSpace(line) == "" }
 
+// LineText returns line as a map shows it: made valid UTF-8, and with
+// each control character but tab (NUL, ESC, BEL, DEL, the C1 controls, the
+// line and paragraph separators) replaced by U+FFFD, so that no line
+// shown moves a terminal's cursor, retitles it or hides text, nor starts
+// a line of its own. A file with such characters past the part the reader
+// looks at is still text.
+func LineText(line string) string {
+	if !utf8.ValidString(line) {
+		line = strings.ToValidUTF8(line, "\uFFFD")
+	}
+	if strings.ContainsFunc(line, shownControl) {
+		line = strings.Map(func(r rune) rune {
+			if shownControl(r) {
+				return '\uFFFD'
+			}
+			return r
+		}, line)
+	}
+	return line
+}
+
+// Control reports whether r is a control character: C0, DEL, C1, or the
+// line or paragraph separator.
+func Control(r rune) bool {
+	return r < 0x20 || r == 0x7f || 0x80 <= r && r < 0xa0 || r == 0x2028 || r == 0x2029
+}
+
+// shownControl reports whether r is a control character that a shown line
+// may not hold: all but tab.
+func shownControl(r rune) bool { return r != '\t' && Control(r) }
+
 // PathText returns p as a map writes it: as it is, or, when it could be
 // misread (a newline or other control character, invalid UTF-8, leading
 // or trailing space, a quote first, a colon last), quoted as a Go string.
 func PathText(p string) string {
 	plain := utf8.ValidString(p) && p != "" && p == strings.TrimSpace(p) &&
-		!strings.HasPrefix(p, `"`) && !strings.HasSuffix(p, ":") &&
-		!strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 })
+		!strings.HasPrefix(p, `"`) && !strings.HasSuffix(p, ":") && !strings.ContainsFunc(p, Control)
 	if plain {
 		return p
 	}
