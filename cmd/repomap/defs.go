@@ -37,7 +37,7 @@ Examples:
 				return fail(e, err)
 			}
 			if c.format == formatJSON {
-				return emit(e, c, jsonOut(newDefinitionsDoc(m.Roots(), defs)))
+				return emit(e, c, jsonOut(output.NewDefinitionsDoc(m.Roots(), defs)))
 			}
 			return emit(e, c, stringOut(output.Definitions(defs)))
 		}),
