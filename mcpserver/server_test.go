@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 	"testing"
@@ -47,14 +48,21 @@ func connectBoth(t *testing.T, opts *mcpserver.Options, copts *mcp.ClientOptions
 	if o.Progress != nil {
 		ropts.Progress = o.Progress.Report
 	}
-	m, err := repomap.NewFS(tree(), ropts)
+	return serve(t, tree(), ropts, &o, copts)
+}
+
+// serve serves a Map of fsys made with ropts, with opts, and returns the
+// ends of a session with a client made with copts.
+func serve(t *testing.T, fsys fs.FS, ropts *repomap.Options, opts *mcpserver.Options, copts *mcp.ClientOptions) (*mcp.ClientSession, *mcp.ServerSession) {
+	t.Helper()
+	m, err := repomap.NewFS(fsys, ropts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()
 	serverEnd, clientEnd := mcp.NewInMemoryTransports()
-	ss, err := mcpserver.New(m, &o).Connect(ctx, serverEnd, nil)
+	ss, err := mcpserver.New(m, opts).Connect(ctx, serverEnd, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

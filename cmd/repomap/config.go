@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/repomap-dev/repomap/internal/mapfile"
 	"github.com/repomap-dev/repomap/repomap"
@@ -53,6 +54,8 @@ type config struct {
 	maxTokens int  // mcp
 	top       int  // graph
 	arrows    int  // graph
+
+	within time.Duration // mcp: --answer-within
 }
 
 // list is a repeatable string flag.

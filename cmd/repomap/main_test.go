@@ -418,6 +418,7 @@ func TestUsage(t *testing.T) {
 		{args: []string{"mcp", "--ranking", "bogus", dir}, code: 2, stderr: "bogus", noStdout: true},
 		{args: []string{"mcp", "--refresh", "never", dir}, code: 2, stderr: "unknown refresh mode", noStdout: true},
 		{args: []string{"mcp", "--tokens", "100", "--max-tokens", "50", dir}, code: 2, stderr: "--max-tokens", noStdout: true},
+		{args: []string{"mcp", "--answer-within", "-1s", dir}, code: 2, stderr: "--answer-within takes a duration", noStdout: true},
 		{args: []string{"bench", "--runs", "0"}, code: 2, stderr: "--runs takes a positive number", noStdout: true},
 		{args: []string{"--format", "yaml", dir}, code: 2, stderr: `unknown format "yaml"`, noStdout: true},
 		{args: []string{"--exclude", "a[", dir}, code: 2, stderr: `malformed glob "a["`, noStdout: true},
