@@ -215,18 +215,35 @@ func TestAnswerWithin(t *testing.T) {
 	fsys["zz/slow.go"] = &fstest.MapFile{Data: []byte("package zz\n\nfunc Slow() {}\n")}
 	gate := make(chan struct{})
 	progress := &mcpserver.Progress{}
-	cs, _ := serve(t, gatedFS{fsys, gate}, &repomap.Options{Progress: progress.Report, Parallelism: 1},
+	at128 := make(chan bool, 1) // the last report before the slow file
+	report := func(done, total int) {
+		progress.Report(done, total)
+		if done == 128 {
+			at128 <- true
+		}
+	}
+	cs, _ := serve(t, gatedFS{fsys, gate}, &repomap.Options{Progress: report, Parallelism: 1},
 		&mcpserver.Options{AnswerWithin: 200 * time.Millisecond, Progress: progress}, nil)
 
 	start := time.Now()
 	res := call(t, cs, mcpserver.ToolDefinitions, `{"names":["Slow"]}`)
-	took := time.Since(start)
-	got := text(res)
-	if !res.IsError || !strings.HasPrefix(got, "not ready: repomap is still reading the repository after 200ms: 128 of 138 files parsed.") || !strings.Contains(got, "call find_definitions again") || took > 5*time.Second {
+	if got, took := text(res), time.Since(start); !res.IsError || !strings.HasPrefix(got, "not ready: repomap is still reading the repository after 200ms") ||
+		!strings.HasSuffix(got, "The reading goes on; call find_definitions again in a little while for the answer.") || took > 5*time.Second {
 		t.Errorf("find_definitions on a tree being read = %q (error %v) after %v, want \"not ready\" after 200ms", got, res.IsError, took)
 	}
+	// The reading the first call started goes on, up to the slow file; a
+	// call then says how far it is.
+	select {
+	case <-at128:
+	case <-time.After(time.Minute):
+		t.Fatal("the Map did not report 128 files parsed")
+	}
+	res = call(t, cs, mcpserver.ToolDefinitions, `{"names":["Slow"]}`)
+	if got := text(res); !res.IsError || !strings.HasPrefix(got, "not ready: repomap is still reading the repository after 200ms: 128 of 138 files parsed.") {
+		t.Errorf("find_definitions on a tree being read, 128 files in = %q (error %v), want \"not ready\" with 128 of 138 files", got, res.IsError)
+	}
 	close(gate)
-	// The reading goes on: the next call waits for it, and finds Slow.
+	// Once the slow file is read, a call finds Slow.
 	for range 100 {
 		res = call(t, cs, mcpserver.ToolDefinitions, `{"names":["Slow"]}`)
 		if !res.IsError {

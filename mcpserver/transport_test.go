@@ -77,12 +77,12 @@ func (s *stdio) send(line string) {
 }
 
 // recv returns the next line the server writes, or nil if it writes
-// none within a few seconds or has ended.
+// none within ten seconds or has ended.
 func (s *stdio) recv() []byte {
 	select {
 	case a := <-s.answers:
 		return a
-	case <-time.After(5 * time.Second):
+	case <-time.After(10 * time.Second):
 		return nil
 	}
 }
