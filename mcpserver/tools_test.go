@@ -177,7 +177,7 @@ func TestDefinitionsMissing(t *testing.T) {
 // command does.
 func TestEmptyMapReason(t *testing.T) {
 	cs := connect(t, nil, nil)
-	if got, want := text(call(t, cs, mcpserver.ToolMap, `{"tokens":1}`)), "(the map is empty: a budget of 1 tokens is too small for one file)\n"; got != want {
+	if got, want := text(call(t, cs, mcpserver.ToolMap, `{"tokens":1}`)), "(the map is empty: a budget of 1 token is too small for one file)\n"; got != want {
 		t.Errorf("repo_map of 1 token = %q, want %q", got, want)
 	}
 

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repomap-dev/repomap/eval/experiment"
+
 	"github.com/repomap-dev/repomap/internal/corpus"
 )
 
@@ -316,13 +318,13 @@ func benchLink(b *testing.B, root string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rk, err := parseRanking(RankingDefault)
+	rk, err := experiment.Parse(RankingDefault)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		link(s, rk)
+		linkedOf(b, s, rk)
 	}
 }
 
@@ -352,15 +354,18 @@ func BenchmarkRankGoSrc(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rk, err := parseRanking(RankingDefault)
+	rk, err := experiment.Parse(RankingDefault)
 	if err != nil {
 		b.Fatal(err)
 	}
-	l := s.linked(ctx, rk)
-	in, _ := rankInput(s, l, rk, query{})
+	l, err := linkSnapshot(ctx, s, rk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, _ := rankInput(context.Background(), s, l, rk, query{})
 	b.ReportAllocs()
 	for b.Loop() {
-		l.index.Ranking(in)
+		l.Index.Ranking(in)
 	}
-	b.ReportMetric(float64(l.index.Ranking(in).Result().Iterations), "iterations")
+	b.ReportMetric(float64(l.Index.Ranking(in).Result().Iterations), "iterations")
 }

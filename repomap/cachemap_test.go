@@ -513,3 +513,47 @@ func TestRefitKept(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterKeepsCache checks that a map with Include or Exclude leaves
+// the cache's entries of the files it leaves out: they are not deleted
+// files, and the next map of the whole tree reads them, not parses them.
+func TestFilterKeepsCache(t *testing.T) {
+	for _, opts := range []Options{
+		{Include: []string{"c"}},
+		{Exclude: []string{"c", "d"}},
+		{Exclude: []string{"*.go"}},
+		{Include: []string{"*.py"}, Exclude: []string{"d/"}},
+	} {
+		t.Run(fmt.Sprint(opts.Include, opts.Exclude), func(t *testing.T) {
+			root := writeTree(t, smallTree)
+			dir := t.TempDir()
+			full := buildUnkept(t, root, Options{CacheDir: dir})
+			opts.CacheDir = dir
+			part := buildUnkept(t, root, opts)
+			if part.Stats.Files == 0 || part.Stats.Files == full.Stats.Files {
+				t.Fatalf("the filtered map has %d of %d files: the case filters nothing or all", part.Stats.Files, full.Stats.Files)
+			}
+			again := buildUnkept(t, root, Options{CacheDir: dir})
+			if again.Stats.Parsed != 0 || again.Text != full.Text {
+				t.Errorf("after a map with Include %q Exclude %q, the whole tree's map parsed %d files (want 0); same text: %v",
+					opts.Include, opts.Exclude, again.Stats.Parsed, again.Text == full.Text)
+			}
+			// A file deleted while a filter hid it is dropped by the
+			// next map that sees the whole tree.
+			os.Remove(filepath.Join(root, "d", "use.py"))
+			buildUnkept(t, root, opts)
+			buildUnkept(t, root, Options{CacheDir: dir})
+			c, err := cache.New(dir, root, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held, err := c.Load(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := held["d/use.py"]; ok || len(held) != 3 {
+				t.Errorf("cache holds %d entries after a delete, want 3 without d/use.py", len(held))
+			}
+		})
+	}
+}

@@ -41,7 +41,7 @@ func testStem(p string) (string, bool) {
 // stem. When several files of a name qualify, those whose directories
 // share the most parts with the file's, and have the fewest others, are
 // taken, at most maxCompanions of them.
-func companions(s *snapshot, focus []string) []string {
+func companions(s *Snapshot, focus []string) []string {
 	if len(focus) == 0 {
 		return nil
 	}
@@ -53,7 +53,7 @@ func companions(s *snapshot, focus []string) []string {
 	}
 	want := make(map[string][]file) // by stem: the focus files
 	for _, p := range focus {
-		i, ok := s.byPath[p]
+		i, ok := s.Lookup(p)
 		if !ok {
 			continue
 		}
@@ -61,7 +61,7 @@ func companions(s *snapshot, focus []string) []string {
 		if len(stem) < 2 {
 			continue
 		}
-		want[stem] = append(want[stem], file{i: i, stem: stem, test: s.roles[i] == RoleTest, parts: dirParts(p)})
+		want[stem] = append(want[stem], file{i: i, stem: stem, test: s.Roles[i] == RoleTest, parts: dirParts(p)})
 	}
 	if len(want) == 0 {
 		return nil
@@ -72,14 +72,14 @@ func companions(s *snapshot, focus []string) []string {
 			var cands []int
 			scores := make(map[int]int)
 			top := -1
-			for j, g := range s.files {
-				if j == f.i || (s.roles[j] == RoleTest) == f.test || s.roles[j] != RoleTest && s.roles[j] != RoleSource {
+			for j, g := range s.Files {
+				if j == f.i || (s.Roles[j] == RoleTest) == f.test || s.Roles[j] != RoleTest && s.Roles[j] != RoleSource {
 					continue
 				}
-				if gs, _ := testStem(g.path); gs != stem || path.Ext(g.path) != path.Ext(s.files[f.i].path) {
+				if gs, _ := testStem(g.Path); gs != stem || path.Ext(g.Path) != path.Ext(s.Files[f.i].Path) {
 					continue
 				}
-				gp := dirParts(g.path)
+				gp := dirParts(g.Path)
 				n := 2*sharedParts(f.parts, gp) - (len(gp) - sharedParts(gp, f.parts))
 				scores[j] = n
 				cands = append(cands, j)
@@ -98,7 +98,7 @@ func companions(s *snapshot, focus []string) []string {
 	picked = slices.Compact(picked)
 	out := make([]string, 0, len(picked))
 	for _, j := range picked {
-		if p := s.files[j].path; !slices.Contains(focus, p) {
+		if p := s.Files[j].Path; !slices.Contains(focus, p) {
 			out = append(out, p)
 		}
 	}

@@ -3,6 +3,7 @@ package repomap
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,7 +33,8 @@ type block struct {
 
 // blocks makes the blocks of a snapshot's files, and remembers them.
 type blocks struct {
-	snap     *snapshot
+	snap     *Snapshot
+	logger   *slog.Logger
 	count    func(string) int
 	memo     blockMemo
 	style    render.Style
@@ -44,19 +46,20 @@ type blocks struct {
 	counted, counting map[string][2]int
 }
 
-// blockMemo holds the blocks made of the files of entries, by path and
-// rows; an entry's blocks go with it when its file changes.
-type blockMemo map[*entry]map[string]block
+// blockMemo holds the blocks made of the files of a snapshot, by the
+// version of each file (Snapshot.Version), then by path and rows; a
+// file's blocks go when its file changes.
+type blockMemo map[uint64]map[string]block
 
-// keep drops the blocks of entries not in s.
-func (bm blockMemo) keep(s *snapshot) {
-	live := make(map[*entry]bool, len(s.entries))
-	for _, e := range s.entries {
-		live[e] = true
+// keep drops the blocks of files not in s, or of other versions.
+func (bm blockMemo) keep(s *Snapshot) {
+	live := make(map[uint64]bool, s.Len())
+	for i := range s.Len() {
+		live[s.Version(i)] = true
 	}
-	for e := range bm {
-		if !live[e] {
-			delete(bm, e)
+	for v := range bm {
+		if !live[v] {
+			delete(bm, v)
 		}
 	}
 }
@@ -70,8 +73,13 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 		key.WriteByte(0)
 		key.WriteString(strconv.Itoa(r))
 	}
-	e, memo := bs.snap.entry(p), bs.memo
-	if b, ok := memo[e][key.String()]; ok {
+	i, inSnap := bs.snap.Lookup(p)
+	var v uint64
+	if inSnap {
+		v = bs.snap.Version(i)
+	}
+	memo := bs.memo
+	if b, ok := memo[v][key.String()]; ok && inSnap {
 		if bs.counting != nil {
 			bs.counting[b.text] = [2]int{b.alone, b.withSep}
 		}
@@ -96,11 +104,11 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	if bs.counting != nil {
 		bs.counting[text] = [2]int{bl.alone, bl.withSep}
 	}
-	if e != nil {
-		if memo[e] == nil {
-			memo[e] = make(map[string]block)
+	if inSnap && ctx.Err() == nil { // else its lines may not have been read
+		if memo[v] == nil {
+			memo[v] = make(map[string]block)
 		}
-		memo[e][key.String()] = bl
+		memo[v][key.String()] = bl
 	}
 	return bl
 }
@@ -169,21 +177,39 @@ func text(blocks []block) string {
 // fit returns the map of the longest prefix of r's items that has at most
 // budget tokens: its text, its token count and the prefix's length.
 func (bs *blocks) fit(ctx context.Context, r *ranked, budget int) (string, int, int, error) {
-	cost := func(k int) (int, error) { return bs.tokens(bs.ofItems(ctx, r.prefix(ctx, k))), nil }
+	cost := func(k int) (int, error) {
+		items, err := r.prefix(ctx, k)
+		if err != nil {
+			return 0, err
+		}
+		return bs.tokens(bs.ofItems(ctx, items)), nil
+	}
 	// A first guess of 25 tokens an item.
 	k, err := fit.Prefix(ctx, r.n, budget, budget/25, cost)
 	if err != nil {
 		return "", 0, 0, fmt.Errorf("repomap: %w", err)
 	}
+	mapOf := func(k int) (string, error) {
+		items, err := r.prefix(ctx, k)
+		if err != nil {
+			return "", err
+		}
+		return text(bs.ofItems(ctx, items)), nil
+	}
 	want, _ := cost(k)
-	out := text(bs.ofItems(ctx, r.prefix(ctx, k)))
+	out, err := mapOf(k)
+	if err != nil {
+		return "", 0, 0, err
+	}
 	n := bs.count(out)
 	if n != want {
 		// The sum was off; never let that break the cap.
-		bs.snap.idx.opts.Logger.Debug("repomap: token sum differs from the count", "sum", want, "count", n)
+		bs.logger.Debug("repomap: token sum differs from the count", "sum", want, "count", n)
 		for n > budget && k > 0 {
 			k--
-			out = text(bs.ofItems(ctx, r.prefix(ctx, k)))
+			if out, err = mapOf(k); err != nil {
+				return "", 0, 0, err
+			}
 			n = bs.count(out)
 		}
 	}

@@ -66,13 +66,13 @@ func Floor(ctx context.Context, dir string, opts *Options) (FloorStats, error) {
 
 // floorFile reads f and runs the floor's parse and query of it with p,
 // counting what it did in st.
-func floorFile(ctx context.Context, p *tags.Parser, r Root, f file, maxSize int64, st *FloorStats, buf *[]byte) {
-	f.rel = f.path
+func floorFile(ctx context.Context, p *tags.Parser, r Root, f File, maxSize int64, st *FloorStats, buf *[]byte) {
+	f.Rel = f.Path
 	src, ok, _ := readForParse(r.FS, f, maxSize, buf)
-	if !ok || tags.Detect(f.rel, src) == "" {
+	if !ok || tags.Detect(f.Rel, src) == "" {
 		return
 	}
-	n, err := p.Floor(ctx, f.rel, src)
+	n, err := p.Floor(ctx, f.Rel, src)
 	switch {
 	case err == nil:
 		st.Files++

@@ -63,20 +63,24 @@ func (m *Map) Graph(ctx context.Context, req Request) (*Graph, error) {
 	}
 	focus := cleanPaths(req.Focus)
 	for _, p := range focus {
-		if snap.entry(p) == nil {
+		if !snap.Has(p) {
 			return nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
 		}
 	}
-	rk, _ := parseRanking(m.opts.Ranking) // checked by New
-	in, _ := rankInput(snap, link(snap, rk), rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
+	rk := *m.opts.Policy
+	l, err := linkSnapshot(ctx, snap, rk)
+	if err != nil {
+		return nil, err
+	}
+	in, _ := rankInput(ctx, snap, l, rk, query{focus: focus, mentions: req.Mentions, text: req.Text})
 	ranks := rank.Rank(in).Files
 	fg := rank.NewFileGraph(in)
 	tele := fg.Teleport()
 	g := &Graph{links: fg}
 	for i, p := range fg.Files() {
 		f := GraphFile{Path: p, Rank: ranks[p], Teleport: tele[i]}
-		if j, ok := snap.byPath[p]; ok {
-			f.Role = snap.roles[j]
+		if j, ok := snap.Lookup(p); ok {
+			f.Role = snap.Roles[j]
 		}
 		g.Files = append(g.Files, f)
 	}

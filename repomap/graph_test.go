@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/repomap-dev/repomap/internal/policy"
+
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/repomap-dev/repomap/rank"
@@ -107,8 +109,7 @@ func TestGraphIsTheRanking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rk, _ := parseRanking(m.opts.Ranking)
-		want := rankSnapshot(ctx, snap, rk, query{focus: cleanPaths(req.Focus), mentions: req.Mentions, text: req.Text}).ranks
+		want := rankedOf(t, snap, *m.opts.Policy, query{focus: cleanPaths(req.Focus), mentions: req.Mentions, text: req.Text}).ranks
 		if diff := gocmp.Diff(want, got); diff != "" {
 			t.Errorf("Graph(%+v) ranks differ from the map's (-map +graph):\n%s", req, diff)
 		}
@@ -171,8 +172,8 @@ func TestGraphEdges(t *testing.T) {
 	// uses.
 	use := has("server/server.go", "store/store.go", "Get")
 	back := has("store/store.go", "server/server.go", "Get")
-	if use.Back != 0 || back.Back != back.Weight || math.Abs(back.Weight-reverseWeight*use.Weight) > 1e-12 {
-		t.Errorf("use %+v, back %+v: want the back at %v of the use", use, back, reverseWeight)
+	if use.Back != 0 || back.Back != back.Weight || math.Abs(back.Weight-policy.Default().Reverse*use.Weight) > 1e-12 {
+		t.Errorf("use %+v, back %+v: want the back at %v of the use", use, back, policy.Default().Reverse)
 	}
 	if e := has("cmd/main.go", "cmd/main.go", "main"); e.Weight != 0.1 || e.Back != 0 {
 		t.Errorf("the unused main: %+v, want a self-edge of 0.1", e)

@@ -25,8 +25,8 @@ import (
 // tags and outlines in memory and in the roots' disk caches. Each request
 // takes a snapshot of it; the stages after it work on the snapshot alone.
 
-// index is what a Map knows of its trees.
-type index struct {
+// Index is what a Map knows of its trees.
+type Index struct {
 	roots    []*root
 	opts     *Options
 	queries  *tags.Queries     // compiled once for the Map's life, shared by its parsers
@@ -34,12 +34,16 @@ type index struct {
 	outliner *tags.Parser      // for the outlines of files a map shows; nil until needed
 	files    map[string]*entry // by path in the map
 	warned   map[string]bool   // cache warnings given, once each
-	link     *linkMemo         // the link stage's last result; nil before the first
 	pre      *preload          // what is read from the disk caches while the tree is walked; nil when nothing is
 	writing  *pendingWrite     // a write to the disk caches under way; nil when none is
 	roles    map[string]roleOf // the roles given files by rolesBy, by path
 	rolesBy  []roleRules       // the rules of roles, per root
+	sel      selection         // Options.Exclude and Include: what the walk can list
+	ids      atomic.Uint64     // the last entry's id
 }
+
+// newID returns the id of a new entry.
+func (x *Index) newID() uint64 { return x.ids.Add(1) }
 
 // roleOf is the role of the file at rel whose head says it was generated
 // or not.
@@ -50,14 +54,12 @@ type roleOf struct {
 }
 
 // preload is what the index reads from the disk caches on other
-// goroutines while its first map walks the tree: the roots' entries and
-// the link stage's kept result, which a warm map of the Go standard
-// library otherwise read one after the other, after the walk, for 0.2 s
-// of its wall time.
+// goroutines while its first map walks the tree: the roots' entries,
+// which a warm map of the Go standard library otherwise read after the
+// walk.
 type preload struct {
-	words   *wordsQuery   // the words the entries read as stamps are scored for, or nil
+	see     *Seer         // what is made of the entries read as stamps, or nil
 	caches  chan []loaded // one per root, when read
-	link    chan keptLink // when read; nil when it is not read
 	waiting bool          // caches not yet taken
 }
 
@@ -85,15 +87,13 @@ const (
 )
 
 // startPreload starts reading, while the tree is walked, the disk caches
-// of the roots not read yet, as much of them as read says, and with link
-// the link stage's kept result when the index has none. With wq, the
-// entries read as stamps are scored for its words as they are read
-// (lazyEntry.score).
-func (x *index) startPreload(ctx context.Context, link bool, read int, wq *wordsQuery) {
+// of the roots not read yet, as much of them as read says. With see, what
+// it makes of each entry read as a stamp is kept with it (Snapshot.Seen).
+func (x *Index) startPreload(ctx context.Context, read int, see *Seer) {
 	if x.pre != nil {
 		return
 	}
-	p := &preload{words: wq}
+	p := &preload{see: see}
 	todo := false
 	for _, r := range x.roots {
 		todo = todo || r.cache != nil && !r.loaded
@@ -108,18 +108,11 @@ func (x *index) startPreload(ctx context.Context, link bool, read int, wq *words
 				}
 				out[i].read = true
 				if read == readStamps {
-					var see func(cache.Entry) any
-					if wq != nil {
-						scorers := sync.Pool{New: func() any { return &scorer{q: wq} }}
-						see = func(e cache.Entry) any {
-							sc := scorers.Get().(*scorer)
-							defer scorers.Put(sc)
-							s := &wordsScore{row: make([]float32, len(wq.hashes))}
-							s.length = sc.score(s.row, 0, e.Words, e.Encoded, &e.Tags)
-							return s
-						}
+					var seen func(cache.Entry) any
+					if see != nil {
+						seen = see.See
 					}
-					out[i].stamps, out[i].err = r.cache.LoadStamps(ctx, see)
+					out[i].stamps, out[i].err = r.cache.LoadStamps(ctx, seen)
 					continue
 				}
 				out[i].entries, out[i].err = r.cache.Load(ctx)
@@ -130,32 +123,25 @@ func (x *index) startPreload(ctx context.Context, link bool, read int, wq *words
 			p.caches <- out
 		}()
 	}
-	if r := x.linkCache(); link && x.link == nil && r != nil {
-		p.link = make(chan keptLink, 1)
-		go func() { p.link <- readLinked(ctx, r, nil) }()
-	}
-	if todo || p.link != nil {
+	if todo {
 		x.pre = p
 	}
 }
 
-func newIndex(roots []*root, opts *Options) *index {
-	return &index{roots: roots, opts: opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool)}
+func newIndex(roots []*root, opts *Options) *Index {
+	return &Index{roots: roots, opts: opts, queries: tags.NewQueries(), files: make(map[string]*entry), warned: make(map[string]bool),
+		sel: newSelection(opts.Exclude, opts.Include)}
 }
 
-func (x *index) close() error {
+func (x *Index) close() error {
 	if p := x.pre; p != nil { // nothing reads the disk caches once closed
 		if p.waiting {
 			<-p.caches
 		}
-		if p.link != nil {
-			<-p.link
-		}
 		x.pre = nil
 	}
 	x.settle()
-	x.storeLinked(context.Background())
-	x.files, x.link = nil, nil
+	x.files = nil
 	for _, r := range x.roots {
 		if r.watch != nil {
 			r.watch.close()
@@ -176,6 +162,7 @@ func (x *index) close() error {
 // modification time are unchanged. An entry is replaced, never changed,
 // when its file changes, but for lines, which are read on first use.
 type entry struct {
+	id        uint64 // one of its own: an entry of a file that changed is another entry
 	size, mod int64
 	tags      tags.Set      // its tags, once decoded: see decode
 	enc       cache.Encoded // its tags as the disk cache holds them, until decoded
@@ -207,16 +194,41 @@ type lazyEntry struct {
 	rel           string
 	strings, tags int  // the counts of its tags
 	outline       bool // it has an outline
-	// score is what the words of its text and names give its relevance
-	// to the words of scored, made as the disk cache was read; nil when
-	// none was.
-	score  *wordsScore
-	scored *wordsQuery
+	// seen is what the Seer of key seenBy made of it as the disk cache
+	// was read; nil when none was.
+	seen   any
+	seenBy string
 }
 
-// scoredFor reports whether l's score is for the words of q.
-func (l *lazyEntry) scoredFor(q *wordsQuery) bool {
-	return l.score != nil && l.scored.text == q.text && l.scored.weight == q.weight
+// Seer makes something of each entry of the disk cache that the index
+// reads as a stamp, as it reads it, for a later stage to find with the
+// file (Snapshot.Seen): the relevance of a map's request's words to the
+// file, say, scored where the file's words lie. See may be called on
+// several goroutines at once.
+type Seer struct {
+	Key string // what See makes it for
+	See func(cache.Entry) any
+}
+
+// Seen returns what the Seer of key made of file i's entry as the disk
+// cache was read, when it was read as a stamp and not since; ok is false
+// otherwise.
+func (s *Snapshot) Seen(i int, key string) (v any, ok bool) {
+	if l := s.entries[i].lazy; l != nil && l.seen != nil && l.seenBy == key {
+		return l.seen, true
+	}
+	return nil, false
+}
+
+// Words returns the binary form of the bag of words of file i's text
+// (words.Bag), nil for none, and its tags, as the disk cache holds them
+// (enc) or decoded (set); none when they were not read (Read).
+func (s *Snapshot) Words(i int) (bag []byte, enc cache.Encoded, set tags.Set) {
+	e := s.entries[i]
+	if e.lazy != nil {
+		return nil, cache.Encoded{}, tags.Set{}
+	}
+	return e.words, e.enc, e.tags
 }
 
 // decode decodes e's tags, if they are still as the disk cache holds
@@ -246,24 +258,29 @@ func (e *entry) tagCounts() (strings, tags int) {
 	return e.tags.NumStrings(), len(e.tags.Tags)
 }
 
-// snapshot is the tree as one request sees it: the files walked, each
+// Snapshot is the tree as one request sees it: the files walked, each
 // with its entry.
-type snapshot struct {
-	idx     *index
-	files   []file   // in map order: by root, then path
+type Snapshot struct {
+	idx     *Index
+	Files   []File   // in map order: by root, then path
 	entries []*entry // entries[i] is that of files[i]; never nil
-	roles   []Role   // roles[i] is that of files[i]
+	Roles   []Role   // roles[i] is that of files[i]
 	byPath  map[string]int
-	skipped []skip // files left out, with why
-	parsed  int    // files parsed for this snapshot
+	Skipped []Omitted // files left out, with why
+	Parsed  int       // files parsed for this snapshot
 }
 
-// decodeAll decodes the tags of every entry of s, on as many
-// goroutines as the Map may use, reading first those not read (fill).
-func (s *snapshot) decodeAll() {
-	s.fillAll(context.Background())
+// DecodeAll reads the tags of every file of s that were not read, and
+// decodes them, on as many goroutines as the index may use: what reads
+// every file's tags (the link stage, the lookups) calls it first. It
+// returns ctx's error when ctx is done before all are read.
+func (s *Snapshot) DecodeAll(ctx context.Context) error {
+	s.fillAll(ctx)
 	var todo []*entry
 	for _, e := range s.entries {
+		if e.lazy != nil {
+			return fmt.Errorf("repomap: %w", ctx.Err())
+		}
 		if n, m := e.enc.Len(); n > 0 || m > 0 {
 			todo = append(todo, e)
 		}
@@ -273,19 +290,11 @@ func (s *snapshot) decodeAll() {
 		workers = s.idx.opts.Parallelism
 	}
 	inParallel(len(todo), workers, func(i int) { todo[i].decode() })
-}
-
-// decode decodes the tags of e, an entry of s, reading them first when
-// they were not read.
-func (s *snapshot) decode(e *entry) {
-	if e.lazy != nil {
-		s.idx.fill(context.Background(), []*entry{e})
-	}
-	e.decode()
+	return nil
 }
 
 // fillAll reads what was not read of the entries of s (fill).
-func (s *snapshot) fillAll(ctx context.Context) {
+func (s *Snapshot) fillAll(ctx context.Context) {
 	if s.idx == nil {
 		return
 	}
@@ -306,7 +315,7 @@ func (s *snapshot) fillAll(ctx context.Context) {
 // entries not read stay as they are, for a later fill to read: a parse
 // with a done context gives no tags, which the index would keep for the
 // file and the next persist would write to the disk cache.
-func (x *index) fill(ctx context.Context, es []*entry) {
+func (x *Index) fill(ctx context.Context, es []*entry) {
 	byRoot := make(map[int][]*entry)
 	seen := make(map[*entry]bool, len(es))
 	for _, e := range es {
@@ -350,9 +359,11 @@ func (x *index) fill(ctx context.Context, es []*entry) {
 			if p == nil {
 				p = x.newParser()
 			}
-			f := file{path: r.mapPath(l.rel), root: l.root, rel: l.rel, size: e.size, mod: e.mod}
+			f := File{Path: r.mapPath(l.rel), Root: l.root, Rel: l.rel, Size: e.size, Mod: e.mod}
 			if parsed := x.parse(ctx, p, f, l.outline, nil); ctx.Err() == nil {
+				id := e.id
 				*e = *parsed // else the parse may have been cut short
+				e.id = id    // the same entry, read at last
 			}
 		}
 	}
@@ -391,17 +402,80 @@ func inParallel(n, workers int, f func(i int)) {
 	wg.Wait()
 }
 
+// Len returns the number of files of s.
+func (s *Snapshot) Len() int { return len(s.Files) }
+
+// Lookup returns the number of the file at p, and whether s has it.
+func (s *Snapshot) Lookup(p string) (int, bool) {
+	i, ok := s.byPath[p]
+	return i, ok
+}
+
+// Has reports whether s has a file at p.
+func (s *Snapshot) Has(p string) bool {
+	_, ok := s.byPath[p]
+	return ok
+}
+
+// Version returns the version of file i's entry: files of two snapshots
+// of the same version have the same tags, words and lines.
+func (s *Snapshot) Version(i int) uint64 { return s.entries[i].id }
+
+// TagCounts returns the number of strings and of tags of file i, read or
+// not.
+func (s *Snapshot) TagCounts(i int) (strings, tags int) { return s.entries[i].tagCounts() }
+
+// Tags returns the tags of file i, reading them from the disk cache first
+// when they were not read. When ctx is done before they are read, it
+// returns none; the caller's result is then not to be kept.
+func (s *Snapshot) Tags(ctx context.Context, i int) tags.Set {
+	e := s.entries[i]
+	if e.lazy != nil {
+		s.idx.fill(ctx, []*entry{e})
+		if e.lazy != nil {
+			return tags.Set{}
+		}
+	}
+	e.decode()
+	return e.tags
+}
+
+// Read reads from the disk cache, in one read, the entries of the files
+// is that were read as stamps, before their tags are asked for.
+func (s *Snapshot) Read(ctx context.Context, is []int) {
+	var todo []*entry
+	for _, i := range is {
+		if e := s.entries[i]; e.lazy != nil {
+			todo = append(todo, e)
+		}
+	}
+	if len(todo) > 0 {
+		s.idx.fill(ctx, todo)
+	}
+}
+
+// Redacted returns how many lines of file i the index redacted, once
+// they were read for showing (Source).
+func (s *Snapshot) Redacted(i int) int { return s.entries[i].redacted }
+
+// Retry reports whether some file of s is to be parsed again by the next
+// process (a parse that timed out once): a map of s is not to be kept
+// for it.
+func (s *Snapshot) Retry() bool {
+	return slices.ContainsFunc(s.entries, func(e *entry) bool { return e.retry })
+}
+
 // paths returns the paths of the files, in map order.
-func (s *snapshot) paths() []string {
-	out := make([]string, len(s.files))
-	for i, f := range s.files {
-		out[i] = f.path
+func (s *Snapshot) paths() []string {
+	out := make([]string, len(s.Files))
+	for i, f := range s.Files {
+		out[i] = f.Path
 	}
 	return out
 }
 
 // entry returns the entry of the file at p, or nil.
-func (s *snapshot) entry(p string) *entry {
+func (s *Snapshot) entry(p string) *entry {
 	if i, ok := s.byPath[p]; ok {
 		return s.entries[i]
 	}
@@ -417,7 +491,7 @@ func (s *snapshot) entry(p string) *entry {
 // tags: from the same parse, they cost a fifth more than the tags, which
 // on the Go standard library made a cold map 1.19 times as costly, for
 // outlines of thousands of files no map shows.
-func (s *snapshot) source(ctx context.Context, p string) *render.Source {
+func (s *Snapshot) source(ctx context.Context, p string) *render.Source {
 	i, ok := s.byPath[p]
 	if !ok {
 		return nil
@@ -436,7 +510,7 @@ func (e *entry) unread() bool {
 // them ready. (A map for a request's words shows many files no map
 // showed before, whose outlines were made one after another: a tenth of
 // its CPU time on the Go standard library.)
-func (s *snapshot) prepare(ctx context.Context, ps []string) {
+func (s *Snapshot) prepare(ctx context.Context, ps []string) {
 	var todo []int
 	var lazy []*entry
 	for _, p := range ps {
@@ -461,9 +535,9 @@ func (s *snapshot) prepare(ctx context.Context, ps []string) {
 
 // sourceWith returns the file i of s ready to render, as source does,
 // its outline made with the parser parser returns.
-func (s *snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Parser) *render.Source {
-	x, e, f := s.idx, s.entries[i], s.files[i]
-	p := f.path
+func (s *Snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Parser) *render.Source {
+	x, e, f := s.idx, s.entries[i], s.Files[i]
+	p := f.Path
 	if e.lazy != nil {
 		// Not ctx: a fill with a done one leaves e unread, and a block
 		// made without its outline would be kept (blockMemo).
@@ -471,7 +545,7 @@ func (s *snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Pa
 	}
 	needOutline := e.outline == nil && !e.noOutline
 	if e.lines == nil || needOutline {
-		text, reason := readSource(x.roots[f.root].FS, f.rel, x.opts.MaxFileSize, nil)
+		text, reason := readSource(x.roots[f.Root].FS, f.Rel, x.opts.MaxFileSize, nil)
 		if reason != "" {
 			x.opts.Logger.Debug("repomap: render: skipped", "path", p, "reason", reason)
 			return nil
@@ -499,7 +573,7 @@ func (s *snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Pa
 
 // outline returns the outline of the file at p with content text, or nil
 // when it has none.
-func (x *index) outline(ctx context.Context, p string, text []byte, parser func() *tags.Parser) *tags.Outline {
+func (x *Index) outline(ctx context.Context, p string, text []byte, parser func() *tags.Parser) *tags.Outline {
 	if tags.Detect(p, text) == "" {
 		return nil
 	}
@@ -514,13 +588,13 @@ func (x *index) outline(ctx context.Context, p string, text []byte, parser func(
 }
 
 // newParser returns a parser with the Map's timeout and compiled queries.
-func (x *index) newParser() *tags.Parser {
+func (x *Index) newParser() *tags.Parser {
 	return tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries})
 }
 
 // outlineParser returns the parser of the outlines of the files a map
 // shows, made on first use.
-func (x *index) outlineParser() *tags.Parser {
+func (x *Index) outlineParser() *tags.Parser {
 	if x.outliner == nil {
 		x.outliner = x.newParser()
 	}
@@ -528,9 +602,9 @@ func (x *index) outlineParser() *tags.Parser {
 }
 
 // walk lists the files of every root, with their paths in the map.
-func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
-	var files []file
-	var skipped []skip
+func (x *Index) walk(ctx context.Context) ([]File, []Omitted, error) {
+	var files []File
+	var skipped []Omitted
 	for i, r := range x.roots {
 		fs, sk, err := walkRoot(ctx, r.Root, r.onDisk, x.opts.Exclude, x.opts.Include, x.opts.Parallelism, x.watchOf(r))
 		if w := r.watch; w != nil && w.failed != nil {
@@ -543,11 +617,11 @@ func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
 		}
 		files = slices.Grow(files, len(fs))
 		for _, f := range fs {
-			f.root, f.rel, f.path = i, f.path, r.mapPath(f.path)
+			f.Root, f.Rel, f.Path = i, f.Path, r.mapPath(f.Path)
 			files = append(files, f)
 		}
 		for _, s := range sk {
-			s.path = r.mapPath(s.path)
+			s.Path = r.mapPath(s.Path)
 			skipped = append(skipped, s)
 		}
 	}
@@ -557,7 +631,7 @@ func (x *index) walk(ctx context.Context) ([]file, []skip, error) {
 // watchOf returns the watch of the root r (rootWatch), made on the
 // root's second walk: a Map that maps its tree once does not watch it.
 // It returns nil for a root that is not on disk or cannot be watched.
-func (x *index) watchOf(r *root) *rootWatch {
+func (x *Index) watchOf(r *root) *rootWatch {
 	if !r.onDisk {
 		return nil
 	}
@@ -578,35 +652,35 @@ func (x *index) watchOf(r *root) *rootWatch {
 // caches, the tags of the files parsed in full till then, so that maps
 // cancelled one after the other still make progress, and returns ctx's
 // error.
-func (x *index) update(ctx context.Context, files []file, skipped []skip) (*snapshot, error) {
+func (x *Index) update(ctx context.Context, files []File, skipped []Omitted) (*Snapshot, error) {
 	x.loadCaches(ctx)
 	parsed := x.extract(ctx, files)
 	x.persist(files)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("repomap: %w", err)
 	}
-	s := &snapshot{idx: x, files: files, entries: make([]*entry, len(files)), roles: make([]Role, len(files)), byPath: make(map[string]int, len(files)), parsed: parsed}
-	s.skipped = skipped
+	s := &Snapshot{idx: x, Files: files, entries: make([]*entry, len(files)), Roles: make([]Role, len(files)), byPath: make(map[string]int, len(files)), Parsed: parsed}
+	s.Skipped = skipped
 	// The roles of files are kept while the rules are the same: a Map
 	// kept open gives the files that did not change the roles it gave.
 	if rules := x.roleRules(); x.roles == nil || len(x.roles) > 2*len(files) || !slices.EqualFunc(rules, x.rolesBy, slices.Equal) {
 		x.roles, x.rolesBy = make(map[string]roleOf, len(files)), rules
 	}
 	for i, f := range files {
-		e := x.files[f.path]
+		e := x.files[f.Path]
 		if e == nil {
-			e = &entry{size: f.size, mod: f.mod}
+			e = &entry{id: x.newID(), size: f.Size, mod: f.Mod}
 		}
 		s.entries[i] = e
-		r, ok := x.roles[f.path]
-		if !ok || r.rel != f.rel || r.generated != e.generated {
-			r = roleOf{f.rel, e.generated, fileRole(x.rolesBy[f.root], f.rel, e.generated)}
-			x.roles[f.path] = r
+		r, ok := x.roles[f.Path]
+		if !ok || r.rel != f.Rel || r.generated != e.generated {
+			r = roleOf{f.Rel, e.generated, fileRole(x.rolesBy[f.Root], f.Rel, e.generated)}
+			x.roles[f.Path] = r
 		}
-		s.roles[i] = r.role
-		s.byPath[f.path] = i
+		s.Roles[i] = r.role
+		s.byPath[f.Path] = i
 		if e.skip != "" {
-			s.skipped = append(s.skipped, skip{f.path, e.skip})
+			s.Skipped = append(s.Skipped, Omitted{f.Path, e.skip})
 		}
 	}
 	return s, nil
@@ -615,7 +689,7 @@ func (x *index) update(ctx context.Context, files []file, skipped []skip) (*snap
 // roleRules returns, for each root, the rules that give its files roles:
 // those of its RolesFile, then Options.Roles. A RolesFile that cannot be
 // read as rules is left out, with a warning.
-func (x *index) roleRules() []roleRules {
+func (x *Index) roleRules() []roleRules {
 	out := make([]roleRules, len(x.roots))
 	for i, r := range x.roots {
 		if data, err := fs.ReadFile(r.FS, RolesFile); err == nil {
@@ -645,14 +719,12 @@ func fileRole(rules roleRules, rel string, generated bool) Role {
 
 // loadCaches reads the disk cache of each root not read yet, keeping the
 // entries of files the index does not know.
-func (x *index) loadCaches(ctx context.Context) {
+func (x *Index) loadCaches(ctx context.Context) {
 	var pre []loaded
-	var wq *wordsQuery
+	var see *Seer
 	if p := x.pre; p != nil && p.waiting {
-		pre, p.waiting, wq = <-p.caches, false, p.words
-		if p.link == nil {
-			x.pre = nil
-		}
+		pre, see = <-p.caches, p.see
+		x.pre = nil
 	}
 	for i, r := range x.roots {
 		if r.cache == nil || r.loaded {
@@ -663,10 +735,10 @@ func (x *index) loadCaches(ctx context.Context) {
 		if usable && pre[i].stamps != nil {
 			adopt(x, r, pre[i].stamps, func(rel string, st cache.Stamp) *entry {
 				l := &lazyEntry{root: i, rel: rel, strings: st.Strings, tags: st.Tags, outline: st.Outline}
-				if score, ok := st.Seen.(*wordsScore); ok {
-					l.score, l.scored = score, wq
+				if see != nil && st.Seen != nil {
+					l.seen, l.seenBy = st.Seen, see.Key
 				}
-				e := &entry{size: st.Size, mod: st.ModTime, generated: st.Generated, skip: st.Skip, lazy: l}
+				e := &entry{id: x.newID(), size: st.Size, mod: st.ModTime, generated: st.Generated, skip: st.Skip, lazy: l}
 				x.timedOutEntry(e, st.TimedOut, st.Timeout)
 				return e
 			})
@@ -686,7 +758,7 @@ func (x *index) loadCaches(ctx context.Context) {
 			continue
 		}
 		adopt(x, r, entries, func(_ string, c cache.Entry) *entry {
-			e := &entry{size: c.Size, mod: c.ModTime, tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
+			e := &entry{id: x.newID(), size: c.Size, mod: c.ModTime, tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
 			x.timedOutEntry(e, c.TimedOut, c.Timeout)
 			return e
 		})
@@ -706,7 +778,7 @@ const timedOutTries = 2
 // timedOutEntry records in e, an entry of the disk cache, that the
 // parses of its file ran out of timeout timedOut times in a row: e is
 // then that of a file left out, or to be parsed again.
-func (x *index) timedOutEntry(e *entry, timedOut int, timeout time.Duration) {
+func (x *Index) timedOutEntry(e *entry, timedOut int, timeout time.Duration) {
 	if timedOut == 0 {
 		return
 	}
@@ -721,7 +793,7 @@ func (x *index) timedOutEntry(e *entry, timedOut int, timeout time.Duration) {
 // limitChanged reports whether e, of a file parsed before, perhaps by
 // another process, was left out for its size, or parsed, against what
 // Options.MaxFileSize says of it now.
-func (x *index) limitChanged(e *entry) bool {
+func (x *Index) limitChanged(e *entry) bool {
 	wasLarge := strings.HasPrefix(e.skip, largerThan)
 	if e.size > x.opts.MaxFileSize {
 		n, k := e.enc.Len()
@@ -741,10 +813,17 @@ func timedOutReason(timeout time.Duration) string {
 
 // adopt records that the disk cache of r holds the files of held, by
 // path relative to r, and gives the index the entry newEntry makes of
-// each of them it does not know.
-func adopt[V any](x *index, r *root, held map[string]V, newEntry func(rel string, v V) *entry) {
+// each of them it does not know. Known files are counted within the
+// index's selection: the cache may hold files that Options.Exclude or
+// Include leave out, which are not gone.
+func adopt[V any](x *Index, r *root, held map[string]V, newEntry func(rel string, v V) *entry) {
 	r.known = func(rel string) bool { _, ok := held[rel]; return ok }
-	r.nKnown = len(held)
+	r.nKnown = 0
+	for rel := range held {
+		if x.sel.selects(rel) {
+			r.nKnown++
+		}
+	}
 	for rel, v := range held {
 		p := r.mapPath(rel)
 		if _, ok := x.files[p]; !ok {
@@ -759,7 +838,8 @@ func isDone(err error) bool {
 }
 
 // persist writes what changed to each root's disk cache in one batch,
-// drops the entries of files that are gone from it, and forgets them. A
+// drops the entries of files that are gone from it (walked no more,
+// though the selection would list them), and forgets them. A
 // root whose cache holds every file and no other, none of them changed,
 // is not written: a warm map of a tree of 27,000 files spent a fifth of
 // its CPU time making sets of paths to find that out.
@@ -770,7 +850,7 @@ func isDone(err error) bool {
 // that writes one changed file of the Go standard library (a tenth of a
 // second) can be read meanwhile. A process keeps what it parsed when it
 // closes its Map.
-func (x *index) persist(files []file) {
+func (x *Index) persist(files []File) {
 	x.settle()
 	entries := 0 // files with an entry
 	var writes []rootWrite
@@ -781,18 +861,18 @@ func (x *index) persist(files []file) {
 		w := rootWrite{root: i}
 		n, known := 0, 0 // the root's files, and those its cache holds
 		for _, f := range files {
-			if f.root != i {
+			if f.Root != i {
 				continue
 			}
 			n++
-			if r.known != nil && r.known(f.rel) {
+			if r.known != nil && r.known(f.Rel) {
 				known++
 			}
-			if e := x.files[f.path]; e != nil && e.dirty && e.lazy == nil {
+			if e := x.files[f.Path]; e != nil && e.dirty && e.lazy == nil {
 				if w.put == nil {
 					w.put = make(map[string]cache.Entry)
 				}
-				w.put[f.rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Encoded: e.enc, Words: e.words, Outline: e.outline, Generated: e.generated,
+				w.put[f.Rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Encoded: e.enc, Words: e.words, Outline: e.outline, Generated: e.generated,
 					Skip: e.skip, TimedOut: e.timedOut, Timeout: e.timeout}
 				w.written = append(w.written, written{e, e.outline})
 			}
@@ -803,13 +883,15 @@ func (x *index) persist(files []file) {
 		}
 		w.live = make(map[string]bool, n)
 		for _, f := range files {
-			if f.root == i {
-				w.live[f.rel] = true
+			if f.Root == i {
+				w.live[f.Rel] = true
 			}
 		}
 		if gone {
-			live := w.live
-			w.keep = func(p string) bool { return live[p] }
+			// A file the selection leaves out is not gone: a map of
+			// part of the tree keeps the cache of the rest.
+			live, sel := w.live, x.sel
+			w.keep = func(p string) bool { return live[p] || !sel.selects(p) }
 		}
 		writes = append(writes, w)
 	}
@@ -827,7 +909,7 @@ func (x *index) persist(files []file) {
 		x.writing = p
 	}
 	for _, f := range files {
-		if x.files[f.path] != nil {
+		if x.files[f.Path] != nil {
 			entries++
 		}
 	}
@@ -836,7 +918,7 @@ func (x *index) persist(files []file) {
 	}
 	live := make(map[string]bool, len(files))
 	for _, f := range files {
-		live[f.path] = true
+		live[f.Path] = true
 	}
 	for p := range x.files {
 		if !live[p] {
@@ -872,7 +954,7 @@ type written struct {
 
 // settle waits for the index's write under way, if there is one, and
 // takes what it did.
-func (x *index) settle() {
+func (x *Index) settle() {
 	if p := x.writing; p != nil {
 		<-p.done
 		x.writing = nil
@@ -882,7 +964,7 @@ func (x *index) settle() {
 
 // took records what the writes did: which files each root's cache holds,
 // and that the entries they put are written; or warns.
-func (x *index) took(writes []rootWrite) {
+func (x *Index) took(writes []rootWrite) {
 	for _, w := range writes {
 		r := x.roots[w.root]
 		if w.err != nil {
@@ -901,7 +983,7 @@ func (x *index) took(writes []rootWrite) {
 
 // warnCache logs a cache problem once per root and kind of problem: the
 // map goes on without the disk cache.
-func (x *index) warnCache(r *root, err error) {
+func (x *Index) warnCache(r *root, err error) {
 	key := r.Dir + "\x00" + err.Error()
 	if errors.Is(err, cache.ErrLocked) {
 		key = r.Dir + "\x00locked"
@@ -917,11 +999,11 @@ func (x *index) warnCache(r *root, err error) {
 // the files whose size or modification time changed, and returns how many
 // files were parsed. When ctx is done it stops, and keeps the tags of the
 // files parsed in full till then.
-func (x *index) extract(ctx context.Context, files []file) int {
+func (x *Index) extract(ctx context.Context, files []File) int {
 	var todo []int
 	var outlined []bool // per file of todo: whether a map showed it, with its outline
 	for i, f := range files {
-		if e := x.files[f.path]; e == nil || e.size != f.size || e.mod != f.mod || e.reparse || x.limitChanged(e) {
+		if e := x.files[f.Path]; e == nil || e.size != f.Size || e.mod != f.Mod || e.reparse || x.limitChanged(e) {
 			todo = append(todo, i)
 			outlined = append(outlined, e != nil && (e.outline != nil || e.lazy != nil && e.lazy.outline))
 		}
@@ -972,11 +1054,11 @@ func (x *index) extract(ctx context.Context, files []file) int {
 	for k, i := range todo {
 		if e := entries[k]; e != nil {
 			f := files[i]
-			if old := x.files[f.path]; e.timedOut > 0 && old != nil && old.reparse && old.size == f.size && old.mod == f.mod && old.timeout >= e.timeout {
+			if old := x.files[f.Path]; e.timedOut > 0 && old != nil && old.reparse && old.size == f.Size && old.mod == f.Mod && old.timeout >= e.timeout {
 				e.timedOut += old.timedOut // one more in a row
 				e.retry = e.timedOut < timedOutTries
 			}
-			x.files[f.path] = e
+			x.files[f.Path] = e
 			parsed++
 		}
 	}
@@ -1000,9 +1082,9 @@ const (
 // for the outline cost a Map kept open more than half of a re-render
 // after one file of net/http changed. It reads a file on disk into buf,
 // when not nil (readFile): nothing the entry keeps is in it.
-func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool, buf *[]byte) *entry {
-	e := &entry{size: f.size, mod: f.mod, dirty: true}
-	r := x.roots[f.root]
+func (x *Index) parse(ctx context.Context, p *tags.Parser, f File, outline bool, buf *[]byte) *entry {
+	e := &entry{id: x.newID(), size: f.Size, mod: f.Mod, dirty: true}
+	r := x.roots[f.Root]
 	if !r.onDisk {
 		buf = nil // its ReadFile may not be what Open reads
 	}
@@ -1011,8 +1093,8 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool,
 		e.skip = reason
 		return e
 	}
-	e.generated = generatedText(f.rel, src)
-	if tags.Detect(f.rel, src) == "" {
+	e.generated = generatedText(f.Rel, src)
+	if tags.Detect(f.Rel, src) == "" {
 		return e
 	}
 	var tf tags.File
@@ -1024,9 +1106,9 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool,
 		// is made (Parser.File), for a Map kept open waits for it alone.
 		counted := make(chan []byte, 1)
 		go func() { counted <- words.AppendCount(nil, src) }()
-		tf, err = p.File(ctx, f.path, src)
+		tf, err = p.File(ctx, f.Path, src)
 		bag = <-counted
-	} else if tf.Set, err = p.ParseSet(ctx, f.path, src); err == nil {
+	} else if tf.Set, err = p.ParseSet(ctx, f.Path, src); err == nil {
 		bag = words.AppendCount(nil, src)
 	}
 	switch {
@@ -1051,14 +1133,14 @@ func (x *index) parse(ctx context.Context, p *tags.Parser, f file, outline bool,
 // buf, when not nil), unless it cannot be in a language: neither its name
 // nor its content can make it one, or it is an image. It reports whether
 // it read the file, and why not when that is worth noting.
-func readForParse(fsys fs.FS, f file, limit int64, buf *[]byte) ([]byte, bool, string) {
-	if tags.Detect(f.rel, nil) == "" && path.Ext(f.rel) != "" || pathRole(f.rel) == RoleAsset {
+func readForParse(fsys fs.FS, f File, limit int64, buf *[]byte) ([]byte, bool, string) {
+	if tags.Detect(f.Rel, nil) == "" && path.Ext(f.Rel) != "" || pathRole(f.Rel) == RoleAsset {
 		return nil, false, ""
 	}
-	if f.size > limit {
+	if f.Size > limit {
 		return nil, false, fmt.Sprintf(largerThan+"%d bytes", limit)
 	}
-	src, reason := readSource(fsys, f.rel, limit, buf)
+	src, reason := readSource(fsys, f.Rel, limit, buf)
 	return src, reason == "", reason
 }
 

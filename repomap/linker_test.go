@@ -1,7 +1,6 @@
 package repomap
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -12,9 +11,6 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // polyglotLinkTree is a tree of several languages whose files use each other:
@@ -258,41 +254,12 @@ func edit(t *testing.T, tree fstest.MapFS, p string, f func(string) string) {
 // links of m's last map came from.
 func checkLinker(t *testing.T, m *Map, step string) {
 	t.Helper()
-	memo := m.idx.link
+	memo := m.links.memo
 	if memo == nil || memo.lk == nil {
 		t.Fatalf("%s: the Map keeps no link stage", step)
 	}
-	lk := memo.lk
-	want := newLinker(lk.s, lk.rk)
-	for i := range lk.s.files {
-		if diff := cmp.Diff(want.file(i), lk.file(i), cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("%s: links of %s (-want +got):\n%s", step, lk.s.files[i].path, diff)
-		}
-		if diff := cmp.Diff(want.hidden[i], lk.hidden[i], cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("%s: hidden names of %s (-want +got):\n%s", step, lk.s.files[i].path, diff)
-		}
-	}
-	for c := range want.sets {
-		if !maps.Equal(want.sets[c], lk.sets[c]) {
-			t.Errorf("%s: set %d differs:\n got %v\nwant %v", step, c, lk.sets[c], want.sets[c])
-		}
-	}
-	if want.size != lk.size {
-		t.Errorf("%s: size %+v, want %+v", step, lk.size, want.size)
-	}
-	wantIndex, err := want.linked(false).index.AppendBinary(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gotIndex, err := memo.l.index.AppendBinary(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(wantIndex, gotIndex) {
-		t.Errorf("%s: the rank index differs from one made anew", step)
-	}
-	if diff := cmp.Diff(want.linked(false).hidden, memo.l.hidden, cmpopts.EquateEmpty()); diff != "" {
-		t.Errorf("%s: hidden names (-want +got):\n%s", step, diff)
+	if err := memo.lk.Verify(); err != nil {
+		t.Errorf("%s: %v", step, err)
 	}
 }
 
@@ -302,7 +269,7 @@ func checkLinker(t *testing.T, m *Map, step string) {
 // the bytes a new Map gives; then it makes random changes.
 func TestLinkerUpdate(t *testing.T) {
 	tree := polyglotLinkTree()
-	opts := &Options{Ranking: RankingDefault + "+rust+kotlin", MaxTokens: 1024}
+	opts := &Options{Policy: experimentPolicy(t, RankingDefault+"+rust+kotlin"), MaxTokens: 1024}
 	m, err := NewFS(tree, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +314,7 @@ func TestLinkerUpdate(t *testing.T) {
 		if r.Stats.Linked != "updated" {
 			t.Errorf("%s: links %s, want updated", e.name, r.Stats.Linked)
 		}
-		if strings.HasSuffix(e.path, ".go") && m.idx.link.lk.relinked == 1 {
+		if strings.HasSuffix(e.path, ".go") && m.links.memo.lk.Relinked() == 1 {
 			goFast++
 		}
 		checkLinker(t, m, e.name)
@@ -400,7 +367,7 @@ func TestLinkerUpdate(t *testing.T) {
 // for no request, a focus and a request's words, at two budgets.
 func TestKeptMapAfterEdits(t *testing.T) {
 	tree := polyglotLinkTree()
-	opts := &Options{Ranking: RankingDefault + "+rust+kotlin"}
+	opts := &Options{Policy: experimentPolicy(t, RankingDefault+"+rust+kotlin")}
 	m, err := NewFS(tree, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -444,7 +411,7 @@ func TestKeptMapAfterEdits(t *testing.T) {
 		{"a Go method after them", change("store/database.go", appendText("\nfunc (d *DB) Close() {}\n")), "updated", false},
 		{"a TypeScript call of it", change("web/src/app.ts", replace("render();", "render() + 1;")), "updated", true},
 	} {
-		before := m.idx.link.l.index
+		before := m.links.memo.l.Index
 		step.do()
 		n, err := NewFS(tree, opts)
 		if err != nil {
@@ -459,7 +426,7 @@ func TestKeptMapAfterEdits(t *testing.T) {
 				}
 			}
 		}
-		if same := m.idx.link.l.index == before; same != step.same {
+		if same := m.links.memo.l.Index == before; same != step.same {
 			t.Errorf("%s: the rank index is the one before: %v, want %v", step.name, same, step.same)
 		}
 		n.Close()
@@ -483,19 +450,4 @@ func keptMatchesNew(t *testing.T, step string, m, n *Map, req Request) *Result {
 		t.Errorf("%s, %+v: the kept Map's map differs from a new Map's:\n%s\nwant:\n%s", step, req, got.Text, want.Text)
 	}
 	return got
-}
-
-// TestKeyOf checks that the bytes the link stage looks keys up by are
-// the keys nameKey makes.
-func TestKeyOf(t *testing.T) {
-	var lk linker
-	for _, name := range []string{"Run", "", "a.b"} {
-		for _, scope := range []string{"", fallbackScope, docScope, "go:pkg"} {
-			for _, fam := range []string{"", "js", "jvm"} {
-				if got, want := string(lk.keyOf(name, scope, fam)), nameKey(name, scope, fam); got != want {
-					t.Errorf("keyOf(%q, %q, %q) = %q, want %q", name, scope, fam, got, want)
-				}
-			}
-		}
-	}
 }

@@ -15,6 +15,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/policy"
+	"github.com/repomap-dev/repomap/tags"
+
 	"github.com/repomap-dev/repomap/rank"
 )
 
@@ -31,12 +36,19 @@ const linkBlob = "link"
 // linkMagic starts a linkBlob; its last byte is the version of the form.
 const linkMagic = "rmlk\x01"
 
+// linked is the link stage's result, with where it came from
+// (Stats.Linked).
+type linked struct {
+	link.Linked
+	from string
+}
+
 // linkMemo is the link stage's result for the files whose digest is key.
 type linkMemo struct {
 	key    [sha256.Size]byte
 	l      linked
-	stored bool    // the first root's disk cache holds it
-	lk     *linker // what made it, for the next change; nil when it was read from the disk cache
+	stored bool         // the first root's disk cache holds it
+	lk     *link.Linker // what made it, for the next change; nil when it was read from the disk cache
 
 	// The end of the power iteration of the map for no request (the
 	// overview), with the Map's ranking, once one was made; and whether
@@ -54,11 +66,11 @@ type linkMemo struct {
 }
 
 // overviewQuery returns what the ranks of a map for no request depend on
-// beside the graph: the ranking named ranking, and the files whose
-// teleport share is their own, the front doors (frontTeleport), which
-// the roles of files choose.
-func overviewQuery(ranking string, doors []string) string {
-	return strings.Join(append([]string{ranking}, doors...), "\x00")
+// beside the graph: the ranking rk, and the files whose teleport share
+// is their own, the front doors (frontTeleport), which the roles of
+// files choose.
+func overviewQuery(rk policy.Config, doors []string) string {
+	return strings.Join(append([]string{rk.Fingerprint()}, doors...), "\x00")
 }
 
 // ranksBlob is the name of a linkMemo's overview ranks in a disk cache.
@@ -148,17 +160,17 @@ var buildStamp = sync.OnceValue(func() string {
 // entries back would not find the links the process that parsed them
 // kept (on the Go standard library, which has files too large to parse,
 // the first warm map after a cold one linked anew, for 2 s).
-func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
+func linkDigest(s *Snapshot, rk policy.Config) [sha256.Size]byte {
 	h := sha256.New()
 	var b []byte
 	b = append(b, "repomap link\x00"...)
 	b = append(b, buildStamp()...)
-	b = fmt.Appendf(b, "\x00%t %t %t %t %t %t %t %t %t %t %t %t\x00", rk.resolve, rk.names > 0, rk.builtins, rk.rust, rk.scala, rk.kotlin, rk.fixtures, rk.exports, rk.hints, rk.family, rk.readme > 0, rk.docCode)
-	for i, f := range s.files {
+	b = append(append(append(b, 0), rk.LinkFingerprint()...), 0)
+	for i, f := range s.Files {
 		e := s.entries[i]
-		b = binary.AppendUvarint(b, uint64(f.root))
-		b = binary.AppendUvarint(b, uint64(len(f.path)))
-		b = append(b, f.path...)
+		b = binary.AppendUvarint(b, uint64(f.Root))
+		b = binary.AppendUvarint(b, uint64(len(f.Path)))
+		b = append(b, f.Path...)
 		b = binary.AppendVarint(b, e.size)
 		b = binary.AppendVarint(b, e.mod)
 		nstr, ntags := e.tagCounts()
@@ -173,93 +185,122 @@ func linkDigest(s *snapshot, rk ranking) [sha256.Size]byte {
 	return [sha256.Size]byte(h.Sum(nil))
 }
 
+// linkStage keeps the link stage's last result for a Map: in memory, and
+// in a disk cache for the next process.
+type linkStage struct {
+	memo *linkMemo     // nil before the first
+	disk *cache.Cache  // the first root's disk cache, when this build can be told apart; nil for none
+	pre  chan keptLink // the kept result, read while the tree is walked; nil when none is
+	// warn reports a problem with the disk cache; debug logs one worth
+	// noting.
+	warn  func(error)
+	debug func(msg string, args ...any)
+}
+
+// preload starts reading the kept result from the disk cache, for a
+// Map's first map.
+func (ls *linkStage) preload(ctx context.Context) {
+	if ls == nil || ls.disk == nil || ls.memo != nil || ls.pre != nil {
+		return
+	}
+	ls.pre = make(chan keptLink, 1)
+	go func() { ls.pre <- readLinked(ctx, ls.disk, nil) }()
+}
+
+// close waits for a read under way.
+func (ls *linkStage) close() {
+	if ls != nil && ls.pre != nil {
+		<-ls.pre
+		ls.pre = nil
+	}
+}
+
 // linked returns the link stage's result for s with rk, with its rank
-// index: the one its index kept when the digest is the same, or from the
-// disk cache for the first of a Map's life, or updated from the last one
-// after some files changed, or made, and kept.
-func (s *snapshot) linked(ctx context.Context, rk ranking) linked {
-	x := s.idx
-	if x == nil {
-		l := newLinker(s, rk).linked(false)
-		l.from = "made"
-		return l
+// index: the one ls kept when the digest is the same, or from the disk
+// cache for the first of a Map's life, or updated from the last one after
+// some files changed, or made, and kept. With ls nil, it is made anew.
+func (ls *linkStage) linked(ctx context.Context, s *Snapshot, rk policy.Config) (linked, error) {
+	if ls == nil {
+		files, err := linkFiles(ctx, s)
+		if err != nil {
+			return linked{}, err
+		}
+		return linked{link.New(files, rk.Link).Linked(false), "made"}, nil
 	}
 	key := linkDigest(s, rk)
-	if m := x.link; m != nil && m.key == key {
+	if m := ls.memo; m != nil && m.key == key {
 		l := m.l
 		l.from = "kept"
-		return l
+		return l, nil
 	}
-	first := x.link == nil
+	first := ls.memo == nil
 	if first {
-		if l, ranks, ok := x.loadLinked(ctx, key); ok {
+		if l, ranks, ok := ls.load(ctx, key); ok {
 			l.from = "cached"
-			x.link = &linkMemo{key: key, l: l, stored: true}
-			x.link.overviewBlob = ranks
-			return l
+			ls.memo = &linkMemo{key: key, l: l, stored: true}
+			ls.memo.overviewBlob = ranks
+			return l, nil
 		}
 	}
-	s.fillAll(ctx) // the link stage reads the tags of every file
+	files, err := linkFiles(ctx, s) // the link stage reads the tags of every file
+	if err != nil {
+		return linked{}, err
+	}
 	var l linked
-	var lk *linker
+	var lk *link.Linker
 	next := &linkMemo{key: key}
-	if m := x.link; m != nil && m.lk != nil && m.lk.update(s) {
+	if m := ls.memo; m != nil && m.lk != nil && m.lk.Update(files) {
 		lk = m.lk
-		l = lk.linked(false)
-		l.from = "updated"
-		if l.index == m.l.index {
+		l = linked{lk.Linked(false), "updated"}
+		if l.Index == m.l.Index {
 			// The same rank index, so the same ranks for no request.
 			next.overview, next.overviewQuery = m.overview, m.overviewQuery
 		}
 	} else {
-		lk = newLinker(s, rk)
-		l = lk.linked(false)
-		l.from = "made"
+		lk = link.New(files, rk.Link)
+		l = linked{lk.Linked(false), "made"}
 	}
 	next.l, next.lk = l, lk
-	x.link = next
-	if first {
-		x.storeLinked(ctx)
-	}
-	return l
+	ls.memo = next
+	return l, nil
 }
 
-// linkCache returns the disk cache the link stage's result goes to, or
-// nil: the first root's, when this build can be told apart.
-func (x *index) linkCache() *root {
-	if len(x.roots) == 0 || x.roots[0].cache == nil || buildStamp() == "" {
-		return nil
+// linkFiles returns the files of s as the link stage takes them, their
+// tags read and decoded, or ctx's error.
+func linkFiles(ctx context.Context, s *Snapshot) ([]link.File, error) {
+	if err := s.DecodeAll(ctx); err != nil {
+		return nil, err
 	}
-	return x.roots[0]
+	out := make([]link.File, s.Len())
+	for i, f := range s.Files {
+		out[i] = link.File{Path: f.Path, Rel: f.Rel, Lang: tags.Detect(f.Path, nil), Tags: s.Tags(ctx, i), Version: s.Version(i)}
+	}
+	return out, nil
 }
 
-// loadLinked returns the link stage's result kept in the disk cache for
-// the digest key, if there is one: the one read while the tree was
-// walked, or read now.
-func (x *index) loadLinked(ctx context.Context, key [sha256.Size]byte) (linked, []byte, bool) {
-	r := x.linkCache()
-	if r == nil {
+// load returns the link stage's result kept in the disk cache for the
+// digest key, if there is one: the one read while the tree was walked,
+// or read now.
+func (ls *linkStage) load(ctx context.Context, key [sha256.Size]byte) (linked, []byte, bool) {
+	if ls.disk == nil {
 		return linked{}, nil, false
 	}
 	var k keptLink
 	read := false
-	if p := x.pre; p != nil && p.link != nil {
-		k, read, p.link = <-p.link, true, nil
-		if !p.waiting {
-			x.pre = nil
-		}
+	if ls.pre != nil {
+		k, read, ls.pre = <-ls.pre, true, nil
 	}
 	if !read || isDone(k.loadErr) && ctx.Err() == nil {
-		k = readLinked(ctx, r, &key)
+		k = readLinked(ctx, ls.disk, &key)
 	}
 	switch {
 	case k.loadErr != nil:
-		x.warnCache(r, k.loadErr)
+		ls.warn(k.loadErr)
 		return linked{}, nil, false
 	case k.err == nil && k.key != key, errors.Is(k.err, errOtherFiles):
 		return linked{}, nil, false
 	case k.err != nil:
-		x.opts.Logger.Debug("repomap: link cache not used", "root", r.Dir, "err", k.err)
+		ls.debug("repomap: link cache not used", "err", k.err)
 		return linked{}, nil, false
 	}
 	return k.l, k.ranks, true
@@ -275,13 +316,13 @@ type keptLink struct {
 	err     error // decoding it
 }
 
-// readLinked reads the link stage's result from r's disk cache: the one
-// for the digest want, or with want nil whichever it holds.
-func readLinked(ctx context.Context, r *root, want *[sha256.Size]byte) keptLink {
+// readLinked reads the link stage's result from the disk cache c: the
+// one for the digest want, or with want nil whichever it holds.
+func readLinked(ctx context.Context, c *cache.Cache, want *[sha256.Size]byte) keptLink {
 	// Both are read in one read of the disk cache, and the links are
 	// decoded from its bytes rather than copied out of it first.
 	var k keptLink
-	err := r.cache.ReadBlobs(ctx, []string{linkBlob, ranksBlob}, func(blobs [][]byte) error {
+	err := c.ReadBlobs(ctx, []string{linkBlob, ranksBlob}, func(blobs [][]byte) error {
 		data := blobs[0]
 		if len(data) >= len(linkMagic)+len(k.key) {
 			k.key = [sha256.Size]byte(data[len(linkMagic):])
@@ -301,28 +342,28 @@ func readLinked(ctx context.Context, r *root, want *[sha256.Size]byte) keptLink 
 	return k
 }
 
-// storeLinked writes the index's link stage's result to the disk cache,
-// unless it holds it already.
-func (x *index) storeLinked(ctx context.Context) {
-	r, m := x.linkCache(), x.link
-	if r == nil || m == nil {
+// store writes the link stage's result to the disk cache, unless it holds
+// it already. The caller waits for the index's write first: one write at a
+// time.
+func (ls *linkStage) store(ctx context.Context) {
+	m := ls.memo
+	if ls.disk == nil || m == nil {
 		return
 	}
-	x.settle() // one write at a time
 	if !m.stored {
 		data, err := encodeLinked(m.l, m.key)
 		if err == nil {
-			err = r.cache.StoreBlob(ctx, linkBlob, data)
+			err = ls.disk.StoreBlob(ctx, linkBlob, data)
 		}
 		if err != nil {
-			x.warnCache(r, err)
+			ls.warn(err)
 			return
 		}
 		m.stored = true
 	}
 	if m.overview != nil && !m.overviewStored {
-		if err := r.cache.StoreBlob(ctx, ranksBlob, encodeRanks(m.overview, ranksKey(m.key, m.overviewQuery))); err != nil {
-			x.warnCache(r, err)
+		if err := ls.disk.StoreBlob(ctx, ranksBlob, encodeRanks(m.overview, ranksKey(m.key, m.overviewQuery))); err != nil {
+			ls.warn(err)
 			return
 		}
 		m.overviewStored = true
@@ -333,28 +374,10 @@ func (x *index) storeLinked(ctx context.Context) {
 var errOtherFiles = errors.New("repomap: link cache is for other files")
 
 // encodeLinked returns the binary form of l, for the files of digest
-// key: linkMagic, key, the counts of l.size, the names l.hidden lists by
-// path (uvarint counts and lengths), then l.index in its binary form.
+// key: linkMagic, key, then l in its binary form (link.Linked.AppendBinary).
 func encodeLinked(l linked, key [sha256.Size]byte) ([]byte, error) {
 	b := append([]byte(linkMagic), key[:]...)
-	b = binary.AppendUvarint(b, uint64(l.size.defs))
-	b = binary.AppendUvarint(b, uint64(l.size.refs))
-	paths := slices.Sorted(func(yield func(string) bool) {
-		for p := range l.hidden {
-			if !yield(p) {
-				return
-			}
-		}
-	})
-	b = binary.AppendUvarint(b, uint64(len(paths)))
-	for _, p := range paths {
-		b = appendString(b, p)
-		b = binary.AppendUvarint(b, uint64(len(l.hidden[p])))
-		for _, name := range l.hidden[p] {
-			b = appendString(b, name)
-		}
-	}
-	return l.index.AppendBinary(b)
+	return l.AppendBinary(b)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -366,58 +389,16 @@ func appendString(b []byte, s string) []byte {
 // key; errOtherFiles when it was written for others. What it returns
 // keeps nothing of data.
 func decodeLinked(data []byte, key [sha256.Size]byte) (linked, error) {
-	bad := func(what string) (linked, error) { return linked{}, fmt.Errorf("repomap: link cache: %s", what) }
 	if len(data) < len(linkMagic)+len(key) || string(data[:len(linkMagic)]) != linkMagic {
-		return bad("not of this version")
+		return linked{}, errors.New("repomap: link cache: not of this version")
 	}
 	data = data[len(linkMagic):]
 	if [sha256.Size]byte(data[:len(key)]) != key {
 		return linked{}, errOtherFiles
 	}
-	data = data[len(key):]
-	num := func() (int, bool) {
-		v, n := binary.Uvarint(data)
-		if n <= 0 || v > math.MaxInt32 {
-			return 0, false
-		}
-		data = data[n:]
-		return int(v), true
-	}
-	str := func() (string, bool) {
-		n, ok := num()
-		if !ok || n > len(data) {
-			return "", false
-		}
-		s := string(data[:n])
-		data = data[n:]
-		return s, true
-	}
 	var l linked
-	var ok1, ok2 bool
-	l.size.defs, ok1 = num()
-	l.size.refs, ok2 = num()
-	np, ok3 := num()
-	if !ok1 || !ok2 || !ok3 || np > len(data) {
-		return bad("truncated")
-	}
-	l.hidden = make(map[string][]string, np)
-	for range np {
-		p, ok := str()
-		n, ok2 := num()
-		if !ok || !ok2 || n > len(data) {
-			return bad("truncated")
-		}
-		names := make([]string, n)
-		for i := range names {
-			if names[i], ok = str(); !ok {
-				return bad("truncated")
-			}
-		}
-		l.hidden[p] = names
-	}
-	l.index = new(rank.Index)
-	if err := l.index.UnmarshalBinary(data); err != nil {
-		return bad(err.Error())
+	if err := l.UnmarshalBinary(data[len(key):]); err != nil {
+		return linked{}, fmt.Errorf("repomap: link cache: %w", err)
 	}
 	return l, nil
 }

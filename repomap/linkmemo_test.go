@@ -243,7 +243,7 @@ func TestFillAfterCacheChanged(t *testing.T) {
 	_, _, snap := stampSnapshot(t, root, dir, nil)
 	for i, e := range snap.entries {
 		if e.lazy == nil {
-			t.Fatalf("%s was read in full; want its stamp alone", snap.files[i].path)
+			t.Fatalf("%s was read in full; want its stamp alone", snap.Files[i].Path)
 		}
 	}
 	// Another process drops b.go's entry and writes a.go's for another
@@ -286,7 +286,7 @@ func TestFillCancelled(t *testing.T) {
 	snap.fillAll(done)
 	for i, e := range snap.entries {
 		if e.lazy == nil {
-			t.Errorf("%s was read or parsed with a done context", snap.files[i].path)
+			t.Errorf("%s was read or parsed with a done context", snap.Files[i].Path)
 		}
 	}
 	snap.fillAll(ctx)
@@ -357,7 +357,7 @@ func TestOverviewRanksKept(t *testing.T) {
 		if r.Text != w.Text || r.Stats.Iterations != w.Stats.Iterations || !reflect.DeepEqual(r.Files, w.Files) {
 			t.Errorf("map %d (links %s) differs from a new Map's:\n%s\nwant:\n%s", i, r.Stats.Linked, r.Text, w.Text)
 		}
-		if m.idx.link == nil || m.idx.link.overview == nil || !m.idx.link.overviewStored {
+		if m.links.memo == nil || m.links.memo.overview == nil || !m.links.memo.overviewStored {
 			t.Errorf("map %d: the overview ranks are not kept", i)
 		}
 	}
@@ -365,11 +365,11 @@ func TestOverviewRanksKept(t *testing.T) {
 		t.Fatal("two new Maps differ")
 	}
 	// Ranks kept for another ranking, or damaged, are not used.
-	if got := decodeRanks(data, ranksKey(m.idx.link.key, "aider")); got != nil {
+	if got := decodeRanks(data, ranksKey(m.links.memo.key, "aider")); got != nil {
 		t.Errorf("ranks kept for the default ranking decode for aider's")
 	}
 	for i := range len(data) - 1 {
-		if got := decodeRanks(data[:i], ranksKey(m.idx.link.key, m.idx.opts.Ranking)); got != nil {
+		if got := decodeRanks(data[:i], ranksKey(m.links.memo.key, m.idx.opts.Ranking)); got != nil {
 			t.Errorf("decodeRanks of %d of %d bytes = %v, want nil", i, len(data), got)
 		}
 	}
@@ -445,7 +445,7 @@ func TestSourceCancelled(t *testing.T) {
 // its snapshot as a map whose links are kept does: the cache's entries
 // read as stamps, scored for the words of wq when it is not nil. The Map
 // is closed when the test ends.
-func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []file, *snapshot) {
+func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []File, *Snapshot) {
 	t.Helper()
 	ctx := t.Context()
 	m, err := New(root, &Options{CacheDir: dir})
@@ -453,7 +453,11 @@ func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []file
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	m.idx.startPreload(ctx, false, readStamps, wq)
+	var see *Seer
+	if wq != nil {
+		see = wq.seer()
+	}
+	m.idx.startPreload(ctx, readStamps, see)
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -467,7 +471,7 @@ func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []file
 
 // freshSnapshot returns the snapshot of root that a new Map without a
 // disk cache makes: what a map's entries must equal.
-func freshSnapshot(t *testing.T, root string) *snapshot {
+func freshSnapshot(t *testing.T, root string) *Snapshot {
 	t.Helper()
 	fresh, err := New(root, &Options{NoCache: true})
 	if err != nil {
@@ -483,10 +487,10 @@ func freshSnapshot(t *testing.T, root string) *snapshot {
 
 // checkFilled checks that every entry of snap is read and has the tags,
 // words, size and time of the same file's entry in want.
-func checkFilled(t *testing.T, snap, want *snapshot, when string) {
+func checkFilled(t *testing.T, snap, want *Snapshot, when string) {
 	t.Helper()
 	for i, e := range snap.entries {
-		p := snap.files[i].path
+		p := snap.Files[i].Path
 		if e.lazy != nil {
 			t.Errorf("%s is not read %s", p, when)
 			continue

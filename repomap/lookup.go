@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -46,22 +47,22 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 		want[n] = true
 	}
 	var out []Definition
-	for i, f := range snap.files {
-		for _, d := range shownDefs(snap.entries[i].tags) {
+	for i, f := range snap.Files {
+		for _, d := range shownDefs(snap.Tags(ctx, i)) {
 			if !want[d.Name] {
 				continue
 			}
-			def := Definition{Path: f.path, Name: d.Name, Kind: d.Kind, Line: d.Line + 1}
-			if src := snap.source(ctx, f.path); src != nil {
+			def := Definition{Path: f.Path, Name: d.Name, Kind: d.Kind, Line: d.Line + 1}
+			if src := snap.source(ctx, f.Path); src != nil {
 				src.Style = renderStyle(m.opts.Style)
 				var b strings.Builder
-				render.Block(&b, f.path, src, []int{d.Line})
+				render.Block(&b, f.Path, src, []int{d.Line})
 				_, def.Text, _ = strings.Cut(b.String(), "\n")
 			}
 			out = append(out, def)
 		}
 	}
-	m.idx.persist(snap.files) // the outlines made on the way
+	m.idx.persist(snap.Files) // the outlines made on the way
 	return out, nil
 }
 
@@ -80,17 +81,21 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 	}
 	var out []Reference
 	var ranks map[string]float64 // of the whole tree, once some file refers to a name
-	rk, _ := parseRanking(m.opts.Ranking)
-	var res *resolver
+	rk := *m.opts.Policy
+	var res *link.Resolver
 	var defined, definedNames map[string]bool // the keys and names of the tree's definitions
-	if rk.resolve {
-		res, defined, definedNames = newResolver(snap, false, false, false), make(map[string]bool), make(map[string]bool)
-		for i := range snap.files {
-			set := snap.entries[i].tags
+	if rk.Link.Resolve {
+		files, err := linkFiles(ctx, snap)
+		if err != nil {
+			return nil, err
+		}
+		res, defined, definedNames = link.NewResolver(files, rk.Link), make(map[string]bool), make(map[string]bool)
+		for i := range snap.Files {
+			set := snap.Tags(ctx, i)
 			for j, t := range set.Tags {
 				if t.Kind == tags.Definition {
-					defined[res.defKey(i, j).key()] = true
-					for _, k := range res.moreDefKeys(nil, i, j) {
+					defined[res.DefKey(i, j).Key()] = true
+					for _, k := range res.MoreDefKeys(nil, i, j) {
 						defined[k] = true
 					}
 					definedNames[set.Str(t.Name)] = true
@@ -98,37 +103,45 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			}
 		}
 	}
-	var keys []ref
+	var keys []link.Ref
 	for _, name := range names {
 		start := len(out)
 		// With resolution, a use counts when it resolves to a definition
 		// of the tree, or falls back to the name; a name the tree does not
 		// define keeps all its uses.
 		resolved := definedNames[name]
-		for i, f := range snap.files {
-			set := snap.entries[i].tags
+		for i, f := range snap.Files {
+			set := snap.Tags(ctx, i)
 			var lines []int
 			for j, t := range set.Tags {
-				if t.Kind != tags.Reference || set.Str(t.Name) != name || !rk.links(set.Sub(j)) {
+				if t.Kind != tags.Reference || set.Str(t.Name) != name || !rk.Link.Links(set.Sub(j)) {
 					continue
 				}
-				if resolved && res.resolves(i) {
-					keys = res.refKeys(keys[:0], i, j)
-					if !slices.ContainsFunc(keys, func(k ref) bool { return k.fallback || defined[k.key()] }) {
+				if resolved && res.Resolves(i) {
+					keys = res.RefKeys(keys[:0], i, j)
+					if !slices.ContainsFunc(keys, func(k link.Ref) bool { return k.Fallback || defined[k.Key()] }) {
 						continue
 					}
 				}
 				lines = append(lines, int(t.Line)+1)
 			}
 			if len(lines) > 0 {
-				out = append(out, Reference{Name: name, Path: f.path, Lines: slices.Compact(lines)})
+				out = append(out, Reference{Name: name, Path: f.Path, Lines: slices.Compact(lines)})
 			}
 		}
 		if len(out) == start {
 			continue
 		}
 		if ranks == nil {
-			ranks = rankSnapshot(ctx, snap, rk, query{}).ranks
+			l, err := m.linked(ctx, snap)
+			if err != nil {
+				return nil, err
+			}
+			all, err := rankSnapshot(ctx, snap, l, m.links.memo, rk, query{})
+			if err != nil {
+				return nil, err
+			}
+			ranks = all.ranks
 		}
 		refs := out[start:]
 		for i := range refs {
@@ -155,20 +168,23 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 		return nil, err
 	}
 	p = cleanPaths([]string{p})[0]
-	self := snap.entry(p)
-	if self == nil {
+	if !snap.Has(p) {
 		return nil, fmt.Errorf("repomap: %s: %w", p, ErrNotInMap)
 	}
 	mentioned := make(map[string]bool)
 	for _, w := range slices.Concat(req.Mentions, codeWords(req.Text)) {
 		mentioned[w] = true
 	}
-	var rs *resolver
-	rk, _ := parseRanking(m.opts.Ranking)
-	if rk.resolve {
-		rs = newResolver(snap, false, false, false)
+	files, err := linkFiles(ctx, snap)
+	if err != nil {
+		return nil, err
 	}
-	items, ranks := relatedItems(snap, p, mentioned, rs, rk)
+	var rs *link.Resolver
+	rk := *m.opts.Policy
+	if rk.Link.Resolve {
+		rs = link.NewResolver(files, rk.Link)
+	}
+	items, ranks := relatedItems(files, p, mentioned, rs, rk)
 	budget := req.MaxTokens
 	if budget <= 0 {
 		budget = Budget(m.opts.MaxTokens, m.opts.ContextWindow, true)
@@ -183,8 +199,11 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 		return nil, err
 	}
 	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown}
-	pub := publish(ctx, bs, res, m.opts.Encoding)
-	m.idx.persist(snap.files)
+	pub, err := publish(ctx, bs, res, m.opts.Encoding)
+	if err != nil {
+		return nil, err
+	}
+	m.idx.persist(snap.Files)
 	return pub, nil
 }
 
@@ -218,7 +237,7 @@ func (m *Map) FindMentions(ctx context.Context, text string) (Mentions, error) {
 	}
 	paths := make([]string, len(files))
 	for i, f := range files {
-		paths[i] = f.path
+		paths[i] = f.Path
 	}
 	return findMentions(text, paths), nil
 }

@@ -311,7 +311,7 @@ func TestFindMentionsMap(t *testing.T) {
 // ranks higher than with no words.
 func TestRequestText(t *testing.T) {
 	text := "Why does server.go call Get twice? See the Handler class."
-	m, err := NewFS(lookupTree, &Options{Ranking: "aider+reverse=0.5+roles"})
+	m, err := NewFS(lookupTree, &Options{Policy: experimentPolicy(t, "aider+reverse=0.5+roles")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,8 @@ type Map struct {
 	opts  Options
 
 	mu     sync.Mutex        // serialises requests and guards what follows
-	idx    *index            // the files, their tags and outlines
+	idx    *Index            // the files, their tags and outlines
+	links  *linkStage        // the link stage's last result
 	blocks blockMemo         // rendered file blocks, by entry
 	counts map[string][2]int // the token counts of the texts of the last map's blocks
 	last   *lastRender       // the last map made, for the refresh modes
@@ -174,6 +175,10 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 		m.roots = append(m.roots, rt)
 	}
 	m.idx = newIndex(m.roots, &m.opts)
+	m.links = &linkStage{warn: func(err error) { m.idx.warnCache(m.roots[0], err) }, debug: m.opts.Logger.Debug}
+	if c := m.roots[0].cache; c != nil && buildStamp() != "" {
+		m.links.disk = c
+	}
 	return m, nil
 }
 
@@ -193,6 +198,9 @@ func (m *Map) Close() error {
 	}
 	m.closed = true
 	m.blocks, m.last, m.counts = nil, nil, nil
+	m.links.close()
+	m.idx.settle() // one write at a time
+	m.links.store(context.Background())
 	return m.idx.close()
 }
 
@@ -226,7 +234,7 @@ type result struct {
 	ranked  *ranked // the ranked list
 	shown   int     // how many items of it the map shows
 	stats   Stats
-	skipped []skip
+	skipped []Omitted
 	blocks  *blocks // what made its blocks
 	public  *Result
 }
@@ -241,7 +249,7 @@ type lastRender struct {
 	// the ranking: a map of the same tree for the same request with
 	// another budget is fitted from it, not ranked again.
 	rankReq string
-	snap    *snapshot
+	snap    *Snapshot
 }
 
 // stamp is what tells that a file changed.
@@ -274,13 +282,18 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
 		// A request's words are scored in every file's entry as the disk
 		// cache is read (relevance).
-		var wq *wordsQuery
-		if rk, _ := parseRanking(m.opts.Ranking); req.Text != "" && rk.relevance {
-			wq = newWordsQuery(req.Text, rk.relText)
+		var see *Seer
+		if rk := m.opts.Policy; req.Text != "" && rk.Rel.On {
+			if wq := newWordsQuery(req.Text, rk.Rel.Text); wq != nil {
+				see = wq.seer()
+			}
 		}
+		m.idx.startPreload(ctx, readStamps, see)
 		// With a ranking kept for this request, the links are read only
-		// if the tree changed since (loadLinked).
-		m.idx.startPreload(ctx, keptRank == nil, readStamps, wq)
+		// if the tree changed since (linkStage.load).
+		if keptRank == nil {
+			m.links.preload(ctx)
+		}
 	}
 	if kept == nil {
 		loadEncoding()
@@ -307,7 +320,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	st.Files = len(files)
 	state := stamps(files)
 	for _, f := range files {
-		st.Bytes += f.size
+		st.Bytes += f.Size
 	}
 	st.Walk = time.Since(start)
 	if last := m.last; last != nil && last.req == req.key() {
@@ -327,9 +340,9 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	if err != nil {
 		return nil, err // encDone is buffered: the loader does not wait
 	}
-	st.Skipped = len(snap.skipped)
+	st.Skipped = len(snap.Skipped)
 	st.Roles = make(map[string]int)
-	for _, r := range snap.roles {
+	for _, r := range snap.Roles {
 		st.Roles[r.String()]++
 	}
 	st.Nodes, st.Links, st.Iterations, st.Linked = r.size.nodes, r.size.links, r.iters, r.linked
@@ -353,8 +366,10 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	st.Tokens, st.Rendered = tokens, bs.rendered
 	st.Total = time.Since(start)
 
-	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown, stats: st, skipped: snap.skipped, blocks: bs}
-	res.public = publish(ctx, bs, res, m.opts.Encoding)
+	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown, stats: st, skipped: snap.Skipped, blocks: bs}
+	if res.public, err = publish(ctx, bs, res, m.opts.Encoding); err != nil {
+		return nil, err
+	}
 	m.counts = bs.counting
 	// The outlines made for the files shown go to the disk cache.
 	m.idx.persist(files)
@@ -380,7 +395,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 // when it was of the same files for the same request (another budget);
 // else the ranking keptRank, kept in the disk cache for the request and
 // the tree of digest tree, when it is of that tree; else one made now.
-func (m *Map) rankTree(ctx context.Context, req Request, files []file, skipped []skip, state map[string]stamp, tree [sha256.Size]byte, keptRank *keptRanking, st *Stats) (*snapshot, *ranked, error) {
+func (m *Map) rankTree(ctx context.Context, req Request, files []File, skipped []Omitted, state map[string]stamp, tree [sha256.Size]byte, keptRank *keptRanking, st *Stats) (*Snapshot, *ranked, error) {
 	// (Not when every map is to be made anew: a file's stamps may hide a
 	// change.)
 	if last := m.last; last != nil && last.snap != nil && last.rankReq == req.rankKey() &&
@@ -398,58 +413,81 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []file, skipped [
 		return nil, nil, err
 	}
 	m.blocks.keep(snap)
-	st.Parsed, st.Cached = snap.parsed, len(files)-snap.parsed
+	st.Parsed, st.Cached = snap.Parsed, len(files)-snap.Parsed
 	st.Tags = time.Since(t)
-	for _, s := range snap.skipped {
-		m.opts.Logger.Debug("repomap: skipped", "path", s.path, "reason", s.reason)
+	for _, s := range snap.Skipped {
+		m.opts.Logger.Debug("repomap: skipped", "path", s.Path, "reason", s.Reason)
 	}
 
 	t = time.Now()
 	focus := cleanPaths(req.Focus)
 	for _, p := range focus {
-		if snap.entry(p) == nil {
+		if !snap.Has(p) {
 			return nil, nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
 		}
 	}
-	rk, _ := parseRanking(m.opts.Ranking) // checked by New
+	rk := *m.opts.Policy
 	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
+	rankAll := func(ctx context.Context) (ranked, error) {
+		l, err := m.linked(ctx, snap)
+		if err != nil {
+			return ranked{}, err
+		}
+		return rankSnapshot(ctx, snap, l, m.links.memo, rk, q)
+	}
 	var r *ranked
 	if keptRank != nil && keptRank.tree == tree {
-		r = keptRank.ranked(snap, files, rk.itemRows, func(ctx context.Context) ranked { return rankSnapshot(ctx, snap, rk, q) })
+		r = keptRank.ranked(snap, files, rk.Rows, rankAll)
 		st.Refit = r != nil
 	}
 	if r == nil {
-		rs := rankSnapshot(ctx, snap, rk, q)
+		rs, err := rankAll(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
 		r = &rs
 	}
 	st.Rank = time.Since(t)
 	return snap, r, nil
 }
 
+// linked returns the link stage's result for snap, kept by the Map: the
+// first one made is written to the disk cache at once, while the map is
+// ranked and fitted.
+func (m *Map) linked(ctx context.Context, snap *Snapshot) (linked, error) {
+	first := m.links.memo == nil
+	l, err := m.links.linked(ctx, snap, *m.opts.Policy)
+	if err == nil && first && l.from == "made" {
+		m.idx.settle() // one write at a time
+		m.links.store(ctx)
+	}
+	return l, err
+}
+
 // stamps returns the stamps of files, by path.
-func stamps(files []file) map[string]stamp {
+func stamps(files []File) map[string]stamp {
 	state := make(map[string]stamp, len(files))
 	for _, f := range files {
-		state[f.path] = stamp{f.size, f.mod}
+		state[f.Path] = stamp{f.Size, f.Mod}
 	}
 	return state
 }
 
 // blocksOf returns the maker of the blocks of snap's files, for the Map's
 // encoding, which is loaded.
-func (m *Map) blocksOf(snap *snapshot) *blocks {
+func (m *Map) blocksOf(snap *Snapshot) *blocks {
 	enc, _ := encoding(m.opts.Encoding)
-	return &blocks{snap: snap, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style),
+	return &blocks{snap: snap, logger: m.opts.Logger, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style),
 		counted: m.counts, counting: make(map[string][2]int)}
 }
 
 // snapshot brings the index up to date and returns its snapshot. The
 // caller holds m.mu.
-func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
+func (m *Map) snapshot(ctx context.Context) (*Snapshot, error) {
 	if m.closed {
 		return nil, ErrClosed
 	}
-	m.idx.startPreload(ctx, false, readDecoded, nil)
+	m.idx.startPreload(ctx, readDecoded, nil)
 	files, skipped, err := m.idx.walk(ctx)
 	if err != nil {
 		return nil, err
@@ -458,8 +496,9 @@ func (m *Map) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap.fillAll(ctx)
-	snap.decodeAll() // the lookups read every file's tags
+	if err := snap.DecodeAll(ctx); err != nil { // the lookups read every file's tags
+		return nil, err
+	}
 	m.blocks.keep(snap)
 	return snap, nil
 }

@@ -14,6 +14,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/policy"
+
 	"github.com/repomap-dev/repomap/internal/corpus"
 	"github.com/repomap-dev/repomap/internal/fit"
 )
@@ -111,7 +114,7 @@ func TestFitBudget(t *testing.T) {
 		prevShown, prevDefs = r.shown, defs
 		// The prefix is the longest that fits: one more item does not.
 		if r.shown < r.ranked.n {
-			more := text(r.blocks.ofItems(context.Background(), r.ranked.prefix(context.Background(), r.shown+1)))
+			more := text(r.blocks.ofItems(context.Background(), prefixOf(t, r.ranked, r.shown+1)))
 			if n := countTokens(enc, more); n <= budget {
 				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
 			}
@@ -227,7 +230,7 @@ func TestWalkIgnores(t *testing.T) {
 	}
 	var got []string
 	for _, f := range files {
-		got = append(got, f.path)
+		got = append(got, f.Path)
 	}
 	want := []string{".gitignore", "main.go", "other/gen_a.go", "sub/.gitignore", "sub/gen_keep.go", "sub/real.go"}
 	if !slices.Equal(got, want) {
@@ -235,7 +238,7 @@ func TestWalkIgnores(t *testing.T) {
 	}
 	var links []string
 	for _, s := range skipped {
-		links = append(links, s.path+": "+s.reason)
+		links = append(links, s.Path+": "+s.Reason)
 	}
 	if wantSkip := []string{"loop: symbolic link", "passwd: symbolic link"}; !slices.Equal(links, wantSkip) {
 		t.Errorf("walk skipped %v, want %v", links, wantSkip)
@@ -282,7 +285,7 @@ func TestBadFiles(t *testing.T) {
 	}
 	reasons := map[string]string{}
 	for _, s := range r.skipped {
-		reasons[s.path] = s.reason
+		reasons[s.Path] = s.Reason
 	}
 	if reasons["bin.go"] != "binary" || !strings.HasPrefix(reasons["big.go"], "larger than") {
 		t.Errorf("skipped = %v, want bin.go binary and big.go too large", reasons)
@@ -425,7 +428,7 @@ func TestDemoteDocs(t *testing.T) {
 	}
 	order := func(ranking string) []string {
 		t.Helper()
-		m, err := NewFS(tree, &Options{Ranking: ranking})
+		m, err := NewFS(tree, &Options{Policy: experimentPolicy(t, ranking)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -456,12 +459,12 @@ func TestDemoteDocs(t *testing.T) {
 		t.Errorf("docs= changed what is ranked: %v, %v", plain, demoted)
 	}
 	for _, good := range []string{"aider+reverse=0.5+docs=0.2", "default+scala", "default+rust+scala", "default+kotlin", "aider+resolve+kotlin"} {
-		if err := CheckRanking(good); err != nil {
+		if err := checkExperiment(good); err != nil {
 			t.Error(err)
 		}
 	}
 	for _, bad := range []string{"aider+docs=0", "aider+docs=2", "aider+nope", "best", "default+docs=0.2"} {
-		if CheckRanking(bad) == nil {
+		if checkExperiment(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}
 	}
@@ -508,27 +511,6 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 	}
 }
 
-// TestDefaultRankingSpelled: the default ranking is Aider's with these
-// changes, so that a measurement can vary one of them (as in
-// "…+mix=3"); a new default must keep the spelling true.
-func TestDefaultRankingSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode+docitems=1+byname+companions+variants"
-	def, err := parseRanking(RankingDefault)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := parseRanking(spelled)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != def {
-		t.Errorf("parseRanking(%q) = %+v\nwant the default %+v", spelled, got, def)
-	}
-	if mixed, _ := parseRanking(spelled + "+mix=3"); mixed.relEvery != 3 {
-		t.Errorf("mix=3 after rel: relEvery = %d, want 3", mixed.relEvery)
-	}
-}
-
 // TestBuildVariants checks that the items of the head of a ranked list
 // that are another build's copy of an item before them are found: the
 // same name with qualifiers the one before has too, in another file of
@@ -553,10 +535,10 @@ func TestBuildVariants(t *testing.T) {
 		{Path: "os/file_unix.go", Name: "File"},
 	}
 	want := []bool{false, false, true, false, false, false, true, false}
-	if got := buildVariants(s, head); !slices.Equal(got, want) {
+	if got := buildVariants(context.Background(), s, head); !slices.Equal(got, want) {
 		t.Errorf("buildVariants = %v, want %v", got, want)
 	}
-	if got := buildVariants(s, head[:2]); got != nil {
+	if got := buildVariants(context.Background(), s, head[:2]); got != nil {
 		t.Errorf("buildVariants without copies = %v, want nil", got)
 	}
 	// In the spread order, the copies go after every other definition of
@@ -564,7 +546,7 @@ func TestBuildVariants(t *testing.T) {
 	for i := range head {
 		head[i].Score = float64(len(head) - i)
 	}
-	spreadNames(head, nil, spreading{variants: func(h []fit.Item) []bool { return buildVariants(s, h) }})
+	spreadNames(head, nil, spreading{variants: func(h []fit.Item) []bool { return buildVariants(context.Background(), s, h) }})
 	var order []string
 	for _, it := range head {
 		order = append(order, it.Path+" "+it.Name)
@@ -648,7 +630,7 @@ func TestItemRows(t *testing.T) {
 	lines := func(max int) []int {
 		x := &rowIndex{snap: s, files: make(map[string][]shownDef), max: max}
 		var out []int
-		for _, r := range x.rows("p.go", "String") {
+		for _, r := range x.rows(context.Background(), "p.go", "String") {
 			out = append(out, r.Line)
 		}
 		return out
@@ -660,11 +642,11 @@ func TestItemRows(t *testing.T) {
 	if got := lines(2); !slices.Equal(got, all[:2]) {
 		t.Errorf("rows of String with max 2: %v, want the first two, %v", got, all[:2])
 	}
-	if rk, err := parseRanking("aider+rows=2"); err != nil || rk.itemRows != 2 {
-		t.Errorf(`parseRanking("aider+rows=2") = %+v, %v`, rk, err)
+	if rk, err := experiment.Parse("aider+rows=2"); err != nil || rk.Rows != 2 {
+		t.Errorf(`experiment.Parse("aider+rows=2") = %+v, %v`, rk, err)
 	}
 	for _, bad := range []string{"aider+rows=0", "aider+rows", "aider+rows=x"} {
-		if CheckRanking(bad) == nil {
+		if checkExperiment(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}
 	}
@@ -687,8 +669,8 @@ func TestCodeFiles(t *testing.T) {
 	if want := []string{"app.py", "docs/api.md", "test_app.py"}; !slices.Equal(got, want) {
 		t.Errorf("codeFiles = %v, want %v", got, want)
 	}
-	if rk, err := parseRanking("aider+rel+mixcode"); err != nil || !rk.mixCode || rk.relEvery == 0 {
-		t.Errorf(`parseRanking("aider+rel+mixcode") = %+v, %v`, rk, err)
+	if rk, err := experiment.Parse("aider+rel+mixcode"); err != nil || !rk.Rel.MixCode || rk.Items.Every == 0 {
+		t.Errorf(`experiment.Parse("aider+rel+mixcode") = %+v, %v`, rk, err)
 	}
 }
 
@@ -704,7 +686,7 @@ func TestCodeTop(t *testing.T) {
 	const rk = "aider+reverse+roles+rel+resolve"
 	order := func(ranking, text string) []string {
 		t.Helper()
-		m, err := NewFS(tree, &Options{Ranking: ranking})
+		m, err := NewFS(tree, &Options{Policy: experimentPolicy(t, ranking)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -746,11 +728,11 @@ func TestLoneOverviewOnly(t *testing.T) {
 		"a.py": {Data: []byte("def run():\n    pass\n")},
 		"b.py": {Data: []byte("from a import run\n\nrun()\n")},
 	})
-	rk, err := parseRanking("aider+lone=0.1")
-	if err != nil || rk.weights.Lone != 0.1 {
-		t.Fatalf(`parseRanking("aider+lone=0.1") = %+v, %v`, rk, err)
+	rk, err := experiment.Parse("aider+lone=0.1")
+	if err != nil || rk.Weights.Lone != 0.1 {
+		t.Fatalf(`experiment.Parse("aider+lone=0.1") = %+v, %v`, rk, err)
 	}
-	l := link(s, rk)
+	l := linkedOf(t, s, rk)
 	for _, tc := range []struct {
 		q    query
 		want float64
@@ -759,12 +741,12 @@ func TestLoneOverviewOnly(t *testing.T) {
 		{query{focus: []string{"b.py"}}, 0},
 		{query{text: "run it"}, 0},
 	} {
-		if in, _ := rankInput(s, l, rk, tc.q); in.Weights.Lone != tc.want {
-			t.Errorf("rankInput(%+v).Weights.Lone = %g, want %g", tc.q, in.Weights.Lone, tc.want)
+		if in, _ := rankInput(context.Background(), s, l, rk, tc.q); in.Weights.Lone != tc.want {
+			t.Errorf("rankInput(context.Background(), %+v).Weights.Lone = %g, want %g", tc.q, in.Weights.Lone, tc.want)
 		}
 	}
 	for _, bad := range []string{"aider+lone", "aider+lone=0", "aider+fixtures=1", "aider+exports=x"} {
-		if CheckRanking(bad) == nil {
+		if checkExperiment(bad) == nil {
 			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
 		}
 	}
@@ -817,7 +799,7 @@ func TestFrontTeleport(t *testing.T) {
 	scores := func(ranking string, req Request) map[string]float64 {
 		t.Helper()
 		out := make(map[string]float64)
-		for _, it := range build(t, tree, &Options{Ranking: ranking}, req).ranked.items {
+		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking)}, req).ranked.items {
 			if it.Name != "" {
 				out[it.Name] = it.Score
 			}
@@ -887,7 +869,7 @@ func TestReadmeCode(t *testing.T) {
 	scores := func(ranking string, req Request) map[string]float64 {
 		t.Helper()
 		out := make(map[string]float64)
-		for _, it := range build(t, tree, &Options{Ranking: ranking}, req).ranked.items {
+		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking)}, req).ranked.items {
 			if it.Name != "" {
 				out[it.Path+" "+it.Name] = it.Score
 			}
@@ -937,7 +919,7 @@ func TestByNameRoles(t *testing.T) {
 	shown := func(ranking string, req Request) map[string][]string {
 		t.Helper()
 		out := make(map[string][]string)
-		for _, it := range build(t, tree, &Options{Ranking: ranking, MaxTokens: 4096}, req).ranked.all() {
+		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking), MaxTokens: 4096}, req).ranked.all() {
 			out[it.Path] = append(out[it.Path], it.Name)
 		}
 		return out
@@ -965,4 +947,55 @@ func TestByNameRoles(t *testing.T) {
 	if !named(words["docs/guide.md"]) || named(words["config/app.yaml"]) {
 		t.Errorf("words about the guide: guide.md %q, app.yaml %q; want the guide's headings and app.yaml by name", words["docs/guide.md"], words["config/app.yaml"])
 	}
+}
+
+// checkExperiment returns the error of the ranking experiment s names.
+func checkExperiment(s string) error {
+	_, err := experiment.Parse(s)
+	return err
+}
+
+// experimentPolicy returns the ranking the experiment s names.
+func experimentPolicy(t testing.TB, s string) *policy.Config {
+	t.Helper()
+	p, err := experiment.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &p
+}
+
+// linkedOf returns the link stage's result for s with rk, made anew.
+func linkedOf(t testing.TB, s *Snapshot, rk policy.Config) linked {
+	t.Helper()
+	l, err := linkSnapshot(context.Background(), s, rk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// rankedOf returns the ranking of s for q with rk.
+func rankedOf(t testing.TB, s *Snapshot, rk policy.Config, q query) ranked {
+	t.Helper()
+	var ls *linkStage // none: the links made anew, with their rank index
+	l, err := ls.linked(context.Background(), s, rk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := rankSnapshot(context.Background(), s, l, nil, rk, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// prefixOf returns the first k items of r, with their rows.
+func prefixOf(t testing.TB, r *ranked, k int) []fit.Item {
+	t.Helper()
+	items, err := r.prefix(context.Background(), k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items
 }

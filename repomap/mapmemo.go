@@ -54,7 +54,7 @@ func (m *Map) memoDigest(req Request, budget bool) [sha256.Size]byte {
 	if budget {
 		fmt.Fprintf(&b, "%d %d ", o.MaxTokens, o.ContextWindow)
 	}
-	fmt.Fprintf(&b, "%q %d %d %q %q %q %q %q\x00", o.Encoding, o.MaxFileSize, o.ParseTimeout, o.Ranking, o.Style, o.Exclude, o.Include, fmt.Sprint(o.Roles))
+	fmt.Fprintf(&b, "%q %d %d %q %q %q %q %q\x00", o.Encoding, o.MaxFileSize, o.ParseTimeout, o.Policy.Fingerprint(), o.Style, o.Exclude, o.Include, fmt.Sprint(o.Roles))
 	for _, r := range m.roots {
 		fmt.Fprintf(&b, "%q %q\x00", r.Name, r.Dir)
 	}
@@ -65,14 +65,14 @@ func (m *Map) memoDigest(req Request, budget bool) [sha256.Size]byte {
 // treeDigest returns the digest of the tree as a map sees it: the files
 // walked, with their stamps, those left out by the walk, and the roles
 // file of each root, which need not be a file of the map.
-func (x *index) treeDigest(files []file, skipped []skip) [sha256.Size]byte {
+func (x *Index) treeDigest(files []File, skipped []Omitted) [sha256.Size]byte {
 	h := sha256.New()
 	var b []byte
 	for _, f := range files {
-		b = binary.AppendUvarint(b, uint64(f.root))
-		b = appendString(b, f.path)
-		b = binary.AppendVarint(b, f.size)
-		b = binary.AppendVarint(b, f.mod)
+		b = binary.AppendUvarint(b, uint64(f.Root))
+		b = appendString(b, f.Path)
+		b = binary.AppendVarint(b, f.Size)
+		b = binary.AppendVarint(b, f.Mod)
 		if len(b) > 1<<15 {
 			h.Write(b)
 			b = b[:0]
@@ -80,7 +80,7 @@ func (x *index) treeDigest(files []file, skipped []skip) [sha256.Size]byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(skipped)))
 	for _, s := range skipped {
-		b = appendString(appendString(b, s.path), s.reason)
+		b = appendString(appendString(b, s.Path), s.Reason)
 	}
 	for _, r := range x.roots {
 		data, err := fs.ReadFile(r.FS, RolesFile)
@@ -117,10 +117,10 @@ func rankSlot(key [sha256.Size]byte) string {
 // twice, and keeping the map of the Go standard library costs a write of
 // 40 ms of CPU.
 func (m *Map) memoCache(req Request) *root {
-	if len(m.roots) != 1 || m.last != nil || m.idx.link != nil || m.memoOff || req.Text != "" {
+	if len(m.roots) != 1 || m.last != nil || m.links.memo != nil || m.memoOff || req.Text != "" || m.links.disk == nil {
 		return nil
 	}
-	return m.idx.linkCache()
+	return m.roots[0]
 }
 
 // readKept returns the map kept for the digest key and the ranking kept
@@ -172,10 +172,10 @@ func readMemo(data []byte, key [sha256.Size]byte) *keptMap {
 // tree, whose files are files, in r's disk cache, and with rk (unless
 // nil) its ranking, for the digest rankKey, in one write: see
 // encodeMemo and encodeRanking.
-func storeMemo(ctx context.Context, r *root, key, rankKey, tree [sha256.Size]byte, res *Result, rk *ranked, files []file) error {
+func storeMemo(ctx context.Context, r *root, key, rankKey, tree [sha256.Size]byte, res *Result, rk *ranked, files []File) error {
 	place := make(map[string]int, len(files))
 	for i, f := range files {
-		place[f.path] = i
+		place[f.Path] = i
 	}
 	names := []string{memoSlot(key)}
 	memo, err := encodeMemo(key, tree, res, place)
@@ -380,7 +380,7 @@ func (d *memoDecoder) float() float64 {
 
 // pathsAt returns the paths of the files at places, nil for none; ok is
 // false when a place is not one of files.
-func pathsAt(files []file, places []int) (paths []string, ok bool) {
+func pathsAt(files []File, places []int) (paths []string, ok bool) {
 	if len(places) > 0 {
 		paths = make([]string, len(places))
 	}
@@ -388,7 +388,7 @@ func pathsAt(files []file, places []int) (paths []string, ok bool) {
 		if f >= len(files) {
 			return nil, false
 		}
-		paths[i] = files[f].path
+		paths[i] = files[f].Path
 	}
 	return paths, true
 }
@@ -396,7 +396,7 @@ func pathsAt(files []file, places []int) (paths []string, ok bool) {
 // ranked returns the ranking k of the tree whose files are files, for
 // the snapshot s, or nil when k's files are not places in files. When a
 // map needs more items than k keeps, resume ranks s again.
-func (k *keptRanking) ranked(s *snapshot, files []file, maxRows int, resume func(context.Context) ranked) *ranked {
+func (k *keptRanking) ranked(s *Snapshot, files []File, maxRows int, resume func(context.Context) (ranked, error)) *ranked {
 	r := &ranked{n: k.n, ranks: make(map[string]float64), size: k.size, iters: k.iters, linked: "cached",
 		index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: maxRows}, resume: resume}
 	var ok bool
@@ -411,7 +411,7 @@ func (k *keptRanking) ranked(s *snapshot, files []file, maxRows int, resume func
 		if it.place >= len(files) {
 			return nil
 		}
-		p := files[it.place].path
+		p := files[it.place].Path
 		r.items[i] = fit.Item{Path: p, Name: it.name, Score: it.score}
 		r.ranks[p] = k.ranks[i]
 	}
@@ -425,7 +425,7 @@ func (k *keptRanking) ranked(s *snapshot, files []file, maxRows int, resume func
 // iterate, and counts the iterations that made them).
 //
 // It returns nil when k's files are not places in files.
-func (k *keptMap) reused(files []file, start, walked time.Time) *Result {
+func (k *keptMap) reused(files []File, start, walked time.Time) *Result {
 	res := k.res
 	var ok bool
 	if res.Ranked, ok = pathsAt(files, k.ranked); !ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/internal/render"
 )
 
@@ -58,6 +59,11 @@ type Options struct {
 
 	// Ranking names the ranking: RankingDefault ("" too) or RankingAider.
 	Ranking string
+
+	// Policy, when not nil, is the ranking in full, in place of the one
+	// Ranking names: for experiments within this module (package eval
+	// makes them), as its type is internal.
+	Policy *policy.Config
 
 	// Style names how a map shows a definition: StyleCompact ("" too) or
 	// StyleAider.
@@ -145,8 +151,15 @@ func (o *Options) withDefaults() (Options, error) {
 	if c.Encoding == "" {
 		c.Encoding = O200kBase
 	}
-	if _, err := parseRanking(c.Ranking); err != nil {
-		return c, err
+	if c.Policy != nil {
+		p := *c.Policy
+		c.Policy = &p
+	} else {
+		p, err := namedPolicy(c.Ranking)
+		if err != nil {
+			return c, err
+		}
+		c.Policy = &p
 	}
 	if err := CheckStyle(c.Style); err != nil {
 		return c, err
@@ -167,6 +180,35 @@ func (o *Options) withDefaults() (Options, error) {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c, nil
+}
+
+// The rankings a Map can use.
+const (
+	// RankingDefault is repomap's ranking: Aider's, with each language's
+	// rules of resolution, edges back from definitions to their users,
+	// the files' roles, the relevance of files to the request's words,
+	// and front doors and READMEs in a map for no request.
+	RankingDefault = policy.NameDefault
+	// RankingAider is Aider's ranking, kept for comparison.
+	RankingAider = policy.NameAider
+)
+
+// namedPolicy returns the ranking that Options.Ranking names.
+func namedPolicy(name string) (policy.Config, error) {
+	switch name {
+	case "", RankingDefault:
+		return policy.Default(), nil
+	case RankingAider:
+		return policy.Aider(), nil
+	}
+	return policy.Config{}, fmt.Errorf("repomap: unknown ranking %q (want %s or %s)", name, RankingDefault, RankingAider)
+}
+
+// CheckRanking returns an error when name is not a ranking that
+// Options.Ranking takes.
+func CheckRanking(name string) error {
+	_, err := namedPolicy(name)
+	return err
 }
 
 // Budget returns the token budget of a map: maxTokens when it is

@@ -45,7 +45,7 @@ func TestOraclePython(t *testing.T) {
 		py.kind = fmt.Sprintf("python.1in%d", k)
 		py.asked = func(p string) bool { return sampled(p, k) }
 	}
-	py.check(t, func(t *testing.T, s *snapshot, dir string) []string {
+	py.check(t, func(t *testing.T, s *Snapshot, dir string) []string {
 		uses := filepath.Join(t.TempDir(), "uses.tsv")
 		if err := os.WriteFile(uses, referenceLines(s, ".py", py.asked), 0o644); err != nil {
 			t.Fatal(err)
@@ -76,7 +76,7 @@ func TestOracleTS(t *testing.T) {
 		probe: []string{"-e", "if (typeof require('typescript').createProgram !== 'function') process.exit(1)"},
 		need:  "the typescript package with the compiler API (npm install typescript@5, and NODE_PATH)",
 	}
-	ts.check(t, func(_ *testing.T, _ *snapshot, dir string) []string { return []string{dir} })
+	ts.check(t, func(_ *testing.T, _ *Snapshot, dir string) []string { return []string{dir} })
 }
 
 // scriptOracle is an oracle that a script in testdata/oracle runs.
@@ -94,7 +94,7 @@ type scriptOracle struct {
 // edges the script prints when given args, as TestOracleGo does; it
 // skips when o.env is unset or the interpreter or what the script needs
 // is missing.
-func (o scriptOracle) check(t *testing.T, args func(t *testing.T, s *snapshot, dir string) []string) {
+func (o scriptOracle) check(t *testing.T, args func(t *testing.T, s *Snapshot, dir string) []string) {
 	spec := os.Getenv(o.env)
 	if spec == "" {
 		t.Skipf("%s names no tree to check", o.env)
@@ -112,7 +112,7 @@ func (o scriptOracle) check(t *testing.T, args func(t *testing.T, s *snapshot, d
 	}
 	for _, dir := range filepath.SplitList(spec) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			checkOracle(t, dir, o.kind, 0.95, o.asked, func(s *snapshot) (oracleTruth, map[string]bool) {
+			checkOracle(t, dir, o.kind, 0.95, o.asked, func(s *Snapshot) (oracleTruth, map[string]bool) {
 				cmd := exec.CommandContext(t.Context(), tool, append([]string{script}, args(t, s, dir)...)...)
 				return scriptEdges(t, cmd)
 			})
@@ -123,16 +123,16 @@ func (o scriptOracle) check(t *testing.T, args func(t *testing.T, s *snapshot, d
 // referenceLines returns the reference tags of the snapshot's files
 // whose names end in ext (and that asked, when not nil, holds), one
 // "file<TAB>line<TAB>name" line each, with 1-based lines.
-func referenceLines(s *snapshot, ext string, asked func(string) bool) []byte {
+func referenceLines(s *Snapshot, ext string, asked func(string) bool) []byte {
 	var b bytes.Buffer
-	for i, f := range s.files {
-		if path.Ext(f.path) != ext || asked != nil && !asked(f.path) {
+	for i, f := range s.Files {
+		if path.Ext(f.Path) != ext || asked != nil && !asked(f.Path) {
 			continue
 		}
 		set := s.entries[i].tags
 		for _, tg := range set.Tags {
 			if tg.Kind == tags.Reference {
-				fmt.Fprintf(&b, "%s\t%d\t%s\n", f.path, tg.Line+1, set.Str(tg.Name))
+				fmt.Fprintf(&b, "%s\t%d\t%s\n", f.Path, tg.Line+1, set.Str(tg.Name))
 			}
 		}
 	}

@@ -15,6 +15,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/policy"
+
 	"golang.org/x/tools/go/packages"
 
 	"github.com/repomap-dev/repomap/rank"
@@ -42,7 +46,7 @@ func TestOracleGo(t *testing.T) {
 	}
 	for _, dir := range filepath.SplitList(spec) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			checkOracle(t, dir, "", 0.95, nil, func(*snapshot) (oracleTruth, map[string]bool) {
+			checkOracle(t, dir, "", 0.95, nil, func(*Snapshot) (oracleTruth, map[string]bool) {
 				return typeCheckedEdges(t, dir)
 			})
 		})
@@ -57,7 +61,7 @@ func TestOracleGo(t *testing.T) {
 // default ranking's edges are less precise, weighted, than name
 // matching's, or find less than minRecall of the true edges the tags can
 // find.
-func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(string) bool, oracle func(*snapshot) (oracleTruth, map[string]bool)) {
+func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(string) bool, oracle func(*Snapshot) (oracleTruth, map[string]bool)) {
 	t.Helper()
 	m, err := New(dir, nil)
 	if err != nil {
@@ -74,11 +78,11 @@ func checkOracle(t *testing.T, dir, kind string, minRecall float64, asked func(s
 		dir, len(loaded), len(truth), len(tagged))
 	var aider oracleScore
 	for _, name := range []string{RankingAider, RankingDefault} {
-		rk, err := parseRanking(name)
+		rk, err := experiment.Parse(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := scoreEdges(s, rk, truth, tagged, loaded, asked)
+		sc := scoreEdges(t, s, rk, truth, tagged, loaded, asked)
 		t.Logf("%-8s edges %7d  precision %.3f  weighted %.3f  recall %.3f (tagged) %.3f (all)",
 			name, sc.edges, sc.precision, sc.weighted, sc.recall, sc.recallAll)
 		t.Logf("%-8s worst false names (share of false weight): %s", name, sc.worst)
@@ -266,16 +270,16 @@ type oracleUse struct {
 // taggedTruth returns the true edges that the tags can find: a use is on
 // a line where the referencing file tags the name as a reference, and the
 // defining file tags it as a definition.
-func taggedTruth(s *snapshot, truth oracleTruth) map[oracleEdge]bool {
+func taggedTruth(s *Snapshot, truth oracleTruth) map[oracleEdge]bool {
 	refs := make(map[oracleUse]bool)
 	defs := make(map[oracleUse]bool) // line -1: anywhere
-	for i, f := range s.files {
+	for i, f := range s.Files {
 		set := s.entries[i].tags
 		for _, tg := range set.Tags {
 			if tg.Kind == tags.Reference {
-				refs[oracleUse{f.path, set.Str(tg.Name), tg.Line}] = true
+				refs[oracleUse{f.Path, set.Str(tg.Name), tg.Line}] = true
 			} else {
-				defs[oracleUse{f.path, set.Str(tg.Name), -1}] = true
+				defs[oracleUse{f.Path, set.Str(tg.Name), -1}] = true
 			}
 		}
 	}
@@ -307,10 +311,10 @@ type oracleScore struct {
 // checked that link makes with rk, from the files it was asked about
 // (all when asked is nil): a reference key links to each file defining
 // the key, with the weight rank gives it.
-func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
-	l := link(s, rk)
+func scoreEdges(t testing.TB, s *Snapshot, rk policy.Config, truth oracleTruth, tagged map[oracleEdge]bool, loaded map[string]bool, asked func(string) bool) oracleScore {
+	l := linkedOf(t, s, rk)
 	definers := make(map[string][]string)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		for _, d := range f.Defs {
 			if loaded[f.Path] && !slices.Contains(definers[d], f.Path) {
 				definers[d] = append(definers[d], f.Path)
@@ -319,7 +323,7 @@ func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdg
 	}
 	// The number of files defining each key, all files counted.
 	nDef := make(map[string]int)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		seen := make(map[string]bool)
 		for _, d := range f.Defs {
 			if !seen[d] {
@@ -329,15 +333,15 @@ func scoreEdges(s *snapshot, rk ranking, truth oracleTruth, tagged map[oracleEdg
 		}
 	}
 	weight := make(map[oracleEdge]float64)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		if !loaded[f.Path] || asked != nil && !asked(f.Path) {
 			continue
 		}
 		for k, r := range f.Refs {
 			ident := rank.Ident(r)
 			w := rank.Weight(ident, nDef[r], false) * math.Sqrt(float64(f.RefCounts[k]))
-			if strings.HasSuffix(r, "\x00"+fallbackScope) && rk.fallback > 0 {
-				w *= rk.fallback
+			if strings.HasSuffix(r, "\x00"+link.FallbackScope) && rk.Link.Fallback > 0 {
+				w *= rk.Link.Fallback
 			}
 			for _, to := range definers[r] {
 				if to != f.Path {

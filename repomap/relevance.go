@@ -8,7 +8,9 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -86,6 +88,24 @@ func newWordsQuery(text string, textWeight float64) *wordsQuery {
 	slices.Sort(wq.hashes)
 	wq.hashes = slices.Compact(wq.hashes)
 	return wq
+}
+
+// key returns what identifies q among queries: its words and weight.
+func (q *wordsQuery) key() string {
+	return q.text + "\x00" + strconv.FormatFloat(q.weight, 'g', -1, 64)
+}
+
+// seer returns the Seer that scores the entries of the disk cache for
+// q's words as the index reads them (Snapshot.Seen gives the scores).
+func (q *wordsQuery) seer() *Seer {
+	scorers := sync.Pool{New: func() any { return &scorer{q: q} }}
+	return &Seer{Key: q.key(), See: func(e cache.Entry) any {
+		sc := scorers.Get().(*scorer)
+		defer scorers.Put(sc)
+		s := &wordsScore{row: make([]float32, len(q.hashes))}
+		s.length = sc.score(s.row, 0, e.Words, e.Encoded, &e.Tags)
+		return s
+	}}
 }
 
 // wordsScore is what a file's words of its text and names give its
@@ -191,38 +211,37 @@ func (sc *scorer) weigh(row []float32, length, weight float32) float32 {
 // bags as they stream, for the request's words alone; those of the files
 // whose entries were not read are the scores made as the disk cache was
 // read (entry.lazy), when they are for these words.
-func relevance(s *snapshot, text string, textWeight float64) map[string]float64 {
+func relevance(ctx context.Context, s *Snapshot, text string, textWeight float64) map[string]float64 {
 	q := newWordsQuery(text, textWeight)
 	if q == nil {
 		return nil
 	}
 	nq := len(q.hashes)
-	tf := make([]float32, len(s.files)*nq) // by file, then word
-	lengths := make([]float32, len(s.files))
+	tf := make([]float32, len(s.Files)*nq) // by file, then word
+	lengths := make([]float32, len(s.Files))
 	sc := &scorer{q: q}
-	var lazy []*entry // those not read, nor scored for q
-	for _, e := range s.entries {
-		if l := e.lazy; l != nil && !l.scoredFor(q) {
-			lazy = append(lazy, e)
+	var unseen []int // the files not scored as the disk cache was read
+	for i := range s.Len() {
+		if _, ok := s.Seen(i, q.key()); !ok {
+			unseen = append(unseen, i)
 		}
 	}
-	if len(lazy) > 0 && s.idx != nil {
-		s.idx.fill(context.Background(), lazy)
-	}
-	for i, f := range s.files {
-		e := s.entries[i]
+	s.Read(ctx, unseen)
+	for i, f := range s.Files {
 		row := tf[i*nq : (i+1)*nq]
 		var length float32
-		if l := e.lazy; l != nil && l.scoredFor(q) {
-			copy(row, l.score.row)
-			length = l.score.length
+		if v, ok := s.Seen(i, q.key()); ok {
+			score := v.(*wordsScore)
+			copy(row, score.row)
+			length = score.length
 		} else {
-			length = sc.score(row, 0, e.words, e.enc, &e.tags)
+			bag, enc, set := s.Words(i)
+			length = sc.score(row, 0, bag, enc, &set)
 		}
-		sc.buf = words.AppendHashes(sc.buf[:0], strings.TrimSuffix(f.path, path.Ext(f.path)))
+		sc.buf = words.AppendHashes(sc.buf[:0], strings.TrimSuffix(f.Path, path.Ext(f.Path)))
 		lengths[i] = sc.weigh(row, length, pathWordWeight)
 	}
-	n := float64(len(s.files))
+	n := float64(len(s.Files))
 	var total float64
 	for _, l := range lengths {
 		total += float64(l)
@@ -231,7 +250,7 @@ func relevance(s *snapshot, text string, textWeight float64) map[string]float64 
 	idf := make([]float64, nq)
 	for k := range q.hashes {
 		df := 0.0
-		for i := range s.files {
+		for i := range s.Files {
 			if tf[i*nq+k] > 0 {
 				df++
 			}
@@ -239,7 +258,7 @@ func relevance(s *snapshot, text string, textWeight float64) map[string]float64 
 		idf[k] = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	out := make(map[string]float64)
-	for i, f := range s.files {
+	for i, f := range s.Files {
 		var score float64
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(lengths[i])/max(avg, 1))
 		for k, v := range tf[i*nq : (i+1)*nq] {
@@ -249,7 +268,7 @@ func relevance(s *snapshot, text string, textWeight float64) map[string]float64 
 			}
 		}
 		if score > 0 {
-			out[f.path] = score
+			out[f.Path] = score
 		}
 	}
 	return out

@@ -1,11 +1,14 @@
 package repomap
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/policy"
 
 	"github.com/repomap-dev/repomap/internal/fit"
 )
@@ -52,16 +55,16 @@ func TestRelevance(t *testing.T) {
 		"docs/notes.md": {Data: []byte("# Notes\n")},
 	}
 	snap := snapshotOf(t, tree)
-	rel := relevance(snap, "QuerySet.update() ignores the common kwargs", relText)
+	rel := relevance(context.Background(), snap, "QuerySet.update() ignores the common kwargs", policy.Default().Rel.Text)
 	if top := topRelevant(rel, 1); len(top) != 1 || top[0] != "db/query.py" {
 		t.Errorf("most relevant = %v, want db/query.py (rel %v)", top, rel)
 	}
-	common := relevance(snap, "common", relText)
-	rare := relevance(snap, "render", relText)
+	common := relevance(context.Background(), snap, "common", policy.Default().Rel.Text)
+	rare := relevance(context.Background(), snap, "render", policy.Default().Rel.Text)
 	if common["web/views.py"] >= rare["web/views.py"] {
 		t.Errorf("a word of four files scores %g in views.py, not below a word of one file, %g", common["web/views.py"], rare["web/views.py"])
 	}
-	if rel := relevance(snap, "the and of it", relText); len(rel) != 0 {
+	if rel := relevance(context.Background(), snap, "the and of it", policy.Default().Rel.Text); len(rel) != 0 {
 		t.Errorf("stop words alone score files: %v", rel)
 	}
 }
@@ -77,11 +80,11 @@ func TestRelevanceText(t *testing.T) {
 	}
 	snap := snapshotOf(t, tree)
 	for _, q := range []string{"TypeError: hook must be callable, got an integer", "callbacks run in the wrong order"} {
-		rel := relevance(snap, q, relText)
+		rel := relevance(context.Background(), snap, q, policy.Default().Rel.Text)
 		if top := topRelevant(rel, 1); len(top) != 1 || top[0] != "hooks.py" {
 			t.Errorf("%q: most relevant = %v, want hooks.py (rel %v)", q, top, rel)
 		}
-		if rel := relevance(snap, q, 0); rel["hooks.py"] > 0 {
+		if rel := relevance(context.Background(), snap, q, 0); rel["hooks.py"] > 0 {
 			t.Errorf("%q with the text's words weighed 0: hooks.py scores %g, want 0", q, rel["hooks.py"])
 		}
 	}
@@ -131,7 +134,7 @@ func TestRelevanceEncoded(t *testing.T) {
 		if encoded < 4 {
 			t.Fatalf("%d files with their tags as the cache holds them, want 4 at least", encoded)
 		}
-		got := relevance(snap, text, relText)
+		got := relevance(context.Background(), snap, text, policy.Default().Rel.Text)
 		for _, e := range snap.entries {
 			if n, _ := e.enc.Len(); n > 0 {
 				encoded--
@@ -147,7 +150,7 @@ func TestRelevanceEncoded(t *testing.T) {
 			c.decode()
 			decoded.entries[i] = &c
 		}
-		want := relevance(&decoded, text, relText)
+		want := relevance(context.Background(), &decoded, text, policy.Default().Rel.Text)
 		if len(want) < 3 || !maps.Equal(got, want) {
 			t.Errorf("without words of the text %t: relevance of the tags read in place = %v, want %v", noText, got, want)
 		}
@@ -172,21 +175,23 @@ func TestRelevanceScoredAsRead(t *testing.T) {
 		{"QuerySet.update() ignores the common kwargs", "QuerySet.update() ignores the common kwargs"},
 		{"the route renders", "QuerySet.update() ignores the common kwargs"},
 	} {
-		_, _, snap := stampSnapshot(t, root, dir, newWordsQuery(tc.scored, relText))
+		_, _, snap := stampSnapshot(t, root, dir, newWordsQuery(tc.scored, policy.Default().Rel.Text))
 		for i, e := range snap.entries {
-			if e.lazy == nil || e.lazy.score == nil {
-				t.Fatalf("%s: not scored as read", snap.files[i].path)
+			if e.lazy == nil || e.lazy.seen == nil {
+				t.Fatalf("%s: not scored as read", snap.Files[i].Path)
 			}
 		}
-		got := relevance(snap, tc.asked, relText)
+		got := relevance(context.Background(), snap, tc.asked, policy.Default().Rel.Text)
 		same := tc.scored == tc.asked
 		for i, e := range snap.entries {
 			if (e.lazy == nil) == same {
-				t.Errorf("scored for %q, asked %q: %s read %t, want %t", tc.scored, tc.asked, snap.files[i].path, e.lazy == nil, !same)
+				t.Errorf("scored for %q, asked %q: %s read %t, want %t", tc.scored, tc.asked, snap.Files[i].Path, e.lazy == nil, !same)
 			}
 		}
-		snap.decodeAll()
-		want := relevance(snap, tc.asked, relText)
+		if err := snap.DecodeAll(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		want := relevance(context.Background(), snap, tc.asked, policy.Default().Rel.Text)
 		if len(want) < 3 || !maps.Equal(got, want) {
 			t.Errorf("scored for %q, asked %q: relevance = %v, want %v", tc.scored, tc.asked, got, want)
 		}
@@ -194,7 +199,7 @@ func TestRelevanceScoredAsRead(t *testing.T) {
 }
 
 // snapshotOf returns the snapshot of an unfocused map of tree.
-func snapshotOf(t *testing.T, tree fstest.MapFS) *snapshot {
+func snapshotOf(t *testing.T, tree fstest.MapFS) *Snapshot {
 	t.Helper()
 	m, err := NewFS(tree, nil)
 	if err != nil {

@@ -196,7 +196,7 @@ func TestResolveCSharp(t *testing.T) {
 			t.Errorf("edge %q: in aider's %v, in the resolved %v", e, slices.Contains(aider, e), slices.Contains(got, e))
 		}
 	}
-	for _, f := range linkTree(t, csharpTree, RankingDefault).files {
+	for _, f := range linkTree(t, csharpTree, RankingDefault).Files {
 		if f.Path == app && !slices.Contains(f.Refs, fallbackKey("Thing", "dotnet")) {
 			t.Errorf("%s refs %q, want the fallback key of Thing", f.Path, f.Refs)
 		}

@@ -120,7 +120,7 @@ func TestResolveJava(t *testing.T) {
 		}
 	}
 
-	for _, f := range linkTree(t, javaTree, RankingDefault).files {
+	for _, f := range linkTree(t, javaTree, RankingDefault).Files {
 		if f.Path == app && !slices.Contains(f.Refs, fallbackKey("thing", "jvm")) {
 			t.Errorf("%s refs %q, want the fallback key of thing", f.Path, f.Refs)
 		}
@@ -166,7 +166,7 @@ class Use {
 	}
 	// g.make() on an imported class outside the tree links to nothing
 	// (Gadget is imported by name from a package the tree does not have).
-	for _, f := range linkTree(t, tree, RankingDefault).files {
+	for _, f := range linkTree(t, tree, RankingDefault).Files {
 		if f.Path == "b/Use.java" && slices.Contains(f.Refs, fallbackKey("make", "jvm")) {
 			t.Errorf("%s refs %q: g.make() on an outside type falls back", f.Path, f.Refs)
 		}
@@ -200,7 +200,7 @@ class AdapterTest {
 			t.Errorf("%s: resolved edges:\n%s\nwant:\n%s", ranking, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 		rules := ranking == rankingKotlin
-		for _, f := range linkTree(t, tree, ranking).files {
+		for _, f := range linkTree(t, tree, ranking).Files {
 			if f.Path == "test/AdapterTest.java" && slices.Contains(f.Refs, fallbackKey("Adapter", "jvm")) == rules {
 				t.Errorf("%s: %s refs %q: the fallback key of Adapter is there: %t, want %t", ranking, f.Path, f.Refs, !rules, rules)
 			}

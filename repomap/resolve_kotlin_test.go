@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/rank"
 )
 
@@ -192,12 +193,12 @@ func TestResolveKotlin(t *testing.T) {
 	}
 	// it.total() on a lambda's parameter means any type's member total;
 	// order.describe() on a declared Order means Entity's alone.
-	members := func(name string) string { return rank.Key(name, jvmMembersScope) }
-	for _, f := range linkTree(t, kotlinTree, rankingKotlin).files {
+	members := func(name string) string { return rank.Key(name, "jvm.members") }
+	for _, f := range linkTree(t, kotlinTree, rankingKotlin).Files {
 		if f.Path == app && (!slices.Contains(f.Refs, members("total")) || slices.Contains(f.Refs, members("describe"))) {
 			t.Errorf("%s refs %q, want the members key of total and not of describe", f.Path, f.Refs)
 		}
-		if f.Path == app && slices.ContainsFunc(f.Refs, func(k string) bool { return strings.HasSuffix(k, fallbackScope) }) {
+		if f.Path == app && slices.ContainsFunc(f.Refs, func(k string) bool { return strings.HasSuffix(k, link.FallbackScope) }) {
 			t.Errorf("%s refs %q: a reference falls back", f.Path, f.Refs)
 		}
 	}

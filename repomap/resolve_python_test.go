@@ -163,10 +163,10 @@ func TestPythonExports(t *testing.T) {
 		t.Errorf("edges without exports = %q, want none", got)
 	}
 	l := linkTree(t, tree, def+"+exports")
-	if h := l.hidden["pkg/__init__.py"]; !slices.Contains(h, "__all__") {
+	if h := l.Hidden["pkg/__init__.py"]; !slices.Contains(h, "__all__") {
 		t.Errorf("hidden names of pkg/__init__.py with exports = %q, want __all__ among them", h)
 	}
-	if h := linkTree(t, tree, def).hidden["pkg/__init__.py"]; slices.Contains(h, "__all__") {
+	if h := linkTree(t, tree, def).Hidden["pkg/__init__.py"]; slices.Contains(h, "__all__") {
 		t.Errorf("hidden names of pkg/__init__.py without exports = %q, want no __all__", h)
 	}
 }

@@ -171,7 +171,7 @@ func TestResolveRust(t *testing.T) {
 	// A call on a value links at the fallback weight to the definitions
 	// of its name, a name not in scope (new_thing) to every definition of it, a
 	// path through a crate outside the tree (serde::Serialize) to nothing.
-	for _, f := range linkTree(t, rustTree, rustRanking).files {
+	for _, f := range linkTree(t, rustTree, rustRanking).Files {
 		if f.Path != "tests/api.rs" {
 			continue
 		}

@@ -127,7 +127,7 @@ func TestResolveScala(t *testing.T) {
 	if ap >= p || ar > r {
 		t.Errorf("names: precision %.2f recall %.2f, not below the rules' %.2f %.2f", ap, ar, p, r)
 	}
-	for _, f := range linkTree(t, scalaTree, scalaRanking).files {
+	for _, f := range linkTree(t, scalaTree, scalaRanking).Files {
 		if f.Path == app && (slices.Contains(f.Refs, fallbackKey("wide", "jvm")) || !slices.Contains(f.Refs, fallbackKey("thing", "jvm"))) {
 			t.Errorf("%s refs %q, want util.fmt.wide placed and unknown.thing() the fallback", f.Path, f.Refs)
 		}

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/link"
+
 	"github.com/repomap-dev/repomap/rank"
 )
 
@@ -71,7 +74,7 @@ func edges(t *testing.T, tree fstest.MapFS, ranking string) []string {
 	t.Helper()
 	l := linkTree(t, tree, ranking)
 	definers := make(map[string][]string)
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		for _, d := range f.Defs {
 			if !slices.Contains(definers[d], f.Path) {
 				definers[d] = append(definers[d], f.Path)
@@ -79,7 +82,7 @@ func edges(t *testing.T, tree fstest.MapFS, ranking string) []string {
 		}
 	}
 	var out []string
-	for _, f := range l.files {
+	for _, f := range l.Files {
 		for _, r := range f.Refs {
 			for _, to := range definers[r] {
 				if to != f.Path {
@@ -95,7 +98,7 @@ func edges(t *testing.T, tree fstest.MapFS, ranking string) []string {
 // linkTree returns the link stage's result for the tree.
 func linkTree(t *testing.T, tree fstest.MapFS, ranking string) linked {
 	t.Helper()
-	m, err := NewFS(tree, &Options{Ranking: ranking})
+	m, err := NewFS(tree, &Options{Policy: experimentPolicy(t, ranking)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +107,11 @@ func linkTree(t *testing.T, tree fstest.MapFS, ranking string) linked {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rk, err := parseRanking(ranking)
+	rk, err := experiment.Parse(ranking)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return link(s, rk)
+	return linkedOf(t, s, rk)
 }
 
 func TestResolveGo(t *testing.T) {
@@ -171,7 +174,7 @@ func TestResolveFallback(t *testing.T) {
 	if got := edges(t, tree, "aider+reverse+roles+rel+overview=1+resolve"); !slices.Contains(got, lua) {
 		t.Errorf("without family, edges lack %q:\n%s", lua, strings.Join(got, "\n"))
 	}
-	for _, f := range linkTree(t, tree, RankingDefault).files {
+	for _, f := range linkTree(t, tree, RankingDefault).Files {
 		if f.Path == "a/a.go" && !slices.Contains(f.Refs, fallbackKey("Shared", "go")) {
 			t.Errorf("a/a.go refs %q, want the fallback key of Shared", f.Refs)
 		}
@@ -273,7 +276,7 @@ func TestRelatedResolved(t *testing.T) {
 		{RankingDefault, []int{5, 29}},
 		{RankingAider, []int{5, 15, 15, 26, 27, 29, 30}},
 	} {
-		m, err := NewFS(goTree, &Options{Ranking: tc.ranking})
+		m, err := NewFS(goTree, &Options{Policy: experimentPolicy(t, tc.ranking)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -359,4 +362,4 @@ func TestLinkFamily(t *testing.T) {
 
 // fallbackKey is the key a reference to name falls back to, from a file
 // of the family of languages fam ("" when names link across families).
-func fallbackKey(name, fam string) string { return nameKey(name, fallbackScope, fam) }
+func fallbackKey(name, fam string) string { return link.NameKey(name, link.FallbackScope, fam) }

@@ -60,10 +60,13 @@ func (m *Map) Build(ctx context.Context, req Request) (*Result, error) {
 }
 
 // publish returns the Result of r, whose blocks bs makes.
-func publish(ctx context.Context, bs *blocks, r *result, encName string) *Result {
+func publish(ctx context.Context, bs *blocks, r *result, encName string) (*Result, error) {
 	pub := &Result{Text: r.text, Tokens: r.tokens, Budget: r.budget, Encoding: encName, Stats: r.stats}
 	pub.Ranked = r.ranked.files()
-	shown := r.ranked.prefix(ctx, r.shown)
+	shown, err := r.ranked.prefix(ctx, r.shown)
+	if err != nil {
+		return nil, err
+	}
 	defs := make(map[string][]Def)
 	for _, it := range shown {
 		ds := defs[it.Path]
@@ -76,8 +79,8 @@ func publish(ctx context.Context, bs *blocks, r *result, encName string) *Result
 	for i, b := range bs.ofItems(ctx, shown) {
 		p := paths[i]
 		fr := FileResult{Path: p, Rank: r.ranked.ranks[p], Text: b.text, Defs: defs[p]}
-		if e := bs.snap.entry(p); e != nil && len(fr.Defs) > 0 {
-			pub.Stats.Redacted += e.redacted
+		if i, ok := bs.snap.Lookup(p); ok && len(fr.Defs) > 0 {
+			pub.Stats.Redacted += bs.snap.Redacted(i)
 		}
 		slices.SortFunc(fr.Defs, func(a, b Def) int {
 			return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
@@ -85,7 +88,7 @@ func publish(ctx context.Context, bs *blocks, r *result, encName string) *Result
 		pub.Files = append(pub.Files, fr)
 	}
 	for _, s := range r.skipped {
-		pub.Skipped = append(pub.Skipped, Skipped{Path: s.path, Reason: s.reason})
+		pub.Skipped = append(pub.Skipped, Skipped{Path: s.Path, Reason: s.Reason})
 	}
-	return pub
+	return pub, nil
 }

@@ -316,3 +316,12 @@ func parseRoleRule(s string) (RoleRule, error) {
 	}
 	return RoleRule{Glob: glob, Role: r}, nil
 }
+
+// set returns the words of a string as a set.
+func set(words string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}

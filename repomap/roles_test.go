@@ -148,7 +148,7 @@ func TestRolesOrderTheMap(t *testing.T) {
 		var out []Role
 		for _, it := range r.ranked.all() {
 			if it.Name != "" {
-				out = append(out, r.blocks.snap.roles[r.blocks.snap.byPath[it.Path]])
+				out = append(out, r.blocks.snap.Roles[r.blocks.snap.byPath[it.Path]])
 			}
 		}
 		return out
@@ -219,7 +219,7 @@ func TestRolesKeptOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := r.blocks.snap
-		return s.roles[s.byPath[p]]
+		return s.Roles[s.byPath[p]]
 	}
 	write := func(p, text string) {
 		t.Helper()

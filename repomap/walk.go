@@ -23,24 +23,24 @@ import (
 // tree's .gitignore files ignore.
 const IgnoreFile = ".repomapignore"
 
-// file is one regular file found under a root.
-type file struct {
-	path string // slash-separated: its path in the map
-	root int    // index of its root
-	rel  string // its path relative to its root
-	size int64
-	mod  int64 // modification time, Unix nanoseconds
+// File is one regular File found under a root.
+type File struct {
+	Path string // slash-separated: its path in the map
+	Root int    // index of its root
+	Rel  string // its path relative to its root
+	Size int64
+	Mod  int64 // modification time, Unix nanoseconds
 }
 
-// skip is a file left out of the map, with the reason.
-type skip struct {
-	path   string
-	reason string
+// Omitted is a file left out of the map, with the reason.
+type Omitted struct {
+	Path   string
+	Reason string
 }
 
 // walk lists the regular files under the root of fsys, in lexical order,
 // as walkTree does with no options.
-func walk(ctx context.Context, fsys fs.FS) ([]file, []skip, error) {
+func walk(ctx context.Context, fsys fs.FS) ([]File, []Omitted, error) {
 	return walkTree(ctx, fsys, walkOptions{})
 }
 
@@ -51,7 +51,7 @@ func walk(ctx context.Context, fsys fs.FS) ([]file, []skip, error) {
 // With disk, r.FS is the directory disk on disk (os.DirFS), and the walk
 // reads its directories there (diskDir); with rw too, the lists come
 // from rw, or the walk is followed by it (rootWatch).
-func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string, workers int, rw *rootWatch) ([]file, []skip, error) {
+func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string, workers int, rw *rootWatch) ([]File, []Omitted, error) {
 	o := walkOptions{exclude: exclude, include: include, workers: workers}
 	if disk {
 		o.disk = r.Dir
@@ -125,7 +125,7 @@ type walkOptions struct {
 // out, a directory with all it holds; with include globs, only the files
 // that match one, or lie under a directory that matches one, are listed,
 // and directories that can hold no such file are not entered.
-func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, error) {
+func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]File, []Omitted, error) {
 	if o.watch != nil {
 		o.watch.add(".")
 	}
@@ -145,7 +145,7 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]file, []skip, e
 		return nil, nil, fmt.Errorf("repomap: walk: %w", w.err)
 	}
 	nf, ns := top.count()
-	files, skipped := make([]file, 0, nf), make([]skip, 0, ns)
+	files, skipped := make([]File, 0, nf), make([]Omitted, 0, ns)
 	top.flatten(&files, &skipped)
 	return files, skipped, nil
 }
@@ -188,8 +188,8 @@ type dirList struct {
 // dirItem is one entry of a dirList: a file, a file left out, or the
 // list of a directory.
 type dirItem struct {
-	file *file
-	skip *skip
+	file *File
+	skip *Omitted
 	dir  *dirList
 }
 
@@ -212,7 +212,7 @@ func (l *dirList) count() (files, skips int) {
 
 // flatten appends the files and skips of l and of its directories, in
 // order.
-func (l *dirList) flatten(files *[]file, skipped *[]skip) {
+func (l *dirList) flatten(files *[]File, skipped *[]Omitted) {
 	for _, it := range l.items {
 		switch {
 		case it.file != nil:
@@ -299,7 +299,7 @@ func (w *walker) dir(job dirJob) error {
 			entries, err = fs.ReadDir(w.fsys, job.dir)
 		}
 		if err != nil {
-			out.items = append(out.items, dirItem{skip: &skip{job.dir, "unreadable: " + errText(err)}})
+			out.items = append(out.items, dirItem{skip: &Omitted{job.dir, "unreadable: " + errText(err)}})
 			return nil
 		}
 		if more := dirIgnore(w.fsys, job.dir, entries, job.parts); len(more) > 0 {
@@ -340,18 +340,18 @@ func (w *walker) dir(job dirJob) error {
 		}
 		switch {
 		case typ&fs.ModeSymlink != 0:
-			out.items = append(out.items, dirItem{skip: &skip{p, "symbolic link"}})
+			out.items = append(out.items, dirItem{skip: &Omitted{p, "symbolic link"}})
 			continue
 		case !typ.IsRegular():
-			out.items = append(out.items, dirItem{skip: &skip{p, "not a regular file"}})
+			out.items = append(out.items, dirItem{skip: &Omitted{p, "not a regular file"}})
 			continue
 		}
 		size, mod, err := w.stamp(dd, d)
 		if err != nil {
-			out.items = append(out.items, dirItem{skip: &skip{p, "unreadable: " + errText(err)}})
+			out.items = append(out.items, dirItem{skip: &Omitted{p, "unreadable: " + errText(err)}})
 			continue
 		}
-		out.items = append(out.items, dirItem{file: &file{path: p, size: size, mod: mod}})
+		out.items = append(out.items, dirItem{file: &File{Path: p, Size: size, Mod: mod}})
 	}
 	return nil
 }
@@ -684,6 +684,21 @@ func (s selection) keep(p string) bool {
 		}
 	}
 	return false
+}
+
+// selects reports whether the walk lists the file at p when it is there
+// and no ignore rule leaves it out: no directory above it is excluded,
+// and keep holds.
+func (s selection) selects(p string) bool {
+	if !s.keep(p) {
+		return false
+	}
+	for d := path.Dir(p); len(s.exclude) > 0 && d != "."; d = path.Dir(d) {
+		if s.excluded(d, true) {
+			return false
+		}
+	}
+	return true
 }
 
 // CheckPattern returns an error that names the pattern p when it is not

@@ -158,7 +158,7 @@ func TestWalkGlobs(t *testing.T) {
 			}
 			var got []string
 			for _, f := range files {
-				got = append(got, f.path)
+				got = append(got, f.Path)
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("walkGlobs(exclude %q, include %q) =\n%q\nwant\n%q", tc.exclude, tc.include, got, tc.want)
@@ -190,7 +190,7 @@ func TestRepomapIgnore(t *testing.T) {
 	}
 	var got []string
 	for _, f := range files {
-		got = append(got, f.path)
+		got = append(got, f.Path)
 	}
 	// .repomapignore adds to .gitignore, and its "!" patterns take back
 	// what the root's .gitignore leaves out.
@@ -224,8 +224,8 @@ func TestGlobOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(files, func(f file) bool { return strings.HasPrefix(f.path, "services/") }) ||
-		slices.ContainsFunc(files, func(f file) bool { return strings.HasPrefix(f.path, "vendor/") }) {
+	if !slices.ContainsFunc(files, func(f File) bool { return strings.HasPrefix(f.Path, "services/") }) ||
+		slices.ContainsFunc(files, func(f File) bool { return strings.HasPrefix(f.Path, "vendor/") }) {
 		t.Errorf("changing the caller's Exclude after NewFS changed the walk")
 	}
 }
@@ -374,7 +374,7 @@ func walkDir(t *testing.T, dir string) []string {
 	}
 	var got []string
 	for _, f := range files {
-		got = append(got, f.path)
+		got = append(got, f.Path)
 	}
 	return got
 }
@@ -492,7 +492,7 @@ func TestWalkRoot(t *testing.T) {
 		}
 		var got []string
 		for _, f := range files {
-			got = append(got, f.path)
+			got = append(got, f.Path)
 		}
 		return got
 	}
@@ -606,7 +606,7 @@ func TestGitPatternsUnreadable(t *testing.T) {
 }
 
 // walkGlobs is walkTree with only the exclude and include globs.
-func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]file, []skip, error) {
+func walkGlobs(ctx context.Context, fsys fs.FS, exclude, include []string) ([]File, []Omitted, error) {
 	return walkTree(ctx, fsys, walkOptions{exclude: exclude, include: include})
 }
 
@@ -760,10 +760,10 @@ func TestWalkOrder(t *testing.T) {
 		}
 		var got, gotSkips []string
 		for _, f := range files {
-			got = append(got, f.path)
+			got = append(got, f.Path)
 		}
 		for _, s := range skipped {
-			gotSkips = append(gotSkips, s.path)
+			gotSkips = append(gotSkips, s.Path)
 		}
 		if !slices.Equal(got, want) || !slices.Equal(gotSkips, wantSkips) {
 			t.Fatalf("run %d: %d files, %d skips, not in fs.WalkDir's order (%d, %d)", run, len(got), len(gotSkips), len(want), len(wantSkips))

@@ -43,8 +43,8 @@ type rootWatch struct {
 	err  error
 
 	walked  bool // files and skipped are a walk's
-	files   []file
-	skipped []skip
+	files   []File
+	skipped []Omitted
 	at      map[string]int      // per path of files, its index; -1 for a path of skipped
 	outside []gitignore.Pattern // the rules from outside the tree (walkTree)
 	sel     selection
@@ -97,7 +97,7 @@ func (rw *rootWatch) rearm() map[int32]string {
 // done takes the lists of a walk the watch followed from its start, and
 // ends the watches of directories that walk did not list. It reports
 // an error of the watch, which then cannot be used.
-func (rw *rootWatch) done(old map[int32]string, files []file, skipped []skip, outside []gitignore.Pattern, sel selection) error {
+func (rw *rootWatch) done(old map[int32]string, files []File, skipped []Omitted, outside []gitignore.Pattern, sel selection) error {
 	if rw.err != nil {
 		return rw.err
 	}
@@ -109,10 +109,10 @@ func (rw *rootWatch) done(old map[int32]string, files []file, skipped []skip, ou
 	rw.walked, rw.files, rw.skipped, rw.outside, rw.sel = true, files, skipped, outside, sel
 	rw.at = make(map[string]int, len(files)+len(skipped))
 	for i, f := range files {
-		rw.at[f.path] = i
+		rw.at[f.Path] = i
 	}
 	for _, s := range skipped {
-		rw.at[s.path] = -1
+		rw.at[s.Path] = -1
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func (rw *rootWatch) done(old map[int32]string, files []file, skipped []skip, ou
 // events say the tree must be walked again, or the watch failed (err),
 // not ok. outside is the rules from outside the tree that a walk now
 // starts with.
-func (rw *rootWatch) since(outside []gitignore.Pattern) (files []file, skipped []skip, ok bool, err error) {
+func (rw *rootWatch) since(outside []gitignore.Pattern) (files []File, skipped []Omitted, ok bool, err error) {
 	if !rw.walked {
 		return nil, nil, false, nil
 	}
@@ -165,12 +165,12 @@ func (rw *rootWatch) since(outside []gitignore.Pattern) (files []file, skipped [
 	// stamps change in place.
 	for _, i := range stale {
 		f := &rw.files[i]
-		info, err := os.Lstat(filepath.Join(rw.dir, filepath.FromSlash(f.path)))
+		info, err := os.Lstat(filepath.Join(rw.dir, filepath.FromSlash(f.Path)))
 		if err != nil || !info.Mode().IsRegular() {
 			rw.walked = false
 			return nil, nil, false, nil
 		}
-		f.size, f.mod = info.Size(), info.ModTime().UnixNano()
+		f.Size, f.Mod = info.Size(), info.ModTime().UnixNano()
 	}
 	return rw.files, rw.skipped, true, nil
 }

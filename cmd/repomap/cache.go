@@ -17,11 +17,11 @@ func cacheCommand() *command {
 	var all bool
 	return &command{
 		name:  "cache",
-		usage: "repomap cache path\nrepomap cache list\nrepomap cache prune\nrepomap cache clean [flags] ROOT...\nrepomap cache clean -all",
+		usage: "repomap cache path\nrepomap cache list\nrepomap cache prune\nrepomap cache clean [flags] ROOT...\nrepomap cache clean --all",
 		short: "show or clean the tag caches",
 		long: `
 Cache shows and cleans the tag caches: one database per root ever mapped,
-in the cache directory (-cache-dir, by default the user's cache directory
+in the cache directory (--cache-dir, by default the user's cache directory
 followed by /repomap). Nothing of repomap's is kept anywhere else, and
 removing a cache only makes the next map of its root parse every file.
 
@@ -30,7 +30,7 @@ removing a cache only makes the next map of its root parse every file.
 	       root, least recently used first, then their number and size
 	prune  remove the databases not used for 90 days, then the least
 	       recently used ones while all of them are larger than 1 GiB
-	clean  remove the cache of each ROOT, or with -all every cache
+	clean  remove the cache of each ROOT, or with --all every cache
 
 A database that another repomap process is using is left in place.`,
 		flags: func(fl *flag.FlagSet, c *config) {
@@ -43,7 +43,7 @@ A database that another repomap process is using is left in place.`,
 			}
 			sub, args := args[0], args[1:]
 			if all && sub != "clean" {
-				return e.usage("-all goes with clean only")
+				return e.usage("--all goes with clean only")
 			}
 			dir := c.cacheDir
 			if dir == "" {
@@ -60,7 +60,7 @@ A database that another repomap process is using is left in place.`,
 				}
 			case "clean":
 				if all == (len(args) > 0) {
-					return e.usage("clean wants ROOT... or -all")
+					return e.usage("clean wants ROOT... or --all")
 				}
 			default:
 				return e.usage(fmt.Sprintf("unknown subcommand %q (want path, list, prune or clean)", sub))
@@ -121,7 +121,7 @@ func listText(dir string, dbs []cache.DB) string {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", db.LastUse.Local().Format(time.DateTime), byteSize(db.Size), root)
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "%d databases, %s, in %s\n", len(dbs), byteSize(total), dir)
+	fmt.Fprintf(&b, "%s, %s, in %s\n", plural(len(dbs), "database"), byteSize(total), dir)
 	return b.String()
 }
 
@@ -131,7 +131,7 @@ func removedText(e *env, removed []cache.DB, err error) int {
 	for _, db := range removed {
 		size += db.Size
 	}
-	fmt.Fprintf(e.stdout, "removed %d databases, %s\n", len(removed), byteSize(size))
+	fmt.Fprintf(e.stdout, "removed %s, %s\n", plural(len(removed), "database"), byteSize(size))
 	if err != nil {
 		return fail(e, err)
 	}

@@ -31,12 +31,12 @@ func TestCacheCommand(t *testing.T) {
 	}
 	check(exitOK, "removed the cache of "+root, "clean", root)
 	check(exitFailure, "", "clean", root) // no cache of it any more
-	out = check(exitOK, "1 databases", "list")
+	out = check(exitOK, "1 database,", "list")
 	if strings.Contains(out, root) {
 		t.Errorf("after clean, repomap cache list = %q, still with %s", out, root)
 	}
 	check(exitOK, "removed 0 databases", "prune") // the other was used just now
-	check(exitOK, "removed 1 databases", "clean", "-all")
+	check(exitOK, "removed 1 database,", "clean", "-all")
 	check(exitOK, "0 databases", "list")
 
 	for _, args := range [][]string{{}, {"bogus"}, {"clean"}, {"clean", "-all", root}, {"list", "-all"}, {"path", "x"}} {

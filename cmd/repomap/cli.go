@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 )
 
 // A command is repomap or one of its subcommands.
@@ -19,9 +20,6 @@ type command struct {
 	// flags registers the command's flags on fl, bound to c.
 	flags func(fl *flag.FlagSet, c *config)
 	run   func(ctx context.Context, e *env, c *config, args []string) int
-	// raw, when set, runs the command instead of run, with its arguments
-	// as they are: it parses its own flags.
-	raw func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // env is where a command reads and writes.
@@ -44,7 +42,7 @@ const (
 
 // commands returns every command, the map first.
 func commands() []*command {
-	return []*command{mapCommand(), defsCommand(), refsCommand(), relatedCommand(), graphCommand(), languagesCommand(), mcpCommand(), cacheCommand(), evalCommand(), benchCommand(), versionCommand(), helpCommand()}
+	return []*command{mapCommand(), defsCommand(), refsCommand(), relatedCommand(), graphCommand(), languagesCommand(), mcpCommand(), cacheCommand(), evalCommand(), benchCommand(), versionCommand(), completionCommand(), helpCommand()}
 }
 
 // lookupCommand returns the command named name ("" for the map), or nil.
@@ -66,9 +64,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			cmd, args = c, args[1:]
 		}
 	}
-	if cmd.raw != nil {
-		return cmd.raw(ctx, args, stdout, stderr)
-	}
 	e := &env{
 		stdin: os.Stdin, stdout: stdout, stderr: stderr, cmd: cmd,
 		cause:    func() error { return context.Cause(ctx) },
@@ -84,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return e.usage(flagError(fl, err))
 	}
+	c.set = make(map[string]bool)
+	fl.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
 	if c.help {
 		printHelp(e.stdout, cmd)
 		return exitOK
@@ -119,21 +116,84 @@ func parse(fl *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// flagError returns the message of err, an error of fl.Parse, with the
-// flag named as the help names it and, for an unknown flag, the flag
-// meant if the name is a near miss.
+// flagError returns the message of err, an error of fl.Parse, in our
+// words rather than package flag's: the flag named as the help names it,
+// what its value should be, and for an unknown flag the flag meant if the
+// name is a near miss.
 func flagError(fl *flag.FlagSet, err error) string {
-	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
-	if !ok {
-		return err.Error()
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		var names []string
+		fl.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		msg := "unknown flag " + dashed(name)
+		if near := nearest(name, names); near != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", dashed(near))
+		}
+		return msg
 	}
-	var names []string
-	fl.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	msg := "unknown flag --" + name
-	if near := nearest(name, names); near != "" {
-		msg += fmt.Sprintf(" (did you mean --%s?)", near)
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return fmt.Sprintf("%s needs a value: %s", dashed(name), flagSynopsis(fl.Lookup(name)))
+	}
+	// "invalid value %q for flag -%s: %v", "invalid boolean value %q for -%s: %v"
+	if rest, ok := strings.CutPrefix(msg, "invalid "); ok {
+		_, rest, _ = strings.Cut(rest, "value ")
+		value, rest, _ := strings.Cut(rest, " for ")
+		rest = strings.TrimPrefix(rest, "flag ")
+		name, cause, _ := strings.Cut(strings.TrimPrefix(rest, "-"), ": ")
+		if f := fl.Lookup(name); f != nil {
+			return fmt.Sprintf("%s takes %s, not %s%s", dashed(name), valueKind(f), value, causeText(cause))
+		}
 	}
 	return msg
+}
+
+// dashed returns the flag named name as the help writes it: "-o" for a
+// one-letter name, "--tokens" for a longer one.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// flagSynopsis returns how f is written with its value: "--tokens
+// tokens", "-o file".
+func flagSynopsis(f *flag.Flag) string {
+	if f == nil {
+		return ""
+	}
+	s := dashed(f.Name)
+	if value, _ := flag.UnquoteUsage(f); value != "" {
+		s += " " + value
+	}
+	return s
+}
+
+// valueKind says what values f takes: "a whole number", "true or
+// false", or its synopsis.
+func valueKind(f *flag.Flag) string {
+	if g, ok := f.Value.(flag.Getter); ok {
+		switch g.Get().(type) {
+		case int, int64, uint, uint64:
+			return "a whole number"
+		case bool:
+			return "true or false"
+		case float64:
+			return "a number"
+		case time.Duration:
+			return "a duration such as 5s"
+		}
+	}
+	return "a value as in " + flagSynopsis(f)
+}
+
+// causeText returns why package flag refused a value, when it says more
+// than that the value did not parse.
+func causeText(cause string) string {
+	if strings.HasSuffix(cause, "value out of range") {
+		return " (out of range)"
+	}
+	return ""
 }
 
 // nearest returns the word of words nearest to w, if it is near enough
@@ -179,7 +239,11 @@ func editDistance(a, b string) int {
 func (e *env) usage(msg string) int {
 	fmt.Fprintf(e.stderr, "repomap: %s\n", msg)
 	fmt.Fprintf(e.stderr, "usage: %s\n", strings.ReplaceAll(e.cmd.usage, "\n", "\n       "))
-	fmt.Fprintf(e.stderr, "Run '%s -h' for help.\n", cmdName(e.cmd))
+	if e.cmd.name == "help" {
+		fmt.Fprintln(e.stderr, "Run 'repomap help' for the list of commands.")
+	} else {
+		fmt.Fprintf(e.stderr, "Run '%s -h' for help.\n", cmdName(e.cmd))
+	}
 	return exitUsage
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +20,7 @@ import (
 // config holds the values of the flags.
 type config struct {
 	help bool
+	set  map[string]bool // the flags given, by name
 
 	// The budget.
 	tokens, window int
@@ -32,8 +34,9 @@ type config struct {
 	verbose          bool
 	roots            list // -root, for commands whose arguments are not roots
 
-	format string
-	output string // -o
+	format  string
+	formats []string // the formats -format takes, for completion
+	output  string   // -o
 
 	// The map.
 	focus, mentions list
@@ -54,6 +57,7 @@ type config struct {
 	maxTokens int  // mcp
 	top       int  // graph
 	arrows    int  // graph
+	eval      evalFlags
 
 	within time.Duration // mcp: --answer-within
 }
@@ -101,7 +105,14 @@ func (c *config) rootFlag(fl *flag.FlagSet) {
 // formatFlag registers -format with the formats given, the first the
 // default.
 func (c *config) formatFlag(fl *flag.FlagSet, formats ...string) {
-	fl.StringVar(&c.format, "format", formats[0], "the output `format`: "+strings.Join(formats, ", "))
+	names := slices.Clone(formats)
+	for _, alias := range slices.Sorted(maps.Keys(formatAliases)) {
+		if i := slices.Index(names, formatAliases[alias]); i >= 0 {
+			names[i] += " (or " + alias + ")"
+		}
+	}
+	fl.StringVar(&c.format, "format", formats[0], "the output `format`: "+strings.Join(names, ", "))
+	c.formats = formats
 }
 
 // outputFlag registers -o.
@@ -109,11 +120,22 @@ func (c *config) outputFlag(fl *flag.FlagSet) {
 	fl.StringVar(&c.output, "o", "", "write the output to `file` instead of standard output, replacing the file whole only once the output is complete")
 }
 
-// check reports a usage error in the flags, or "".
+// formatAliases are other names of formats.
+var formatAliases = map[string]string{"md": formatMarkdown}
+
+// check reports a usage error in the flags, or "". It gives -format the
+// name of the format an alias names.
 func (c *config) check(formats ...string) string {
+	if f, ok := formatAliases[c.format]; ok && slices.Contains(formats, f) {
+		c.format = f
+	}
 	switch {
-	case c.tokens < 0 || c.window < 0:
-		return "--tokens and --context-window must not be negative"
+	case c.tokens < 0:
+		return "--tokens must not be negative"
+	case c.window < 0:
+		return "--context-window must not be negative"
+	case c.tokens == 0 && c.set["tokens"]:
+		return "--tokens 0 leaves no room for a map: give a positive budget, or leave --tokens out for the default (from --context-window, else 1024)"
 	case c.runs < 0:
 		return "--runs must not be negative"
 	case c.encoding != "" && c.encoding != repomap.O200kBase && c.encoding != repomap.Cl100kBase:
@@ -289,6 +311,11 @@ func nameLookup(run func(ctx context.Context, e *env, c *config, m *repomap.Map,
 		if len(args) == 0 {
 			return e.usage("no NAME")
 		}
+		for _, a := range args {
+			if !mayBeName(a) && isDir(a) {
+				return e.usage(fmt.Sprintf("%s is a directory, not a NAME: to look in it, use --root %s", a, a))
+			}
+		}
 		m, err := c.open(e, c.rootDirs())
 		if err != nil {
 			return fail(e, err)
@@ -296,6 +323,50 @@ func nameLookup(run func(ctx context.Context, e *env, c *config, m *repomap.Map,
 		defer m.Close()
 		return run(ctx, e, c, m, args)
 	}
+}
+
+// mayBeName reports whether s may be a name to look up: it is not "."
+// or "..", and holds no path separator.
+func mayBeName(s string) bool {
+	return s != "." && s != ".." && !strings.ContainsAny(s, `/\`)
+}
+
+// isDir reports whether p is a directory on disk.
+func isDir(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.IsDir()
+}
+
+// notFound reports on standard error the names that nothing was found
+// for, with what (as "no definition of"), and returns the exit status of
+// a lookup: exitFailure when nothing was found for any name, as grep's
+// is when no line matches. A name that is also a directory gets a hint
+// that --root looks in a directory.
+func notFound(e *env, what string, names []string, found func(name string) bool) int {
+	missing := 0
+	for _, n := range names {
+		if found(n) {
+			continue
+		}
+		missing++
+		hint := ""
+		if isDir(n) {
+			hint = fmt.Sprintf(" (%s is a directory: to look in it, use --root %s)", n, n)
+		}
+		fmt.Fprintf(e.stderr, "repomap: %s %s%s\n", what, n, hint)
+	}
+	if missing == len(names) {
+		return exitFailure
+	}
+	return exitOK
+}
+
+// plural returns n and noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // emit writes out, the output of a command, to standard output or to

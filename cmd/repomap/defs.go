@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"slices"
 
 	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
@@ -21,7 +22,9 @@ it (see --style): its signature after "│", under the headers of the
 declarations around it (the class around a method, say), and "⋮" for
 hidden runs.
 
-A name with no definition prints nothing; the exit status is still 0.
+A NAME with no definition gets a line on standard error. The exit status
+is 1 when no NAME has one, as grep's is when no line matches. NAMEs are
+looked up in the current directory, or in the trees given with --root.
 
 Examples:
 
@@ -36,10 +39,16 @@ Examples:
 			if err != nil {
 				return fail(e, err)
 			}
+			out := stringOut(output.Definitions(defs))
 			if c.format == formatJSON {
-				return emit(e, c, jsonOut(output.NewDefinitionsDoc(m.Roots(), defs)))
+				out = jsonOut(output.NewDefinitionsDoc(m.Roots(), defs))
 			}
-			return emit(e, c, stringOut(output.Definitions(defs)))
+			if code := emit(e, c, out); code != exitOK {
+				return code
+			}
+			return notFound(e, "no definition of", args, func(name string) bool {
+				return slices.ContainsFunc(defs, func(d repomap.Definition) bool { return d.Name == name })
+			})
 		}),
 	}
 }

@@ -13,22 +13,22 @@
 //
 // Files ignored by the tree's .gitignore files, by .git/info/exclude or by
 // a .repomapignore file at a root (gitignore syntax) are left out, as are
-// the files that -exclude names or, when -include is given, those it does
+// the files that --exclude names or, when --include is given, those it does
 // not. Their patterns mean what they mean in a .gitignore file: one
 // without a slash matches at any depth, a leading slash anchors it at the
-// root, a trailing slash matches directories; a directory that -exclude
+// root, a trailing slash matches directories; a directory that --exclude
 // matches is not walked. So are the files that git ignores from above the
 // root when the root lies in a git repository (every .gitignore up to the
 // repository's top, .git/info/exclude and core.excludesFile).
 //
-// The budget (-tokens) is a hard cap on the map, counted with the
-// o200k_base tokenizer (or cl100k_base with -encoding); the tokenizer's
-// tables are built in. The focus files (-focus) steer the ranking toward
+// The budget (--tokens) is a hard cap on the map, counted with the
+// o200k_base tokenizer (or cl100k_base with --encoding); the tokenizer's
+// tables are built in. The focus files (--focus) steer the ranking toward
 // what they use and are left out of the map, since the agent has them
-// already. Mentioned identifiers and paths (-mention, -mentions-from) rank
+// already. Mentioned identifiers and paths (--mention, --mentions-from) rank
 // higher.
 //
-// Output formats (-format):
+// Output formats (--format):
 //
 //	text      the map as it is: each file's path and a colon, then its
 //	          shown lines after "│", and "⋮" for each run of hidden lines
@@ -60,7 +60,24 @@
 //	repomap [flags] [ROOT...]
 //	repomap COMMAND [flags] [ARG...]
 //
-// Flags (with one dash or two):
+// Commands:
+//
+//	defs       print every definition of names
+//	refs       print the files that refer to names, best ranked first
+//	related    print a map of the files related to one file
+//	graph      print the file graph the map is ranked on
+//	languages  print the languages repomap reads
+//	mcp        serve the map to agents over MCP on standard input and output
+//	cache      show or clean the tag caches
+//	eval       measure the maps of a git repository on its own history, on a task set, or on canons
+//	bench      time the map of a tree, with a cold and a warm tag cache
+//	version    print repomap's version
+//	completion print a shell's completion script for repomap
+//	help       print the manual of repomap or of a command
+//
+// Run 'repomap help COMMAND' for the manual of a command.
+//
+// Flags (a long one with one dash or two):
 //
 //	--cache-dir dir
 //	      where tag caches are kept, in dir (default: the user's cache directory,
@@ -69,8 +86,6 @@
 //	      the model's context window in tokens: the budget is an eighth of it,
 //	      between 1024 and 4096, doubled as far as the window allows when there is
 //	      no focus file
-//	--cpuprofile file
-//	      write a CPU profile to file
 //	--encoding string
 //	      the tokenizer that counts tokens: o200k_base or cl100k_base (default
 //	      "o200k_base")
@@ -82,7 +97,7 @@
 //	      a file being worked on, a path in the map or on disk; repeatable. The
 //	      map ranks what it uses and leaves it out
 //	--format format
-//	      the output format: text, markdown, json (default "text")
+//	      the output format: text, markdown (or md), json (default "text")
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -93,7 +108,7 @@
 //	      input), and mention the files and identifiers it names
 //	--no-cache
 //	      neither read nor write the tag cache
-//	--o file
+//	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
 //	--ranking string
@@ -111,9 +126,6 @@
 //	--stats
 //	      print to standard error how the map was made: files seen, parsed, from
 //	      cache, skipped, tags, graph size, tokens and the time of each stage
-//	--stats-json
-//	      print how the map was made as JSON (repomap.Stats) to standard output,
-//	      instead of the map; for repomap bench
 //	--style string
 //	      how a definition shows: compact, its signature under the headers of its
 //	      class, impl or namespace; or aider, Aider's rule, with the rows after it
@@ -121,26 +133,10 @@
 //	--tokens tokens
 //	      the most tokens the output may have, a hard cap (default: from
 //	      --context-window, else 1024)
-//	--v
+//	-v
 //	      log skipped files and other diagnostics to standard error
-//	--version
+//	-V, --version
 //	      print repomap's version and exit
-//
-// Commands:
-//
-//	defs       print every definition of names
-//	refs       print the files that refer to names, best ranked first
-//	related    print a map of the files related to one file
-//	graph      print the file graph the map is ranked on
-//	languages  print the languages repomap reads
-//	mcp        serve the map to agents over MCP on standard input and output
-//	cache      show or clean the tag caches
-//	eval       measure the maps of a git repository on its own history, on a task set, or on canons
-//	bench      time the map of a tree, with a cold and a warm tag cache
-//	version    print repomap's version
-//	help       print the manual of repomap or of a command
-//
-// Run 'repomap help COMMAND' for the manual of a command.
 //
 // Exit status:
 //
@@ -160,7 +156,9 @@
 // declarations around it (the class around a method, say), and "⋮" for
 // hidden runs.
 //
-// A name with no definition prints nothing; the exit status is still 0.
+// A NAME with no definition gets a line on standard error. The exit status
+// is 1 when no NAME has one, as grep's is when no line matches. NAMEs are
+// looked up in the current directory, or in the trees given with --root.
 //
 // Examples:
 //
@@ -171,7 +169,7 @@
 //
 //	repomap defs [flags] NAME...
 //
-// Flags (with one dash or two):
+// Flags (a long one with one dash or two):
 //
 //	--cache-dir dir
 //	      where tag caches are kept, in dir (default: the user's cache directory,
@@ -200,7 +198,7 @@
 //	      how a definition shows: compact, its signature under the headers of its
 //	      class, impl or namespace; or aider, Aider's rule, with the rows after it
 //	      (default "compact")
-//	--v
+//	-v
 //	      log skipped files and other diagnostics to standard error
 //
 // # repomap refs
@@ -209,6 +207,10 @@
 // file's PageRank in the whole tree), one line a file: "path: line line…",
 // the lines 1-based. With several names, each name's files follow a line
 // "NAME:".
+//
+// A NAME that no file refers to gets a line on standard error. The exit
+// status is 1 when no NAME has a reference, as grep's is when no line
+// matches.
 //
 // Examples:
 //
@@ -219,7 +221,7 @@
 //
 //	repomap refs [flags] NAME...
 //
-// Flags (with one dash or two):
+// Flags (a long one with one dash or two):
 //
 //	--cache-dir dir
 //	      where tag caches are kept, in dir (default: the user's cache directory,
@@ -244,7 +246,7 @@
 //	--root dir
 //	      the root of a tree to look in, a dir; repeatable (default: the current
 //	      directory)
-//	--v
+//	-v
 //	      log skipped files and other diagnostics to standard error
 //
 // # repomap related
@@ -268,7 +270,7 @@
 //
 //	repomap related [flags] FILE
 //
-// Flags (with one dash or two):
+// Flags (a long one with one dash or two):
 //
 //	--cache-dir dir
 //	      where tag caches are kept, in dir (default: the user's cache directory,
@@ -285,13 +287,13 @@
 //	      .gitignore line does ("vendor/", "*_test.go" at any depth, "/build" at
 //	      the root, "**/*.pb.go"); repeatable
 //	--format format
-//	      the output format: text, markdown, json (default "text")
+//	      the output format: text, markdown (or md), json (default "text")
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
-//	--o file
+//	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
 //	--ranking string
@@ -313,7 +315,7 @@
 //	--tokens tokens
 //	      the most tokens the output may have, a hard cap (default: from
 //	      --context-window, else 1024)
-//	--v
+//	-v
 //	      log skipped files and other diagnostics to standard error
 //
 // # repomap graph
@@ -329,7 +331,7 @@
 // change the weights and the ranks as they change the map's. ROOT is as
 // for repomap.
 //
-// Output formats (-format):
+// Output formats (--format):
 //
 //	tsv   one line per (edge, identifier), by from, to and identifier:
 //	      from, to, identifier and weight, separated by tabs, the paths
@@ -340,11 +342,11 @@
 //	      of the teleport and their role, and the edges, each with its
 //	      weight and the part of it that flows back; in the versioned
 //	      schema of the other documents (see the README)
-//	dot   a Graphviz graph of the best-ranked files (-top; 40 unless
+//	dot   a Graphviz graph of the best-ranked files (--top; 40 unless
 //	      set): a box per file, its size by rank, its colour by role,
 //	      focus files outlined; an arrow from a file to a file whose
 //	      definitions it uses, its width by the summed weight of those
-//	      uses, for the heaviest of each file (-arrows); the edges
+//	      uses, for the heaviest of each file (--arrows); the edges
 //	      back, which mirror them, and the self-edges are not drawn.
 //	      Render it with "dot -Tsvg".
 //
@@ -361,11 +363,10 @@
 //
 //	repomap graph [flags] [ROOT...]
 //
-// Flags (with one dash or two):
+// Flags (a long one with one dash or two):
 //
 //	--arrows N
-//	      in dot, draw the N heaviest arrows from each file, 0 for all (default
-//	      "4")
+//	      in dot, draw the N heaviest arrows from each file, 0 for all (default 4)
 //	--cache-dir dir
 //	      where tag caches are kept, in dir (default: the user's cache directory,
 //	      …/repomap); nothing is written into the tree
@@ -388,7 +389,7 @@
 //	      input), as repomap does
 //	--no-cache
 //	      neither read nor write the tag cache
-//	--o file
+//	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
 //	--ranking string
@@ -403,7 +404,7 @@
 //	--top N
 //	      keep the N best-ranked files and the edges between them (default: every
 //	      file in tsv and json, 40 in dot)
-//	--v
+//	-v
 //	      log skipped files and other diagnostics to standard error
 //
 // # repomap languages
@@ -414,16 +415,18 @@
 // parsed with a tree-sitter grammar and a tags query; tier 2 languages are
 // read with a lexer, which finds fewer kinds of definitions.
 //
-// Files in other languages are listed in the map by name only.
+// Files in other languages are listed in the map by name only. Where one
+// extension is shared by several languages, a file's content decides, as
+// the notes under the table say.
 //
 // Usage:
 //
 //	repomap languages [flags]
 //
-// Flags (with one dash or two):
+// Flags (a long one with one dash or two):
 //
 //	--format format
-//	      the output format: text, markdown (default "text")
+//	      the output format: text, markdown (or md) (default "text")
 //
 // # repomap mcp
 //
@@ -466,11 +469,11 @@
 //
 //	repomap mcp [flags] [ROOT...]
 //
-// Flags (with one dash or two):
+// Flags (a long one with one dash or two):
 //
 //	--answer-within duration
 //	      how long a call waits for the tree to be read before it answers that it
-//	      is not ready; 0 waits as long as it takes (default "50s")
+//	      is not ready; 0 waits as long as it takes (default 50s)
 //	--cache-dir dir
 //	      where tag caches are kept, in dir (default: the user's cache directory,
 //	      …/repomap); nothing is written into the tree
@@ -490,7 +493,7 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--max-tokens tokens
 //	      the most tokens a call may ask for; a call that asks for more gets an
-//	      error (default "32768")
+//	      error (default 32768)
 //	--no-cache
 //	      neither read nor write the tag cache
 //	--ranking string
@@ -512,13 +515,13 @@
 //	--tokens tokens
 //	      the most tokens the output may have, a hard cap (default: from
 //	      --context-window, else 1024)
-//	--v
+//	-v
 //	      log skipped files and other diagnostics to standard error
 //
 // # repomap cache
 //
 // Cache shows and cleans the tag caches: one database per root ever mapped,
-// in the cache directory (-cache-dir, by default the user's cache directory
+// in the cache directory (--cache-dir, by default the user's cache directory
 // followed by /repomap). Nothing of repomap's is kept anywhere else, and
 // removing a cache only makes the next map of its root parse every file.
 //
@@ -527,7 +530,7 @@
 //	       root, least recently used first, then their number and size
 //	prune  remove the databases not used for 90 days, then the least
 //	       recently used ones while all of them are larger than 1 GiB
-//	clean  remove the cache of each ROOT, or with -all every cache
+//	clean  remove the cache of each ROOT, or with --all every cache
 //
 // A database that another repomap process is using is left in place.
 //
@@ -537,9 +540,9 @@
 //	repomap cache list
 //	repomap cache prune
 //	repomap cache clean [flags] ROOT...
-//	repomap cache clean -all
+//	repomap cache clean --all
 //
-// Flags (with one dash or two):
+// Flags (a long one with one dash or two):
 //
 //	--all
 //	      with clean: remove every cache
@@ -556,20 +559,67 @@
 // would the map for no request have shown the definitions in other files
 // that the lines the commit adds use (the overview)? REPO is the
 // repository's directory, by default the current one; nothing is written
-// to it. With -tasks it measures on a task set instead: issues filed
-// against repositories (git mirrors under -mirrors) at a base commit, each
+// to it. With --tasks it measures on a task set instead: issues filed
+// against repositories (git mirrors under --mirrors) at a base commit, each
 // mapped with the issue's text as the request, against BM25 and random
-// rankings of the same files. With -canons it counts, for each canon (the
+// rankings of the same files. With --canons it counts, for each canon (the
 // central API of a repository, by its documentation), the names the map
 // for no request shows. See package eval for the method and the report.
 //
 // Usage:
 //
 //	repomap eval [flags] [REPO]
-//	repomap eval -tasks FILE.jsonl -mirrors DIR [flags]
-//	repomap eval -canons DIR -repos DIR [flags]
+//	repomap eval --tasks FILE.jsonl --mirrors DIR [flags]
+//	repomap eval --canons DIR --repos DIR [flags]
 //
-// Run 'repomap eval -h' for its flags.
+// Flags (a long one with one dash or two):
+//
+//	--budgets budgets
+//	      the token budgets, comma-separated (with --tasks: 1024,4096,8192; with
+//	      --canons: 2048,4096) (default "1024,2048,4096,8192")
+//	--cache directory
+//	      with --tasks: keep the tags of the files mapped in directory, for the
+//	      next run
+//	--canons directory
+//	      measure the canons in directory (*.json) instead of a history
+//	--commits number
+//	      how many commits to evaluate, a number: the newest that touch 2 to 20
+//	      source files (default 50)
+//	--format format
+//	      the report's format: text or json (default "text")
+//	--instances instances
+//	      with --tasks: only these instances, comma-separated
+//	--limit N
+//	      with --tasks: only the first N tasks that remain (0: all)
+//	--mirrors directory
+//	      with --tasks: the directory of the repositories' git mirrors, one per
+//	      repository, named owner+name (or owner+name.git)
+//	--ranking rankings
+//	      the rankings to compare, comma-separated (with --tasks: default)
+//	      (default "default,aider")
+//	--repo repositories
+//	      with --tasks: only the tasks of these repositories, comma-separated
+//	--repos directory
+//	      with --canons: the directory of the repositories, owner/name each
+//	--rev commit
+//	      the commit whose history is read (default "HEAD")
+//	--roles roles
+//	      count as source files only the files of these roles, comma-separated:
+//	      commits qualify, and their changed files are wanted, among those alone
+//	      (default: every role)
+//	--seed number
+//	      the seed of the random baseline, a number
+//	--source-only
+//	      map the source files alone (those of --roles, with it), with the tree's
+//	      ignore and roles files
+//	--style styles
+//	      the styles to compare, comma-separated; with more than one, the variants
+//	      are RANKING/STYLE (default "compact")
+//	--tasks file
+//	      measure on the task set in file (JSON Lines of instance_id, repo,
+//	      base_commit, problem_statement, gold_files) instead of a history
+//	-v
+//	      log each commit or task evaluated to standard error
 //
 // # repomap bench
 //
@@ -616,26 +666,35 @@
 //
 //	repomap bench [flags] [PATH]
 //
-// Flags (with one dash or two):
+// Flags (a long one with one dash or two):
 //
 //	--exclude glob
 //	      leave out paths matching glob; repeatable
+//	--floor
+//	      also time the floor, and print the cold map's CPU time as a ratio of it
+//	--runs number
+//	      measured runs of each kind, a positive number (default 3)
+//	--tokens tokens
+//	      the map's budget in tokens (default 1024)
+//
+// Flags for measuring repomap, left out of the other help texts:
+//
+//	repomap
+//	--cpuprofile file
+//	      write a CPU profile to file
+//	--stats-json
+//	      print how the map was made as JSON (repomap.Stats) to standard output,
+//	      instead of the map; for repomap bench
+//	repomap bench
 //	--fault-run
 //	      time nothing but a page fault, in this process, and print its CPU time
 //	      in nanoseconds as JSON (null when it cannot be timed); for repomap bench
 //	      --floor
-//	--floor
-//	      also time the floor, and print the cold map's CPU time as a ratio of it
 //	--floor-run
 //	      time nothing: run the floor once in this process and print what it did
 //	      as JSON; for repomap bench --floor
 //	--floor-threads number
-//	      with --floor-run, the number of threads the floor parses on (default
-//	      "1")
-//	--runs number
-//	      measured runs of each kind, a positive number (default "3")
-//	--tokens tokens
-//	      the map's budget in tokens (default "1024")
+//	      with --floor-run, the number of threads the floor parses on (default 1)
 //
 // # repomap version
 //
@@ -646,6 +705,25 @@
 // Usage:
 //
 //	repomap version
+//
+// # repomap completion
+//
+// Completion prints a script that completes repomap's commands, flags and
+// flag values in the shell named: bash, zsh or fish. The script is made from
+// the same tables as this help, so it knows every command and flag of this
+// build.
+//
+// To load it in every new shell:
+//
+//	bash  add 'source <(repomap completion bash)' to ~/.bashrc
+//	zsh   repomap completion zsh > "${fpath[1]}/_repomap"
+//	      (or add 'source <(repomap completion zsh)' to ~/.zshrc after
+//	      compinit)
+//	fish  repomap completion fish > ~/.config/fish/completions/repomap.fish
+//
+// Usage:
+//
+//	repomap completion bash|zsh|fish
 //
 // # repomap help
 //

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/format"
 	"os"
 	"strings"
@@ -12,9 +13,9 @@ import (
 )
 
 // The manual is written once, in the commands' help texts; doc.go's
-// package comment and README.md's table of languages are made from them
-// and checked here. Run "go test ./cmd/repomap -run 'TestDoc|TestREADME'
-// -update" after changing a help text, a flag or a language.
+// package comment and the docs' tables of languages are made from them
+// and checked here. Run "go test ./cmd/repomap -run TestDoc -update"
+// after changing a help text, a flag or a language.
 
 // docSource returns doc.go: the package comment made of the help texts.
 func docSource(t *testing.T) []byte {
@@ -37,17 +38,18 @@ func docSource(t *testing.T) []byte {
 	root := lookupCommand("")
 	comment(root.long)
 	comment(usageText(root))
-	comment(flagsText(root))
 	comment(commandsText())
+	comment(flagsText(root))
 	comment(exitText)
 	for _, c := range commands()[1:] {
 		comment("# repomap " + c.name)
 		comment(c.long)
 		comment(usageText(c))
-		if c.raw != nil {
-			comment("Run 'repomap " + c.name + " -h' for its flags.")
-		} else if f := flagsText(c); f != "" {
+		if f := flagsText(c); f != "" {
 			comment(f)
+		}
+		if c.name == "bench" {
+			comment(devFlagsText())
 		}
 	}
 	b.WriteString("package main\n")
@@ -75,35 +77,54 @@ func TestDoc(t *testing.T) {
 	}
 }
 
-const (
-	langStart = "<!-- languages: made by go test ./cmd/repomap -run TestREADME -update -->\n"
-	langEnd   = "<!-- end of languages -->\n"
-)
+// TestDocsLanguages checks that docs/languages.md's table, and so the
+// count it states, is the table "repomap languages --format markdown"
+// prints, and that README.md's summary names the same languages.
+func TestDocsLanguages(t *testing.T) {
+	langs := tags.Languages()
+	generated(t, "../../docs/languages.md",
+		"<!-- languages: made by go test ./cmd/repomap -run TestDocsLanguages -update -->\n",
+		"<!-- end of languages -->\n",
+		languagesMarkdown(langs))
+	generated(t, "../../README.md",
+		"<!-- languages summary: made by go test ./cmd/repomap -run TestDocsLanguages -update -->\n",
+		"<!-- end of languages summary -->\n",
+		languagesSummary(langs))
+}
 
-// TestREADMELanguages checks that README.md's list of languages, and so
-// the count it states, is the table "repomap languages --format
-// markdown" prints.
-func TestREADMELanguages(t *testing.T) {
-	const file = "../../README.md"
+// languagesSummary returns a paragraph that names the languages, by
+// tier.
+func languagesSummary(langs []tags.Language) string {
+	var tier [3][]string
+	for _, l := range langs {
+		tier[l.Tier] = append(tier[l.Tier], l.Name)
+	}
+	return fmt.Sprintf("repomap reads %d languages. With a tree-sitter grammar (tier 1): %s. With a lexer, which finds fewer kinds of definitions (tier 2): %s. Files in other languages are listed in a map by name only.\n",
+		len(langs), strings.Join(tier[1], ", "), strings.Join(tier[2], ", "))
+}
+
+// generated checks that the part of file between the lines start and
+// end is want, or with -update makes it so.
+func generated(t *testing.T, file, start, end, want string) {
+	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(data)
-	before, rest, ok1 := strings.Cut(readme, langStart)
-	got, after, ok2 := strings.Cut(rest, langEnd)
+	text := string(data)
+	before, rest, ok1 := strings.Cut(text, start)
+	got, after, ok2 := strings.Cut(rest, end)
 	if !ok1 || !ok2 {
-		t.Fatalf("README.md has no section between %q and %q", langStart, langEnd)
+		t.Fatalf("%s has no section between %q and %q", file, start, end)
 	}
-	want := languagesMarkdown(tags.Languages())
 	if got == want {
 		return
 	}
 	if *update {
-		if err := os.WriteFile(file, []byte(before+langStart+want+langEnd+after), 0o644); err != nil {
+		if err := os.WriteFile(file, []byte(before+start+want+end+after), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md's languages are not those of repomap languages; run with -update (-want +got):\n%s", cmp.Diff(want, got))
+	t.Errorf("%s is not made from the code; run with -update (-want +got):\n%s", file, cmp.Diff(want, got))
 }

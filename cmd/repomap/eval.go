@@ -15,200 +15,131 @@ import (
 	"strings"
 
 	"github.com/repomap-dev/repomap/eval"
+	"github.com/repomap-dev/repomap/eval/experiment"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
+// evalFlags holds the flags of repomap eval.
+type evalFlags struct {
+	commits            int
+	budgets, rev       string
+	seed               int64
+	format             string
+	verbose            bool
+	ranking, style     string
+	tasks, mirrors     string
+	repos, instances   string
+	limit              int
+	cache              string
+	roles              string
+	sourceOnly         bool
+	canons, canonRepos string
+}
+
+// register registers the flags of repomap eval on fl.
+func (ev *evalFlags) register(fl *flag.FlagSet) {
+	fl.IntVar(&ev.commits, "commits", eval.DefaultCommits, "how many commits to evaluate, a `number`: the newest that touch 2 to 20 source files")
+	fl.StringVar(&ev.budgets, "budgets", joinInts(eval.DefaultBudgets()), "the token `budgets`, comma-separated (with --tasks: "+joinInts(eval.DefaultTaskBudgets())+"; with --canons: "+joinInts(eval.DefaultCanonBudgets())+")")
+	fl.Int64Var(&ev.seed, "seed", 0, "the seed of the random baseline, a `number`")
+	fl.StringVar(&ev.rev, "rev", "HEAD", "the `commit` whose history is read")
+	fl.StringVar(&ev.format, "format", formatText, "the report's `format`: text or json")
+	fl.BoolVar(&ev.verbose, "v", false, "log each commit or task evaluated to standard error")
+	fl.StringVar(&ev.ranking, "ranking", repomap.RankingDefault+","+repomap.RankingAider, "the `rankings` to compare, comma-separated (with --tasks: "+repomap.RankingDefault+")")
+	fl.StringVar(&ev.style, "style", repomap.StyleCompact, "the `styles` to compare, comma-separated; with more than one, the variants are RANKING/STYLE")
+	fl.StringVar(&ev.tasks, "tasks", "", "measure on the task set in `file` (JSON Lines of instance_id, repo, base_commit, problem_statement, gold_files) instead of a history")
+	fl.StringVar(&ev.mirrors, "mirrors", "", "with --tasks: the `directory` of the repositories' git mirrors, one per repository, named owner+name (or owner+name.git)")
+	fl.StringVar(&ev.repos, "repo", "", "with --tasks: only the tasks of these `repositories`, comma-separated")
+	fl.StringVar(&ev.instances, "instances", "", "with --tasks: only these `instances`, comma-separated")
+	fl.IntVar(&ev.limit, "limit", 0, "with --tasks: only the first `N` tasks that remain (0: all)")
+	fl.StringVar(&ev.cache, "cache", "", "with --tasks: keep the tags of the files mapped in `directory`, for the next run")
+	fl.StringVar(&ev.roles, "roles", "", "count as source files only the files of these `roles`, comma-separated: commits qualify, and their changed files are wanted, among those alone (default: every role)")
+	fl.BoolVar(&ev.sourceOnly, "source-only", false, "map the source files alone (those of --roles, with it), with the tree's ignore and roles files")
+	fl.StringVar(&ev.canons, "canons", "", "measure the canons in `directory` (*.json) instead of a history")
+	fl.StringVar(&ev.canonRepos, "repos", "", "with --canons: the `directory` of the repositories, owner/name each")
+}
+
 // runEval is "repomap eval": it measures the maps of a git repository on
 // its own history, of the repositories of a task set, or of the
-// repositories of canons (package eval), and writes the report to stdout.
-//
-// Usage:
-//
-//	repomap eval [flags] [REPO]
-//	repomap eval -tasks FILE.jsonl -mirrors DIR [flags]
-//	repomap eval -canons DIR -repos DIR [flags]
-//
-// REPO is a directory of the repository, by default the current one.
-// Nothing is written to it.
-//
-// The flags are:
-//
-//	-commits N
-//		how many commits to evaluate: the newest that touch 2 to 20 source
-//		files (default 50)
-//	-budgets LIST
-//		the token budgets, comma-separated (default 1024,2048,4096,8192;
-//		1024,4096,8192 with -tasks)
-//	-seed N
-//		the seed of the random baseline (default 0)
-//	-rev REV
-//		the commit whose history is read (default HEAD)
-//	-ranking LIST
-//		the rankings to compare, comma-separated (default default,aider;
-//		default with -tasks)
-//	-style LIST
-//		the styles to compare, comma-separated (default compact); with
-//		more than one, each variant is a ranking and a style, named
-//		RANKING/STYLE
-//	-format text|json
-//		the report's format (default text)
-//	-v
-//		log each commit or task evaluated to standard error
-//	-roles LIST
-//		count as source files only the files of these roles (source, test,
-//		example, fixture, generated, vendored, docs, config, community,
-//		asset), comma-separated: commits qualify, and their changed files
-//		are wanted, among those alone (default: every role)
-//	-source-only
-//		map the source files alone (those of -roles, with it), with the
-//		tree's ignore and roles files, instead of the whole tree
-//
-// With -tasks, the task set's maps are measured instead of a history:
-//
-//	-tasks FILE
-//		the task set, JSON Lines of {instance_id, repo, base_commit,
-//		problem_statement, gold_files}
-//	-mirrors DIR
-//		where the repositories are: the git directory of repo "owner/name"
-//		is DIR/owner+name (or DIR/owner+name.git), bare or not; a symbolic
-//		link will do
-//	-repo LIST
-//		only the tasks of these repositories, comma-separated
-//	-instances LIST
-//		only these instances, comma-separated
-//	-limit N
-//		only the first N tasks that remain
-//	-cache DIR
-//		keep the tags of the files mapped in DIR, for the next run
-//
-// With -canons, the canons' counts of central names shown in unfocused
-// maps are measured instead (budgets 2048,4096 by default):
-//
-//	-canons DIR
-//		the canons, one *.json file each (see eval.ReadCanons)
-//	-repos DIR
-//		where the repositories are: the git repository of "owner/name" is
-//		DIR/owner/name, bare or not, holding the canon's commit
-func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("repomap eval", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	var (
-		commits   = fl.Int("commits", eval.DefaultCommits, "how many commits to evaluate")
-		budgets   = fl.String("budgets", joinInts(eval.DefaultBudgets()), "the token `budgets`, comma-separated (with -tasks: "+joinInts(eval.DefaultTaskBudgets())+")")
-		seed      = fl.Int64("seed", 0, "the seed of the random baseline")
-		rev       = fl.String("rev", "HEAD", "the commit whose history is read")
-		format    = fl.String("format", "text", "the report's format: text or json")
-		verbose   = fl.Bool("v", false, "log each commit or task evaluated to standard error")
-		ranking   = fl.String("ranking", repomap.RankingDefault+","+repomap.RankingAider, "the `rankings` to compare, comma-separated (with -tasks: "+repomap.RankingDefault+")")
-		style     = fl.String("style", repomap.StyleCompact, "the `styles` to compare, comma-separated; with more than one, the variants are RANKING/STYLE")
-		taskFile  = fl.String("tasks", "", "measure on the task set in `file` (JSON Lines) instead of a history")
-		mirrors   = fl.String("mirrors", "", "with -tasks: the `directory` of the repositories' git mirrors, one per repository, named owner+name")
-		repos     = fl.String("repo", "", "with -tasks: only the tasks of these `repositories`, comma-separated")
-		instances = fl.String("instances", "", "with -tasks: only these `instances`, comma-separated")
-		limit     = fl.Int("limit", 0, "with -tasks: only the first `N` tasks that remain (0: all)")
-		cacheDir  = fl.String("cache", "", "with -tasks: keep the tags of the files mapped in `directory`, for the next run")
-		roleList  = fl.String("roles", "", "count as source files only the files of these `roles`, comma-separated: commits qualify, and their changed files are wanted, among those alone (default: every role)")
-		srcOnly   = fl.Bool("source-only", false, "map the source files alone (those of -roles, with it), with the tree's ignore and roles files")
-		canonDir  = fl.String("canons", "", "measure the canons in `directory` (*.json) instead of a history")
-		canonRepo = fl.String("repos", "", "with -canons: the `directory` of the repositories, owner/name each")
-	)
-	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: repomap eval [flags] [REPO]\n       repomap eval -tasks FILE.jsonl -mirrors DIR [flags]\n       repomap eval -canons DIR -repos DIR [flags]\n\nflags:\n")
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "repomap eval: "+format+"\n", a...)
-		fl.Usage()
-		return 2
-	}
-	set := make(map[string]bool)
-	fl.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	tasksMode, canonMode := *taskFile != "", *canonDir != ""
+// repositories of canons (package eval), and writes the report to
+// standard output.
+func runEval(ctx context.Context, e *env, c *config, args []string) int {
+	ev, set := &c.eval, c.set
+	usage := func(format string, a ...any) int { return e.usage(fmt.Sprintf(format, a...)) }
+	tasksMode, canonMode := ev.tasks != "", ev.canons != ""
 	for _, name := range []string{"mirrors", "repo", "instances", "limit", "cache"} {
 		if set[name] && !tasksMode {
-			return usage("-%s goes with -tasks", name)
+			return usage("--%s goes with --tasks", name)
 		}
 	}
 	if set["repos"] && !canonMode {
-		return usage("-repos goes with -canons")
+		return usage("--repos goes with --canons")
 	}
 	if canonMode {
 		if tasksMode {
-			return usage("-canons does not go with -tasks")
+			return usage("--canons does not go with --tasks")
 		}
 		for _, name := range []string{"commits", "rev", "seed", "roles", "source-only"} {
 			if set[name] {
-				return usage("-%s does not go with -canons", name)
+				return usage("--%s does not go with --canons", name)
 			}
 		}
-		if fl.NArg() > 0 {
-			return usage("no REPO with -canons: the repositories are under -repos")
+		if len(args) > 0 {
+			return usage("no REPO with --canons: the repositories are under --repos")
 		}
-		if *canonRepo == "" {
-			return usage("-canons needs -repos")
+		if ev.canonRepos == "" {
+			return usage("--canons needs --repos")
 		}
 		if !set["budgets"] {
-			*budgets = joinInts(eval.DefaultCanonBudgets())
+			ev.budgets = joinInts(eval.DefaultCanonBudgets())
 		}
 	}
 	if tasksMode {
-		for _, name := range []string{"roles", "source-only"} {
+		for _, name := range []string{"roles", "source-only", "commits", "rev"} {
 			if set[name] {
-				return usage("-%s does not go with -tasks", name)
+				return usage("--%s does not go with --tasks", name)
 			}
 		}
-		for _, name := range []string{"commits", "rev"} {
-			if set[name] {
-				return usage("-%s does not go with -tasks", name)
-			}
+		if len(args) > 0 {
+			return usage("no REPO with --tasks: the repositories are under --mirrors")
 		}
-		if fl.NArg() > 0 {
-			return usage("no REPO with -tasks: the repositories are under -mirrors")
+		if ev.mirrors == "" {
+			return usage("--tasks needs --mirrors")
 		}
-		if *mirrors == "" {
-			return usage("-tasks needs -mirrors")
-		}
-		if *limit < 0 {
-			return usage("-limit takes a number of tasks")
+		if ev.limit < 0 {
+			return usage("--limit takes a number of tasks")
 		}
 		if !set["budgets"] {
-			*budgets = joinInts(eval.DefaultTaskBudgets())
+			ev.budgets = joinInts(eval.DefaultTaskBudgets())
 		}
 		if !set["ranking"] {
-			*ranking = repomap.RankingDefault
+			ev.ranking = repomap.RankingDefault
 		}
 	}
-	if fl.NArg() > 1 {
-		return usage("one REPO at most, got %d", fl.NArg())
+	if len(args) > 1 {
+		return usage("one REPO at most, got %d", len(args))
 	}
-	if *commits <= 0 {
-		return usage("-commits takes a positive number")
+	if ev.commits <= 0 {
+		return usage("--commits takes a positive number")
 	}
-	if *format != "text" && *format != "json" {
-		return usage("-format is text or json, not %q", *format)
+	if ev.format != formatText && ev.format != formatJSON {
+		return usage("--format is text or json, not %q", ev.format)
 	}
-	bs, err := parseBudgets(*budgets)
+	bs, err := parseBudgets(ev.budgets)
 	if err != nil {
 		return usage("%v", err)
 	}
 	var roles []repomap.Role
 	if set["roles"] {
-		if roles, err = parseRoles(*roleList); err != nil {
+		if roles, err = parseRoles(ev.roles); err != nil {
 			return usage("%v", err)
 		}
 	}
 	level := slog.LevelWarn
-	if *verbose {
+	if ev.verbose {
 		level = slog.LevelInfo
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	styles := splitList(*style)
+	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	styles := splitList(ev.style)
 	if len(styles) == 0 {
 		styles = []string{repomap.StyleCompact}
 	}
@@ -218,9 +149,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var variants []eval.Variant
-	for _, name := range strings.Split(*ranking, ",") {
+	for _, name := range strings.Split(ev.ranking, ",") {
 		name = strings.TrimSpace(name)
-		if err := repomap.CheckRanking(name); err != nil {
+		pol, err := experiment.Parse(name)
+		if err != nil {
 			return usage("%v", err)
 		}
 		for _, st := range styles {
@@ -229,72 +161,69 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				vname += "/" + st
 			}
 			variants = append(variants, eval.Variant{Name: vname, Options: func() *repomap.Options {
-				return &repomap.Options{Ranking: name, Style: st}
+				p := pol
+				return &repomap.Options{Policy: &p, Style: st}
 			}})
 		}
 	}
 	if canonMode {
-		return runCanonEval(ctx, stdout, stderr, eval.CanonConfig{
-			Repos:    *canonRepo,
+		return runCanonEval(ctx, e, eval.CanonConfig{
+			Repos:    ev.canonRepos,
 			Budgets:  bs,
 			Variants: variants,
 			Logger:   logger,
-		}, *canonDir, *format)
+		}, ev.canons, ev.format)
 	}
 	if tasksMode {
-		return runTaskEval(ctx, stdout, stderr, eval.TaskConfig{
-			Repos:     splitList(*repos),
-			Instances: splitList(*instances),
-			Limit:     *limit,
+		return runTaskEval(ctx, e, eval.TaskConfig{
+			Repos:     splitList(ev.repos),
+			Instances: splitList(ev.instances),
+			Limit:     ev.limit,
 			Budgets:   bs,
-			Seed:      *seed,
+			Seed:      ev.seed,
 			Variants:  variants,
-			CacheDir:  *cacheDir,
+			CacheDir:  ev.cache,
 			Logger:    logger,
-		}, *taskFile, *mirrors, *format)
+		}, ev.tasks, ev.mirrors, ev.format)
 	}
 	dir := "."
-	if fl.NArg() == 1 {
-		dir = fl.Arg(0)
+	if len(args) == 1 {
+		dir = args[0]
 	}
 	rep, err := eval.Run(ctx, eval.Config{
 		Dir:        dir,
-		Rev:        *rev,
-		Commits:    *commits,
+		Rev:        ev.rev,
+		Commits:    ev.commits,
 		Budgets:    bs,
-		Seed:       *seed,
+		Seed:       ev.seed,
 		Variants:   variants,
 		Roles:      roles,
-		SourceOnly: *srcOnly,
+		SourceOnly: ev.sourceOnly,
 		Logger:     logger,
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "repomap %v\n", err)
-		return 1
+		return fail(e, err)
 	}
-	if code := writeReport(stdout, stderr, *format, rep, rep.WriteText); code != 0 {
+	if code := writeReport(e, ev.format, rep, rep.WriteText); code != 0 {
 		return code
 	}
 	if len(rep.Commits) == 0 {
-		fmt.Fprintln(stderr, "repomap eval: no commit to evaluate")
-		return 1
+		return fail(e, errors.New("eval: no commit to evaluate"))
 	}
-	return 0
+	return exitOK
 }
 
 // runTaskEval is "repomap eval -tasks": it reads the task set, finds the
 // mirrors of its repositories under mirrors, and runs cfg on them.
-func runTaskEval(ctx context.Context, stdout, stderr io.Writer, cfg eval.TaskConfig, taskFile, mirrors, format string) int {
+func runTaskEval(ctx context.Context, e *env, cfg eval.TaskConfig, taskFile, mirrors, format string) int {
 	f, err := os.Open(taskFile)
 	if err != nil {
-		fmt.Fprintf(stderr, "repomap eval: %v\n", err)
-		return 1
+		return fail(e, fmt.Errorf("eval: %w", err))
 	}
 	cfg.Tasks, err = eval.ReadTasks(f)
 	f.Close()
 	if err != nil {
-		fmt.Fprintf(stderr, "repomap %v\n", err)
-		return 1
+		return fail(e, err)
 	}
 	cfg.Mirrors = make(map[string]string)
 	for _, t := range cfg.Tasks {
@@ -313,33 +242,29 @@ func runTaskEval(ctx context.Context, stdout, stderr io.Writer, cfg eval.TaskCon
 	}
 	rep, err := eval.RunTasks(ctx, cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "repomap %v\n", err)
-		return 1
+		return fail(e, err)
 	}
-	if code := writeReport(stdout, stderr, format, rep, rep.WriteText); code != 0 {
+	if code := writeReport(e, format, rep, rep.WriteText); code != 0 {
 		return code
 	}
 	if len(rep.Tasks) == 0 {
-		fmt.Fprintln(stderr, "repomap eval: no task to evaluate")
-		return 1
+		return fail(e, errors.New("eval: no task to evaluate"))
 	}
-	return 0
+	return exitOK
 }
 
 // runCanonEval is "repomap eval -canons": it reads the canons of dir and
 // runs cfg on them.
-func runCanonEval(ctx context.Context, stdout, stderr io.Writer, cfg eval.CanonConfig, dir, format string) int {
+func runCanonEval(ctx context.Context, e *env, cfg eval.CanonConfig, dir, format string) int {
 	var err error
 	if cfg.Canons, err = eval.ReadCanons(dir); err != nil {
-		fmt.Fprintf(stderr, "repomap %v\n", err)
-		return 1
+		return fail(e, err)
 	}
 	rep, err := eval.RunCanons(ctx, cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "repomap %v\n", err)
-		return 1
+		return fail(e, err)
 	}
-	return writeReport(stdout, stderr, format, rep, rep.WriteText)
+	return writeReport(e, format, rep, rep.WriteText)
 }
 
 // parseRoles parses a comma-separated list of role names.
@@ -348,33 +273,32 @@ func parseRoles(s string) ([]repomap.Role, error) {
 	for _, f := range splitList(s) {
 		r, err := repomap.ParseRole(f)
 		if err != nil {
-			return nil, fmt.Errorf("-roles: %w", err)
+			return nil, fmt.Errorf("--roles: %w", err)
 		}
 		if !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}
 	if len(out) == 0 {
-		return nil, errors.New("-roles: no role")
+		return nil, errors.New("--roles: no role")
 	}
 	return out, nil
 }
 
 // writeReport writes rep as JSON, or as text with writeText.
-func writeReport(stdout, stderr io.Writer, format string, rep any, writeText func(io.Writer) error) int {
+func writeReport(e *env, format string, rep any, writeText func(io.Writer) error) int {
 	var err error
-	if format == "json" {
-		enc := json.NewEncoder(stdout)
+	if format == formatJSON {
+		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(rep)
 	} else {
-		err = writeText(stdout)
+		err = writeText(e.stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "repomap eval: %v\n", err)
-		return 1
+		return fail(e, fmt.Errorf("eval: %w", err))
 	}
-	return 0
+	return exitOK
 }
 
 // splitList returns the comma-separated items of s, trimmed; none for "".
@@ -394,7 +318,7 @@ func parseBudgets(s string) ([]int, error) {
 	for f := range strings.SplitSeq(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("-budgets: %q is not a positive number", f)
+			return nil, fmt.Errorf("--budgets: %q is not a positive number", f)
 		}
 		out = append(out, n)
 	}
@@ -412,7 +336,7 @@ func joinInts(ns []int) string {
 func evalCommand() *command {
 	return &command{
 		name:  "eval",
-		usage: "repomap eval [flags] [REPO]\nrepomap eval -tasks FILE.jsonl -mirrors DIR [flags]\nrepomap eval -canons DIR -repos DIR [flags]",
+		usage: "repomap eval [flags] [REPO]\nrepomap eval --tasks FILE.jsonl --mirrors DIR [flags]\nrepomap eval --canons DIR --repos DIR [flags]",
 		short: "measure the maps of a git repository on its own history, on a task set, or on canons",
 		long: `
 Eval measures how well maps point at the files a change needs, on a git
@@ -422,13 +346,16 @@ them as the focus, and with the commit message as the request), and
 would the map for no request have shown the definitions in other files
 that the lines the commit adds use (the overview)? REPO is the
 repository's directory, by default the current one; nothing is written
-to it. With -tasks it measures on a task set instead: issues filed
-against repositories (git mirrors under -mirrors) at a base commit, each
+to it. With --tasks it measures on a task set instead: issues filed
+against repositories (git mirrors under --mirrors) at a base commit, each
 mapped with the issue's text as the request, against BM25 and random
-rankings of the same files. With -canons it counts, for each canon (the
+rankings of the same files. With --canons it counts, for each canon (the
 central API of a repository, by its documentation), the names the map
 for no request shows. See package eval for the method and the report.`,
-		flags: func(*flag.FlagSet, *config) {},
-		raw:   runEval,
+		flags: func(fl *flag.FlagSet, c *config) {
+			c.eval.register(fl)
+			c.formats = []string{formatText, formatJSON}
+		},
+		run: runEval,
 	}
 }

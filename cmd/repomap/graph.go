@@ -46,7 +46,7 @@ for each definition that nothing uses. The focus files and the mentions
 change the weights and the ranks as they change the map's. ROOT is as
 for repomap.
 
-Output formats (-format):
+Output formats (--format):
 
 	tsv   one line per (edge, identifier), by from, to and identifier:
 	      from, to, identifier and weight, separated by tabs, the paths
@@ -57,11 +57,11 @@ Output formats (-format):
 	      of the teleport and their role, and the edges, each with its
 	      weight and the part of it that flows back; in the versioned
 	      schema of the other documents (see the README)
-	dot   a Graphviz graph of the best-ranked files (-top; 40 unless
+	dot   a Graphviz graph of the best-ranked files (--top; 40 unless
 	      set): a box per file, its size by rank, its colour by role,
 	      focus files outlined; an arrow from a file to a file whose
 	      definitions it uses, its width by the summed weight of those
-	      uses, for the heaviest of each file (-arrows); the edges
+	      uses, for the heaviest of each file (--arrows); the edges
 	      back, which mirror them, and the self-edges are not drawn.
 	      Render it with "dot -Tsvg".
 

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -51,21 +55,23 @@ func printHelp(w io.Writer, cmd *command) {
 	io.WriteString(w, helpText(cmd))
 }
 
-// helpText returns the manual of cmd: its synopsis, what it does, its
-// flags, and for repomap itself the commands and the exit statuses.
+// helpText returns the manual of cmd: its synopsis, what it does, for
+// repomap itself the commands, then its flags, and for repomap itself the
+// exit statuses.
 func helpText(cmd *command) string {
 	var b strings.Builder
 	b.WriteString(usageText(cmd))
 	fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(cmd.long))
-	if cmd.raw != nil {
-		fmt.Fprintf(&b, "\nRun '%s -h' for its flags.\n", cmdName(cmd))
-		return b.String()
+	if cmd.name == "" {
+		b.WriteString("\n" + commandsText())
 	}
 	if f := flagsText(cmd); f != "" {
 		b.WriteString("\n" + f)
 	}
+	if cmd.name == "bench" {
+		b.WriteString("\n" + devFlagsText())
+	}
 	if cmd.name == "" {
-		b.WriteString("\n" + commandsText())
 		b.WriteString("\n" + exitText)
 	}
 	return b.String()
@@ -84,29 +90,107 @@ func usageText(cmd *command) string {
 // helpWidth is the width the flags' help is wrapped to.
 const helpWidth = 80
 
-// flagsText returns the flags of cmd with what they do, or "": each flag
-// with two dashes and the name of its value, then what it does, wrapped
-// at word boundaries to helpWidth columns.
-func flagsText(cmd *command) string {
+// devFlags are the flags that measure repomap rather than use it, by
+// command: the main help leaves them out, and "repomap help bench" lists
+// them.
+var devFlags = map[string][]string{
+	"":      {"cpuprofile", "stats-json"},
+	"bench": {"fault-run", "floor-run", "floor-threads"},
+}
+
+// isDevFlag reports whether the flag name of cmd is a developer flag.
+func isDevFlag(cmd *command, name string) bool {
+	return slices.Contains(devFlags[cmd.name], name)
+}
+
+// commandFlags returns the flags of cmd, registered on a new flag set.
+func commandFlags(cmd *command) *flag.FlagSet {
 	fl := flag.NewFlagSet(cmdName(cmd), flag.ContinueOnError)
 	cmd.flags(fl, &config{})
+	return fl
+}
+
+// flagsText returns the flags of cmd with what they do, or "".
+func flagsText(cmd *command) string {
+	text := flagList(commandFlags(cmd), func(name string) bool { return !isDevFlag(cmd, name) })
+	if text == "" {
+		return ""
+	}
+	return "Flags (a long one with one dash or two):\n\n" + text
+}
+
+// devFlagsText returns the developer flags of every command.
+func devFlagsText() string {
 	var b strings.Builder
-	fl.VisitAll(func(f *flag.Flag) {
+	b.WriteString("Flags for measuring repomap, left out of the other help texts:\n\n")
+	for _, name := range slices.Sorted(maps.Keys(devFlags)) {
+		cmd := lookupCommand(name)
+		fmt.Fprintf(&b, "  %s\n", cmdName(cmd))
+		b.WriteString(flagList(commandFlags(cmd), func(name string) bool { return isDevFlag(cmd, name) }))
+	}
+	return b.String()
+}
+
+// flagList returns the flags of fl that keep selects, each with what it
+// does: a flag and its other names ("-V, --version"), one-letter names
+// with one dash and others with two, and the name of its value; then
+// what it does, wrapped at word boundaries to helpWidth columns. Flags
+// that share a value are other names of one flag.
+func flagList(fl *flag.FlagSet, keep func(name string) bool) string {
+	var b strings.Builder
+	for _, names := range flagNames(fl) {
+		if !keep(names[len(names)-1]) {
+			continue
+		}
+		f := fl.Lookup(names[len(names)-1])
 		value, usage := flag.UnquoteUsage(f)
-		fmt.Fprintf(&b, "  --%s", f.Name)
+		dashes := make([]string, len(names))
+		for i, n := range names {
+			dashes[i] = dashed(n)
+		}
+		b.WriteString("  " + strings.Join(dashes, ", "))
 		if value != "" {
 			b.WriteString(" " + value)
 		}
 		b.WriteByte('\n')
 		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" && f.DefValue != "[]" {
-			usage += fmt.Sprintf(" (default %q)", f.DefValue)
+			def := f.DefValue
+			if g, ok := f.Value.(flag.Getter); ok {
+				if _, isString := g.Get().(string); isString {
+					def = strconv.Quote(def)
+				}
+			}
+			usage += " (default " + def + ")"
 		}
 		b.WriteString(wrap(usage, "        ", helpWidth))
-	})
-	if b.Len() == 0 {
-		return ""
 	}
-	return "Flags (with one dash or two):\n\n" + b.String()
+	return b.String()
+}
+
+// flagNames returns the names of fl's flags, grouped by the flag they
+// name: the flags that share a value, shortest name first; groups in the
+// order of their longest names.
+func flagNames(fl *flag.FlagSet) [][]string {
+	var groups [][]string
+	byValue := map[flag.Value]int{}
+	fl.VisitAll(func(f *flag.Flag) {
+		if i, ok := byValue[f.Value]; ok {
+			groups[i] = append(groups[i], f.Name)
+			return
+		}
+		byValue[f.Value] = len(groups)
+		groups = append(groups, []string{f.Name})
+	})
+	for _, g := range groups {
+		slices.SortStableFunc(g, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
+	}
+	slices.SortFunc(groups, func(a, b []string) int { return strings.Compare(a[len(a)-1], b[len(b)-1]) })
+	return groups
+}
+
+// alias registers short as another name of the flag long of fl.
+func alias(fl *flag.FlagSet, short, long string) {
+	fl.Var(fl.Lookup(long).Value, short, "another name of --"+long)
 }
 
 // wrap returns text in lines of at most width columns, each after

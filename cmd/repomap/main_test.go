@@ -312,7 +312,6 @@ func TestLookupCommands(t *testing.T) {
 		{[]string{"defs", "--style", "aider", "Add", "Total"}, "cart/cart.go:9: method Add\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\ncart/cart.go:14: function Total\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
 		// The compact style, the default, shows a signature alone.
 		{[]string{"defs", "Add", "Total"}, "cart/cart.go:9: method Add\n⋮\n│func (c *Cart) Add(item string) {\n⋮\ncart/cart.go:14: function Total\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
-		{[]string{"defs", "Nothing"}, ""},
 		{[]string{"refs", "Total"}, "main.go: 8\n"},
 		{[]string{"refs", "Cart", "Add"}, "Cart:\ncart/cart.go: 9 14\nmain.go: 6\nAdd:\nmain.go: 7\n"},
 		{[]string{"related", "--style", "aider", "--tokens", "200", "main.go"}, "\ncart/cart.go:\n⋮\n│type Cart struct {\n│\tItems []string\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
@@ -367,7 +366,8 @@ func TestLanguages(t *testing.T) {
 		t.Fatalf("repomap languages: exit %d:\n%s", code, errs)
 	}
 	langs := tags.Languages()
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	table, _, _ := strings.Cut(out, "\n\n") // the notes follow
+	lines := strings.Split(table, "\n")
 	if len(lines) != len(langs)+1 || !strings.HasPrefix(lines[0], "LANGUAGE") {
 		t.Fatalf("repomap languages: %d lines, want a header and %d languages:\n%s", len(lines), len(langs), out)
 	}
@@ -405,14 +405,28 @@ func TestUsage(t *testing.T) {
 		{args: []string{"help", "defs"}, stdout: "repomap defs [flags] NAME..."},
 		{args: []string{"defs", "-h"}, stdout: "Defs prints every definition"},
 		{args: []string{"mcp", "--help"}, stdout: `"mcpServers"`},
-		{args: []string{"help", "eval"}, stdout: "Run 'repomap eval -h' for its flags."},
+		{args: []string{"help", "eval"}, stdout: "  --commits number\n"},
+		{args: []string{"eval", "-h"}, stdout: "Usage:\n\n\trepomap eval [flags] [REPO]\n"},
 		{args: []string{"help", "bench"}, stdout: "  --runs number\n"},
-		{args: []string{"help", "nope"}, code: 2, stderr: `unknown command "nope"`, noStdout: true},
+		{args: []string{"help", "nope"}, code: 2, stderr: "unknown command \"nope\"\nusage: repomap help [COMMAND]\nRun 'repomap help' for the list of commands.\n", noStdout: true},
 		{args: []string{"help", "def"}, code: 2, stderr: `unknown command "def" (did you mean repomap defs?)`, noStdout: true},
 		{args: []string{"--xyzzy"}, code: 2, stderr: "unknown flag --xyzzy\n", noStdout: true},
+		{args: []string{"-x"}, code: 2, stderr: "unknown flag -x\n", noStdout: true},
 		{args: []string{"--tokenz", "5", dir}, code: 2, stderr: "unknown flag --tokenz (did you mean --tokens?)", noStdout: true},
 		{args: []string{"defs", "--rot", dir, "X"}, code: 2, stderr: "(did you mean --root?)", noStdout: true},
-		{args: []string{"--tokens", "-5", dir}, code: 2, stderr: "must not be negative", noStdout: true},
+		{args: []string{"--tokens", "-5", dir}, code: 2, stderr: "repomap: --tokens must not be negative\n", noStdout: true},
+		{args: []string{"--context-window", "-5", dir}, code: 2, stderr: "repomap: --context-window must not be negative\n", noStdout: true},
+		{args: []string{"--tokens", "0", dir}, code: 2, stderr: "repomap: --tokens 0 leaves no room for a map", noStdout: true},
+		{args: []string{"mcp", "--tokens", "0", dir}, code: 2, stderr: "repomap: --tokens 0 leaves no room for a map", noStdout: true},
+		{args: []string{"--tokens", "abc", dir}, code: 2, stderr: "repomap: --tokens takes a whole number, not \"abc\"\n", noStdout: true},
+		{args: []string{"--tokens", "1e99", dir}, code: 2, stderr: "repomap: --tokens takes a whole number, not \"1e99\"\n", noStdout: true},
+		{args: []string{"--tokens", "99999999999999999999", dir}, code: 2, stderr: "not \"99999999999999999999\" (out of range)\n", noStdout: true},
+		{args: []string{dir, "--tokens"}, code: 2, stderr: "repomap: --tokens needs a value: --tokens tokens\n", noStdout: true},
+		{args: []string{dir, "-o"}, code: 2, stderr: "repomap: -o needs a value: -o file\n", noStdout: true},
+		{args: []string{"--stats=maybe", dir}, code: 2, stderr: "repomap: --stats takes true or false, not \"maybe\"\n", noStdout: true},
+		{args: []string{"eval", "--commits", "x"}, code: 2, stderr: "repomap: --commits takes a whole number, not \"x\"\n", noStdout: true},
+		{args: []string{"defs", "--root", dir, "X", dir}, code: 2, stderr: "repomap: " + dir + " is a directory, not a NAME: to look in it, use --root " + dir + "\n", noStdout: true},
+		{args: []string{"refs", ".", "X"}, code: 2, stderr: "repomap: . is a directory, not a NAME: to look in it, use --root .\n", noStdout: true},
 		{args: []string{"related", "--tokens", "-1", "x.go"}, code: 2, stderr: "must not be negative", noStdout: true},
 		{args: []string{"--ranking", "bogus", dir}, code: 2, stderr: "bogus", noStdout: true},
 		{args: []string{"mcp", "--ranking", "bogus", dir}, code: 2, stderr: "bogus", noStdout: true},
@@ -463,6 +477,152 @@ func TestParse(t *testing.T) {
 		pos, err := parse(fl, tc.args)
 		if err != nil || !slices.Equal(pos, tc.pos) || *v != tc.v {
 			t.Errorf("parse(%q) = %q, -v %v, %v; want %q, -v %v", tc.args, pos, *v, err, tc.pos, tc.v)
+		}
+	}
+}
+
+// TestLookupNotFound checks that defs and refs say on standard error
+// which names they found nothing for, and exit 1 when they found nothing
+// at all, as grep does.
+func TestLookupNotFound(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	t.Chdir(dir) // "cart" names a directory here
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string // a part of it
+		stderr string // all of it
+	}{
+		{[]string{"defs", "Nothing"}, 1, "", "repomap: no definition of Nothing\n"},
+		{[]string{"defs", "--format", "json", "Nothing"}, 1, `"definitions": []`, "repomap: no definition of Nothing\n"},
+		{[]string{"defs", "Nothing", "Total"}, 0, "cart/cart.go:14: function Total", "repomap: no definition of Nothing\n"},
+		{[]string{"defs", "Total"}, 0, "cart/cart.go:14: function Total", ""},
+		{[]string{"defs", "cart"}, 1, "", "repomap: no definition of cart (cart is a directory: to look in it, use --root cart)\n"},
+		{[]string{"refs", "Nothing"}, 1, "", "repomap: no file refers to Nothing\n"},
+		{[]string{"refs", "Nothing", "Total"}, 0, "main.go: 8", "repomap: no file refers to Nothing\n"},
+		{[]string{"refs", "Total"}, 0, "main.go: 8", ""},
+	} {
+		args := append([]string{tc.args[0], "--no-cache"}, tc.args[1:]...)
+		code, out, errs := runCmd(t, args...)
+		if code != tc.code || !strings.Contains(out, tc.stdout) || errs != tc.stderr {
+			t.Errorf("repomap %q: exit %d, stdout\n%s\nstderr %q\nwant exit %d, stdout with %q, stderr %q", tc.args, code, out, errs, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+}
+
+// TestMarkdownBudget checks that a markdown map stays within its budget
+// or fails: a budget too small for the heading and the fence is an
+// error, not a document over the cap. "md" names the format too.
+func TestMarkdownBudget(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	count, err := tokenCounter(repomap.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tokens := range []string{"1", "30"} {
+		code, out, errs := runCmd(t, "--no-cache", "--format", "markdown", "--tokens", tokens, dir)
+		if code != exitFailure || out != "" || !strings.Contains(errs, "is too small for a markdown map: its heading and fence alone take") {
+			t.Errorf("repomap --format markdown --tokens %s: exit %d, stdout %q, stderr %q; want exit 1 and why", tokens, code, out, errs)
+		}
+	}
+	for _, format := range []string{"markdown", "md"} {
+		code, out, errs := runCmd(t, "--no-cache", "--format", format, "--tokens", "150", dir)
+		if code != exitOK || !strings.HasPrefix(out, "# Repo map of ") || count(out) > 150 {
+			t.Errorf("repomap --format %s --tokens 150: exit %d, %d tokens, stderr %q:\n%s", format, code, count(out), errs, out)
+		}
+	}
+	code, out, errs := runCmd(t, "related", "--no-cache", "--root", dir, "--format", "md", "--tokens", "150", "main.go")
+	if code != exitOK || !strings.HasPrefix(out, "# Files related to main.go") {
+		t.Errorf("repomap related --format md: exit %d, stderr %q:\n%s", code, errs, out)
+	}
+	if code, out, errs := runCmd(t, "defs", "--no-cache", "--root", dir, "--format", "md", "Total"); code != exitUsage || out != "" || !strings.Contains(errs, `unknown format "md"`) {
+		t.Errorf("repomap defs --format md: exit %d, stdout %q, stderr %q; want a usage error", code, out, errs)
+	}
+}
+
+// TestHelpLayout checks the shape of the manual: the commands before the
+// flags, one-letter flags with one dash and with their other names, no
+// developer flags but in bench's help, and every command's flags.
+func TestHelpLayout(t *testing.T) {
+	_, help, _ := runCmd(t, "-h")
+	commandsAt, flagsAt := strings.Index(help, "\nCommands:\n"), strings.Index(help, "\nFlags (")
+	if commandsAt < 0 || flagsAt < 0 || commandsAt > flagsAt {
+		t.Errorf("repomap -h: the commands at %d, the flags at %d; want both, the commands first", commandsAt, flagsAt)
+	}
+	for _, want := range []string{"\n  -o file\n", "\n  -v\n", "\n  -V, --version\n", "\n  --tokens tokens\n", "\tcompletion "} {
+		if !strings.Contains(help, want) {
+			t.Errorf("repomap -h lacks %q", want)
+		}
+	}
+	for _, dev := range []string{"--stats-json", "--cpuprofile", "--o ", "--v\n", "\n  --V"} {
+		if strings.Contains(help, dev) {
+			t.Errorf("repomap -h has %q", dev)
+		}
+	}
+	_, bench, _ := runCmd(t, "help", "bench")
+	for _, want := range []string{"\n  --stats-json\n", "\n  --cpuprofile file\n", "\n  --floor-run\n", "\n  --runs number\n"} {
+		if !strings.Contains(bench, want) {
+			t.Errorf("repomap help bench lacks %q", want)
+		}
+	}
+	for _, c := range commands() {
+		_, help, _ := runCmd(t, "help", c.name)
+		fl := commandFlags(c)
+		fl.VisitAll(func(f *flag.Flag) {
+			if !isDevFlag(c, f.Name) && !strings.Contains(help, dashed(f.Name)) {
+				t.Errorf("repomap help %s lacks its flag %s", c.name, dashed(f.Name))
+			}
+		})
+	}
+	// The developer flags still work.
+	dir := writeTree(t, shopTree)
+	if code, out, errs := runCmd(t, "--no-cache", "--stats-json", dir); code != exitOK || !strings.Contains(out, `"files"`) {
+		t.Errorf("repomap --stats-json: exit %d, stderr %q:\n%s", code, errs, out)
+	}
+}
+
+// TestVersionFlags checks the other names of --version.
+func TestVersionFlags(t *testing.T) {
+	for _, args := range [][]string{{"-V"}, {"--V"}, {"--version"}} {
+		if code, out, _ := runCmd(t, args...); code != exitOK || out != versionLine() {
+			t.Errorf("repomap %q: exit %d, %q; want %q", args, code, out, versionLine())
+		}
+	}
+}
+
+// TestSharedExts checks the notes of "repomap languages" against
+// tags.Detect: each language an extension may be is one some head gives,
+// and the extension is no single language's.
+func TestSharedExts(t *testing.T) {
+	heads := map[string]string{
+		"c":          "#include <stdio.h>\nint add(int a, int b);\n",
+		"cpp":        "namespace geo {\nstruct Point { int x; };\n}\n",
+		"objectivec": "#import <Foundation/Foundation.h>\n@interface Greeter : NSObject\n@end\n",
+		"matlab":     "function y = square(x)\n  y = x .^ 2;\nend\n",
+	}
+	langs := tags.Languages()
+	for _, s := range sharedExts {
+		for _, l := range langs {
+			if slices.Contains(l.Extensions, s.ext) && !slices.Contains(s.langs, l.Name) {
+				t.Errorf("%s is shared by %q, yet %s lists it", s.ext, s.langs, l.Name)
+			}
+		}
+		var got []string
+		for _, head := range heads {
+			if lang := tags.Detect("x"+s.ext, []byte(head)); !slices.Contains(got, lang) {
+				got = append(got, lang)
+			}
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(s.langs))
+		if !slices.Equal(got, want) {
+			t.Errorf("Detect(x%s, heads) gives %q, want the languages the notes name, %q", s.ext, got, want)
+		}
+	}
+	_, out, _ := runCmd(t, "languages")
+	for _, want := range []string{" .c .h* ", " .mm .h* .m* ", " .m* ", "\n  .h: Objective-C when", "\n  .m: Objective-C"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("repomap languages lacks %q:\n%s", want, out)
 		}
 	}
 }

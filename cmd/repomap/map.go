@@ -30,22 +30,22 @@ like a command, write it as ./defs.
 
 Files ignored by the tree's .gitignore files, by .git/info/exclude or by
 a .repomapignore file at a root (gitignore syntax) are left out, as are
-the files that -exclude names or, when -include is given, those it does
+the files that --exclude names or, when --include is given, those it does
 not. Their patterns mean what they mean in a .gitignore file: one
 without a slash matches at any depth, a leading slash anchors it at the
-root, a trailing slash matches directories; a directory that -exclude
+root, a trailing slash matches directories; a directory that --exclude
 matches is not walked. So are the files that git ignores from above the
 root when the root lies in a git repository (every .gitignore up to the
 repository's top, .git/info/exclude and core.excludesFile).
 
-The budget (-tokens) is a hard cap on the map, counted with the
-o200k_base tokenizer (or cl100k_base with -encoding); the tokenizer's
-tables are built in. The focus files (-focus) steer the ranking toward
+The budget (--tokens) is a hard cap on the map, counted with the
+o200k_base tokenizer (or cl100k_base with --encoding); the tokenizer's
+tables are built in. The focus files (--focus) steer the ranking toward
 what they use and are left out of the map, since the agent has them
-already. Mentioned identifiers and paths (-mention, -mentions-from) rank
+already. Mentioned identifiers and paths (--mention, --mentions-from) rank
 higher.
 
-Output formats (-format):
+Output formats (--format):
 
 	text      the map as it is: each file's path and a colon, then its
 	          shown lines after "│", and "⋮" for each run of hidden lines
@@ -82,6 +82,7 @@ Examples:
 			fl.BoolVar(&c.statsJSON, "stats-json", false, "print how the map was made as JSON (repomap.Stats) to standard output, instead of the map; for repomap bench")
 			fl.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
 			fl.BoolVar(&c.version, "version", false, "print repomap's version and exit")
+			alias(fl, "V", "version")
 		},
 		run: runMap,
 	}

@@ -110,6 +110,7 @@ func printStats(w io.Writer, r *repomap.Result) {
 // whole document within the map's budget: build makes the map with at
 // most maxTokens tokens (0: the budget of the flags), and is called again
 // with less room for the map while the heading and the fence do not fit.
+// A budget too small for the heading and the fence alone is an error.
 func markdownWithin(title string, build func(maxTokens int) (*repomap.Result, error)) (string, error) {
 	r, err := build(0)
 	if err != nil {
@@ -122,9 +123,13 @@ func markdownWithin(title string, build func(maxTokens int) (*repomap.Result, er
 	}
 	for {
 		doc := markdownMap(title, r, budget)
-		over := count(doc) - budget
-		if over <= 0 || r.Tokens == 0 {
+		n := count(doc)
+		over := n - budget
+		if over <= 0 {
 			return doc, nil
+		}
+		if r.Tokens == 0 {
+			return "", fmt.Errorf("a budget of %s is too small for a markdown map: its heading and fence alone take %s (--format text has none)", plural(budget, "token"), plural(n, "token"))
 		}
 		if r, err = build(max(r.Tokens-over, 1)); err != nil {
 			return "", err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/repomap-dev/repomap/internal/output"
@@ -19,6 +20,10 @@ Refs prints the files that refer to each NAME, best ranked first (by the
 file's PageRank in the whole tree), one line a file: "path: line line…",
 the lines 1-based. With several names, each name's files follow a line
 "NAME:".
+
+A NAME that no file refers to gets a line on standard error. The exit
+status is 1 when no NAME has a reference, as grep's is when no line
+matches.
 
 Examples:
 
@@ -46,10 +51,16 @@ Examples:
 				}
 				b.WriteString(output.References(refs))
 			}
+			out := stringOut(b.String())
 			if c.format == formatJSON {
-				return emit(e, c, jsonOut(doc))
+				out = jsonOut(doc)
 			}
-			return emit(e, c, stringOut(b.String()))
+			if code := emit(e, c, out); code != exitOK {
+				return code
+			}
+			return notFound(e, "no file refers to", args, func(name string) bool {
+				return slices.ContainsFunc(all, func(r repomap.Reference) bool { return r.Name == name })
+			})
 		}),
 	}
 }

@@ -51,5 +51,8 @@ func EmptyReason(dirs, include []string, r *repomap.Result) string {
 	case s.Skipped == s.Files:
 		return fmt.Sprintf("none of the %d files could be read (-v says why)", s.Files)
 	}
+	if r.Budget == 1 {
+		return "a budget of 1 token is too small for one file"
+	}
 	return fmt.Sprintf("a budget of %d tokens is too small for one file", r.Budget)
 }

@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"slices"
@@ -42,7 +42,7 @@ type pkgLang struct {
 // pkgResolver holds the files of one language whose scopes are
 // packages.
 type pkgResolver struct {
-	s         *snapshot
+	tree      []File
 	lang      *pkgLang                // the rules of the files, and the prefix of all scopes
 	langs     map[int]*pkgLang        // per file of another language: its rules
 	pkg       map[int]string          // per file: its package ("a.b", or "/dir" without a declaration)
@@ -75,21 +75,21 @@ func newPkgFile() *pkgFile {
 
 // newPkgResolver returns the resolver of files, whose packages pkgOf
 // gives ("" for none: the file's directory is its package).
-func newPkgResolver(s *snapshot, files []int, lang *pkgLang, pkgOf func(tags.Set) string) *pkgResolver {
-	return newPkgResolverLangs(s, files, lang, nil, pkgOf)
+func newPkgResolver(tree []File, files []int, lang *pkgLang, pkgOf func(tags.Set) string) *pkgResolver {
+	return newPkgResolverLangs(tree, files, lang, nil, pkgOf)
 }
 
 // newPkgResolverLangs is newPkgResolver for files of which those in
 // langs are read by the rules given there rather than by lang's.
-func newPkgResolverLangs(s *snapshot, files []int, lang *pkgLang, langs map[int]*pkgLang, pkgOf func(tags.Set) string) *pkgResolver {
-	r := &pkgResolver{s: s, lang: lang, langs: langs, pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
+func newPkgResolverLangs(tree []File, files []int, lang *pkgLang, langs map[int]*pkgLang, pkgOf func(tags.Set) string) *pkgResolver {
+	r := &pkgResolver{tree: tree, lang: lang, langs: langs, pkg: make(map[int]string, len(files)), pkgs: make(map[string]bool),
 		types: make(map[pkgName][]int), tops: make(map[pkgName][]int), typeNames: make(map[string]bool), mems: make(map[int]map[string]bool),
 		files: make(map[int]*pkgFile), bases: make(map[int][]int), out: make(map[int]bool)}
 	for _, i := range files {
-		set, fl := s.entries[i].tags, r.langOf(i)
+		set, fl := tree[i].Tags, r.langOf(i)
 		p := pkgOf(set)
 		if p == "" {
-			p = "/" + goDir(s.files[i].path)
+			p = "/" + goDir(tree[i].Path)
 		}
 		r.pkg[i] = p
 		r.pkgs[p] = true
@@ -141,21 +141,21 @@ func (r *pkgResolver) topScope(p string) string { return r.lang.prefix + ".top:"
 func (r *pkgResolver) pkgScope(p string) string { return r.lang.prefix + ".pkg:" + p }
 
 // members returns the scope of the members of file i.
-func (r *pkgResolver) members(i int) string { return r.lang.prefix + ".m:" + r.s.files[i].path }
+func (r *pkgResolver) members(i int) string { return r.lang.prefix + ".m:" + r.tree[i].Path }
 
-func (r *pkgResolver) defKey(i, j int) ref {
-	set := r.s.entries[i].tags
+func (r *pkgResolver) defKey(i, j int) Ref {
+	set := r.tree[i].Tags
 	name := set.Str(set.Tags[j].Name)
 	lang := r.langOf(i)
 	switch sub := set.Sub(j); {
 	case sub == "package":
-		return ref{name: name, scope: r.pkgScope(r.pkg[i])}
+		return Ref{Name: name, Scope: r.pkgScope(r.pkg[i])}
 	case lang.isType(sub), sub == "constructor":
-		return ref{name: name, scope: r.typeScope(r.pkg[i])}
+		return Ref{Name: name, Scope: r.typeScope(r.pkg[i])}
 	case lang.top != nil && lang.top(set, j):
-		return ref{name: name, scope: r.topScope(r.pkg[i])}
+		return Ref{Name: name, Scope: r.topScope(r.pkg[i])}
 	}
-	return ref{name: name, scope: r.members(i)}
+	return Ref{Name: name, Scope: r.members(i)}
 }
 
 // file returns what file i imports and declares.
@@ -255,7 +255,7 @@ func (r *pkgResolver) typeOf(i int, name string) ([]pkgName, pkgPlace) {
 
 // typeRefKeys appends the keys of the type name as file i uses it; done
 // is false when the rules cannot place it.
-func (r *pkgResolver) typeRefKeys(out []ref, i int, name string) (_ []ref, done bool) {
+func (r *pkgResolver) typeRefKeys(out []Ref, i int, name string) (_ []Ref, done bool) {
 	ns, at := r.typeOf(i, name)
 	switch at {
 	case placeInTree:
@@ -276,9 +276,9 @@ func (r *pkgResolver) receiverType(i, j int, x string) ([]pkgName, pkgPlace) {
 }
 
 // typeKeys appends the keys of the types ns.
-func (r *pkgResolver) typeKeys(out []ref, ns []pkgName) []ref {
+func (r *pkgResolver) typeKeys(out []Ref, ns []pkgName) []Ref {
 	for _, n := range ns {
-		out = append(out, ref{name: n.name, scope: r.typeScope(n.pkg)})
+		out = append(out, Ref{Name: n.name, Scope: r.typeScope(n.pkg)})
 	}
 	return out
 }
@@ -301,7 +301,7 @@ func (r *pkgResolver) typeFiles(ns []pkgName) []int {
 // parts of a partial class).
 func (r *pkgResolver) selfFiles(i int) []int {
 	out := []int{i}
-	set := r.s.entries[i].tags
+	set := r.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind == tags.Definition && r.langOf(i).isType(set.Sub(j)) {
 			for _, f := range r.types[pkgName{r.pkg[i], set.Str(t.Name)}] {
@@ -321,7 +321,7 @@ func (r *pkgResolver) basesOf(i int) ([]int, bool) {
 		return b, r.out[i]
 	}
 	r.bases[i] = nil // a cycle of supertypes ends here
-	set, lang := r.s.entries[i].tags, r.langOf(i)
+	set, lang := r.tree[i].Tags, r.langOf(i)
 	var in []int
 	outside := false
 	for j, t := range set.Tags {
@@ -348,14 +348,14 @@ func (r *pkgResolver) basesOf(i int) ([]int, bool) {
 // that defines it. found tells whether any does; outside whether a
 // supertype outside the tree was met, or name is a method of the root
 // class that every class inherits.
-func (r *pkgResolver) memberKeys(out []ref, from []int, name string) (_ []ref, found, outside bool) {
+func (r *pkgResolver) memberKeys(out []Ref, from []int, name string) (_ []Ref, found, outside bool) {
 	out, found, outside = inheritedKeys(out, from, name, func(f int) bool { return r.mems[f][name] }, r.members, r.basesOf)
 	return out, found, outside || r.lang.root[name]
 }
 
 // staticKeys appends the keys of member name as the static imports of
 // file i give it.
-func (r *pkgResolver) staticKeys(out []ref, i int, name string) ([]ref, bool) {
+func (r *pkgResolver) staticKeys(out []Ref, i int, name string) ([]Ref, bool) {
 	f := r.file(i)
 	var from []string
 	if c, ok := f.statics[name]; ok {
@@ -380,7 +380,7 @@ func (r *pkgResolver) staticKeys(out []ref, i int, name string) ([]ref, bool) {
 // of one on this: the members of the file's types and their supertypes,
 // else (unqualified) a static import's. done is false when the rules
 // cannot place it.
-func (r *pkgResolver) ownKeys(out []ref, i int, name string, unqualified bool) (_ []ref, done bool) {
+func (r *pkgResolver) ownKeys(out []Ref, i int, name string, unqualified bool) (_ []Ref, done bool) {
 	keys, found, outside := r.memberKeys(out, r.selfFiles(i), name)
 	if found {
 		return keys, true
@@ -395,7 +395,7 @@ func (r *pkgResolver) ownKeys(out []ref, i int, name string, unqualified bool) (
 
 // superKeys appends the keys of a call of name on the supertypes of file
 // i's types.
-func (r *pkgResolver) superKeys(out []ref, i int, name string) (_ []ref, done bool) {
+func (r *pkgResolver) superKeys(out []Ref, i int, name string) (_ []Ref, done bool) {
 	bases, outside := r.basesOf(i)
 	if len(bases) == 0 {
 		return out, outside || r.lang.root[name]
@@ -405,7 +405,7 @@ func (r *pkgResolver) superKeys(out []ref, i int, name string) (_ []ref, done bo
 
 // typeMemberKeys appends the keys of member name of the types the files
 // from define. done is false when the rules cannot place it.
-func (r *pkgResolver) typeMemberKeys(out []ref, from []int, name string) (_ []ref, done bool) {
+func (r *pkgResolver) typeMemberKeys(out []Ref, from []int, name string) (_ []Ref, done bool) {
 	keys, found, outside := r.memberKeys(out, from, name)
 	if found {
 		return keys, true
@@ -420,7 +420,7 @@ func (r *pkgResolver) varType(i, j int, x string) ([]pkgName, pkgPlace) {
 	if d < 0 {
 		return nil, placeUnknown
 	}
-	set := r.s.entries[i].tags
+	set := r.tree[i].Tags
 	return r.typeOf(i, set.Str(set.Tags[d].Name))
 }
 
@@ -432,7 +432,7 @@ func (r *pkgResolver) varDecl(i, j int, x string) int {
 	if len(decls) == 0 {
 		return -1
 	}
-	set := r.s.entries[i].tags
+	set := r.tree[i].Tags
 	line := set.Tags[j].Line
 	d := decls[0]
 	for _, k := range decls {

@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"path"
@@ -26,7 +26,7 @@ import (
 
 // jsResolver holds the JavaScript and TypeScript modules of a snapshot.
 type jsResolver struct {
-	s         *snapshot
+	tree      []File
 	files     map[int]*jsFile
 	byPath    map[string]int   // path → file
 	workspace map[string]bool  // base names of the directories with a package.json
@@ -65,18 +65,18 @@ var jsGlobals = set(`JSON Math console Promise Reflect Proxy Date RegExp Error M
 // jsLanguages are the languages whose files these rules resolve.
 var jsLanguages = map[string]bool{"javascript": true, "typescript": true, "tsx": true}
 
-func newJSResolver(s *snapshot, files []int) *jsResolver {
-	r := &jsResolver{s: s, files: make(map[int]*jsFile, len(files)), byPath: make(map[string]int),
+func newJSResolver(tree []File, files []int) *jsResolver {
+	r := &jsResolver{tree: tree, files: make(map[int]*jsFile, len(files)), byPath: make(map[string]int),
 		workspace: make(map[string]bool), found: make(map[jsTarget]int)}
-	for _, f := range s.files {
-		if path.Base(f.path) == "package.json" {
-			r.workspace[path.Base(goDir(f.path))] = true
+	for _, f := range tree {
+		if path.Base(f.Path) == "package.json" {
+			r.workspace[path.Base(goDir(f.Path))] = true
 		}
 	}
 	for _, i := range files {
-		r.byPath[s.files[i].path] = i
-		f := &jsFile{classInfo: newClassInfo(), path: s.files[i].path, defs: make(map[string]bool)}
-		set := s.entries[i].tags
+		r.byPath[tree[i].Path] = i
+		f := &jsFile{classInfo: newClassInfo(), path: tree[i].Path, defs: make(map[string]bool)}
+		set := tree[i].Tags
 		classLine := make(map[int32]string)
 		for j, t := range set.Tags {
 			name := set.Str(t.Name)
@@ -108,7 +108,7 @@ func (r *jsResolver) module(i int, spec string) jsTarget {
 	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") && spec != "." && spec != ".." {
 		return r.bare(spec)
 	}
-	p := path.Join(goDir(r.s.files[i].path), spec)
+	p := path.Join(goDir(r.tree[i].Path), spec)
 	if p == ".." || strings.HasPrefix(p, "../") {
 		return jsTarget{file: -1, at: goOutside}
 	}
@@ -172,7 +172,7 @@ func (r *jsResolver) file(i int) *jsFile {
 	}
 	f.done = true
 	f.binds = make(map[string]jsTarget)
-	set := r.s.entries[i].tags
+	set := r.tree[i].Tags
 	for j, t := range set.Tags {
 		sub := set.Sub(j)
 		if t.Kind != tags.Reference || set.Qual(j) == "" || sub != "import" && sub != "require" {
@@ -240,7 +240,7 @@ func (r *jsResolver) follow(t jsTarget, hops int) (int, bool) {
 
 // keyOf appends the key of a name of a module, through its re-exports;
 // when the rules cannot place it, the fallback of name, the name used.
-func (r *jsResolver) keyOf(out []ref, t jsTarget, name string) []ref {
+func (r *jsResolver) keyOf(out []Ref, t jsTarget, name string) []Ref {
 	switch {
 	case t.at == goOutside:
 		return out
@@ -248,10 +248,10 @@ func (r *jsResolver) keyOf(out []ref, t jsTarget, name string) []ref {
 		return out // a module: it has no definition to link to
 	case t.at == goInTree:
 		if d, ok := r.definer(t, 0); ok {
-			return append(out, ref{name: t.name, scope: "js:" + r.s.files[d].path})
+			return append(out, Ref{Name: t.name, Scope: "js:" + r.tree[d].Path})
 		}
 	}
-	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+	return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
 }
 
 // local resolves a plain name used in file i.
@@ -281,7 +281,7 @@ func (r *jsResolver) class(t jsTarget) (classRef, bool) {
 // basesOf returns the classes of the tree c extends, and whether it
 // extends one outside the tree.
 func (r *jsResolver) basesOf(c classRef) (in []classRef, outside bool) {
-	set := r.s.entries[c.file].tags
+	set := r.tree[c.file].Tags
 	for _, j := range r.files[c.file].bases[c.name] {
 		name := set.Str(set.Tags[j].Name)
 		t := r.local(c.file, name)
@@ -326,7 +326,7 @@ func (r *jsResolver) member(i int, q, name string) jsTarget {
 
 // methodKeys appends the keys of method name of the classes from and
 // their bases, or its fallback when none defines it.
-func (r *jsResolver) methodKeys(out []ref, from []classRef, name string) []ref {
+func (r *jsResolver) methodKeys(out []Ref, from []classRef, name string) []Ref {
 	w := classWalk{
 		info:    func(i int) *classInfo { return &r.files[i].classInfo },
 		scope:   func(c classRef) string { return methodScope("js", r.files[c.file].path, c.name) },
@@ -339,10 +339,10 @@ func (r *jsResolver) methodKeys(out []ref, from []classRef, name string) []ref {
 	return append(out, r.valueKey(name))
 }
 
-func (r *jsResolver) defKey(i, j int) ref { return fileDefKey(r.s, i, j, "js") }
+func (r *jsResolver) defKey(i, j int) Ref { return fileDefKey(r.tree, i, j, "js") }
 
-func (r *jsResolver) refKeys(out []ref, i, j int) []ref {
-	set := r.s.entries[i].tags
+func (r *jsResolver) refKeys(out []Ref, i, j int) []Ref {
+	set := r.tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
 	switch {
@@ -350,7 +350,7 @@ func (r *jsResolver) refKeys(out []ref, i, j int) []ref {
 		return out
 	case sub == "import":
 		if qual == "" {
-			return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+			return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
 		}
 		b := r.file(i).binds
 		fields := strings.Fields(qual)
@@ -390,12 +390,21 @@ func (r *jsResolver) refKeys(out []ref, i, j int) []ref {
 	if sub == "member" {
 		return append(out, r.valueKey(name))
 	}
-	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+	return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
 }
 
 // valueKey is the key of a use of method name on a value whose class the
 // rules do not know: the fallback. (A scope of all methods, as Go has,
 // was measured too: it lowered recall at 1024 tokens.)
-func (r *jsResolver) valueKey(name string) ref {
-	return ref{name: name, scope: fallbackScope, fallback: true}
+func (r *jsResolver) valueKey(name string) Ref {
+	return Ref{Name: name, Scope: FallbackScope, Fallback: true}
+}
+
+// jsRules resolve JavaScript and TypeScript, which import each other:
+// modules by their paths and a workspace's package names.
+var jsRules = &rules{
+	name:   "javascript",
+	claims: func(f File, _ Config) bool { return jsLanguages[f.Lang] },
+	reads:  func(f File, _ Config) bool { return path.Base(f.Path) == "package.json" },
+	make:   func(tree []File, mine []int, _ Config) langResolver { return newJSResolver(tree, mine) },
 }

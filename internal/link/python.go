@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"path"
@@ -24,7 +24,7 @@ import (
 
 // pyResolver holds the Python modules of a snapshot.
 type pyResolver struct {
-	s     *snapshot
+	tree  []File
 	files map[int]*pyFile
 	mods  map[string]int  // module path ("a/b/c" for a/b/c.py or a/b/c/__init__.py) → file
 	dirs  map[string]bool // directories holding Python files, and their parents
@@ -61,15 +61,15 @@ func pyModule(p string) string {
 	return strings.TrimSuffix(p, "/__init__")
 }
 
-func newPyResolver(s *snapshot, files []int) *pyResolver {
-	p := &pyResolver{s: s, files: make(map[int]*pyFile, len(files)), mods: make(map[string]int),
+func newPyResolver(tree []File, files []int) *pyResolver {
+	p := &pyResolver{tree: tree, files: make(map[int]*pyFile, len(files)), mods: make(map[string]int),
 		dirs: make(map[string]bool), pkgs: make(map[string]bool), found: make(map[pyTarget]pyFound)}
 	pkgs := p.pkgs
 	for _, i := range files {
-		fp := s.files[i].path
+		fp := tree[i].Path
 		m := pyModule(fp)
 		// A .py file wins over its .pyi stub.
-		if old, ok := p.mods[m]; !ok || strings.HasSuffix(s.files[old].path, ".pyi") {
+		if old, ok := p.mods[m]; !ok || strings.HasSuffix(tree[old].Path, ".pyi") {
 			p.mods[m] = i
 		}
 		for d := goDir(fp); d != ""; d = goDir(d) {
@@ -79,7 +79,7 @@ func newPyResolver(s *snapshot, files []int) *pyResolver {
 			pkgs[goDir(fp)] = true
 		}
 		f := &pyFile{classInfo: newClassInfo(), path: fp, defs: make(map[string]bool)}
-		set := s.entries[i].tags
+		set := tree[i].Tags
 		for j, t := range set.Tags {
 			name := set.Str(t.Name)
 			switch {
@@ -133,7 +133,7 @@ func (p *pyResolver) exists(m string) bool {
 
 // module resolves a module name as the file i imports it.
 func (p *pyResolver) module(i int, name string) pyTarget {
-	dir := goDir(p.s.files[i].path)
+	dir := goDir(p.tree[i].Path)
 	if strings.HasPrefix(name, ".") {
 		rest := strings.TrimLeft(name, ".")
 		for k := 1; k < len(name)-len(rest); k++ {
@@ -186,7 +186,7 @@ func (p *pyResolver) file(i int) *pyFile {
 	}
 	f.done = true
 	f.binds = make(map[string]pyTarget)
-	set := p.s.entries[i].tags
+	set := p.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference || set.Qual(j) == "" {
 			continue
@@ -323,14 +323,14 @@ func (p *pyResolver) attr(i int, q string) pyTarget {
 
 // keyOf appends the key of a name in a module, through its re-exports;
 // when the rules cannot place it, the fallback of name, the name used.
-func (p *pyResolver) keyOf(out []ref, t pyTarget, name string) []ref {
+func (p *pyResolver) keyOf(out []Ref, t pyTarget, name string) []Ref {
 	switch t.at {
 	case goInTree:
 		if t.name == "" {
 			return out // a module: it has no definition to link to
 		}
 		if d, _, ok := p.definer(t, 0); ok {
-			return append(out, ref{name: t.name, scope: "py:" + p.s.files[d].path})
+			return append(out, Ref{Name: t.name, Scope: "py:" + p.tree[d].Path})
 		}
 	case goOutside:
 		return out
@@ -338,7 +338,7 @@ func (p *pyResolver) keyOf(out []ref, t pyTarget, name string) []ref {
 	if t.name == "" && t.mod != "" {
 		return out
 	}
-	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+	return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
 }
 
 // class returns the class a target names, if the tree defines it.
@@ -353,7 +353,7 @@ func (p *pyResolver) class(t pyTarget) (classRef, bool) {
 // basesOf returns the classes of the tree c derives from, and whether
 // some base is outside the tree.
 func (p *pyResolver) basesOf(c classRef) (in []classRef, outside bool) {
-	set := p.s.entries[c.file].tags
+	set := p.tree[c.file].Tags
 	for _, j := range p.files[c.file].bases[c.name] {
 		name := set.Str(set.Tags[j].Name)
 		t := pyTarget{at: goOutside}
@@ -374,7 +374,7 @@ func (p *pyResolver) basesOf(c classRef) (in []classRef, outside bool) {
 // methodKeys appends the keys of method name of the classes from and
 // their bases. When none defines it, a name the classes outside the tree
 // may define links to nothing, and one they cannot falls back.
-func (p *pyResolver) methodKeys(out []ref, from []classRef, name string) []ref {
+func (p *pyResolver) methodKeys(out []Ref, from []classRef, name string) []Ref {
 	w := classWalk{
 		info:    func(i int) *classInfo { return &p.files[i].classInfo },
 		scope:   func(c classRef) string { return methodScope("py", p.files[c.file].path, c.name) },
@@ -398,7 +398,7 @@ func (p *pyResolver) enclosing(i int, line int32) (classRef, bool) {
 	return classRef{i, c}, ok
 }
 
-func (p *pyResolver) defKey(i, j int) ref { return fileDefKey(p.s, i, j, "py") }
+func (p *pyResolver) defKey(i, j int) Ref { return fileDefKey(p.tree, i, j, "py") }
 
 // pyFixtureScope is the scope of the key a pytest fixture publishes
 // under beside its own, and that a parameter naming it resolves to:
@@ -408,22 +408,22 @@ const pyFixtureScope = "py:fixture"
 
 // moreDefKeys appends the fixture key of a fixture.
 func (p *pyResolver) moreDefKeys(out []string, i, j int) []string {
-	set := p.s.entries[i].tags
+	set := p.tree[i].Tags
 	if set.Sub(j) == "fixture" {
 		out = append(out, rank.Key(set.Str(set.Tags[j].Name), pyFixtureScope))
 	}
 	return out
 }
 
-func (p *pyResolver) refKeys(out []ref, i, j int) []ref {
-	set := p.s.entries[i].tags
+func (p *pyResolver) refKeys(out []Ref, i, j int) []Ref {
+	set := p.tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
 	switch sub {
 	case "module":
 		return out
 	case "fixture": // a parameter: the fixtures of its name
-		return append(out, ref{name: name, scope: pyFixtureScope})
+		return append(out, Ref{Name: name, Scope: pyFixtureScope})
 	case "import":
 		if name == "*" || qual == "" {
 			return out
@@ -466,12 +466,24 @@ func (p *pyResolver) refKeys(out []ref, i, j int) []ref {
 	if sub == "member" {
 		return append(out, p.valueKey(name))
 	}
-	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+	return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
 }
 
 // valueKey is the key of a use of method name on a value whose class the
 // rules do not know: the fallback. (A scope of all methods, as Go has,
 // was measured too: it lowered recall at 1024 tokens.)
-func (p *pyResolver) valueKey(name string) ref {
-	return ref{name: name, scope: fallbackScope, fallback: true}
+func (p *pyResolver) valueKey(name string) Ref {
+	return Ref{Name: name, Scope: FallbackScope, Fallback: true}
 }
+
+// pythonRules resolve Python: modules by their dotted paths, classes and
+// their bases, pytest fixtures.
+var pythonRules = &rules{
+	name:   "python",
+	claims: func(f File, _ Config) bool { return f.Lang == "python" },
+	make:   func(tree []File, mine []int, _ Config) langResolver { return newPyResolver(tree, mine) },
+}
+
+// isMore reports whether r is a fixture's key, which a fixture publishes
+// under beside its own.
+func (p *pyResolver) isMore(r Ref) bool { return r.Scope == pyFixtureScope }

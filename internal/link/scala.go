@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"cmp"
@@ -42,7 +42,7 @@ type scalaResolver struct {
 	rules pkgLang
 }
 
-func newScalaResolver(s *snapshot, files []int) *scalaResolver {
+func newScalaResolver(tree []File, files []int) *scalaResolver {
 	r := &scalaResolver{}
 	r.rules = pkgLang{
 		prefix: "scala",
@@ -53,7 +53,7 @@ func newScalaResolver(s *snapshot, files []int) *scalaResolver {
 		closed: true,
 		file:   r.readFile,
 	}
-	r.pkgResolver = newPkgResolver(s, files, &r.rules, func(set tags.Set) string {
+	r.pkgResolver = newPkgResolver(tree, files, &r.rules, func(set tags.Set) string {
 		ps := scalaPackages(set)
 		if len(ps) == 0 {
 			return scalaEmpty
@@ -173,7 +173,7 @@ func (r *scalaResolver) abs(i int, path string) string {
 // readFile reads what Scala file i imports and declares.
 func (r *scalaResolver) readFile(p *pkgResolver, i int) *pkgFile {
 	f := newPkgFile()
-	set := p.s.entries[i].tags
+	set := p.tree[i].Tags
 	f.own = scalaPackages(set)
 	if len(f.own) == 0 {
 		f.own = []string{scalaEmpty}
@@ -214,11 +214,11 @@ func (r *scalaResolver) readFile(p *pkgResolver, i int) *pkgFile {
 	return f
 }
 
-func (r *scalaResolver) refKeys(out []ref, i, j int) []ref {
-	set := r.s.entries[i].tags
+func (r *scalaResolver) refKeys(out []Ref, i, j int) []Ref {
+	set := r.tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
-	fallback := ref{name: name, scope: fallbackScope, fallback: true}
+	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
 	switch sub {
 	case "import", "package":
 		u := parseScalaImport(name, qual)
@@ -227,7 +227,7 @@ func (r *scalaResolver) refKeys(out []ref, i, j int) []ref {
 		}
 		full := r.abs(i, u.path)
 		if r.pkgs[full] {
-			out = append(out, ref{name: name, scope: r.pkgScope(full)})
+			out = append(out, Ref{Name: name, Scope: r.pkgScope(full)})
 			if n, at := r.named(full); at == placeInTree { // and its package object
 				out = r.typeKeys(out, []pkgName{n})
 			}
@@ -262,9 +262,9 @@ func (r *scalaResolver) refKeys(out []ref, i, j int) []ref {
 
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
-func (r *scalaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
-	fallback := ref{name: name, scope: fallbackScope, fallback: true}
-	var keys []ref
+func (r *scalaResolver) callKeys(out []Ref, i, j int, name, qual string) []Ref {
+	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
+	var keys []Ref
 	done := false
 	switch {
 	case qual == "" || qual == "this" || strings.HasSuffix(qual, " ="):
@@ -331,7 +331,7 @@ func (r *scalaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
 
 // pkgObjectKeys appends the keys of member name of the package objects
 // of the packages file i opens or imports whole.
-func (r *scalaResolver) pkgObjectKeys(out []ref, i int, name string) (_ []ref, found bool) {
+func (r *scalaResolver) pkgObjectKeys(out []Ref, i int, name string) (_ []Ref, found bool) {
 	f := r.file(i)
 	for _, ps := range [][]string{f.own, f.demand} {
 		for _, p := range ps {
@@ -367,3 +367,11 @@ var scalaStd = func() map[string]bool {
 	}
 	return m
 }()
+
+// scalaRules resolve Scala, with Config.Scala: packages, imports,
+// package objects.
+var scalaRules = &rules{
+	name:   "scala",
+	claims: func(f File, c Config) bool { return f.Lang == "scala" && c.Scala },
+	make:   func(tree []File, mine []int, _ Config) langResolver { return newScalaResolver(tree, mine) },
+}

@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"slices"
@@ -57,7 +57,7 @@ type csProject struct {
 
 // newCSharpResolver returns the resolver of the C# files of s, which see
 // the <Using> items of the project files csproj.
-func newCSharpResolver(s *snapshot, files, csproj []int) *csharpResolver {
+func newCSharpResolver(tree []File, files, csproj []int) *csharpResolver {
 	r := &csharpResolver{global: newPkgFile(), exts: make(map[pkgName]bool), heads: make(map[string]bool),
 		nsAlias: make(map[int]map[string]string)}
 	r.rules = pkgLang{
@@ -69,14 +69,14 @@ func newCSharpResolver(s *snapshot, files, csproj []int) *csharpResolver {
 		closed: true,
 		file:   r.readFile,
 	}
-	r.pkgResolver = newPkgResolver(s, files, &r.rules, csNamespace)
+	r.pkgResolver = newPkgResolver(tree, files, &r.rules, csNamespace)
 	for p := range r.pkgs {
 		head, _, _ := strings.Cut(p, ".")
 		r.heads[head] = true
 	}
 	for _, i := range csproj {
-		set := s.entries[i].tags
-		p := csProject{dir: goDir(s.files[i].path)}
+		set := tree[i].Tags
+		p := csProject{dir: goDir(tree[i].Path)}
 		for j, t := range set.Tags {
 			if t.Kind == tags.Reference && set.Sub(j) == "using" && set.Qual(j) != "" {
 				u := "global using " + set.Qual(j) + ";"
@@ -91,7 +91,7 @@ func newCSharpResolver(s *snapshot, files, csproj []int) *csharpResolver {
 		}
 	}
 	for _, i := range files {
-		set := s.entries[i].tags
+		set := tree[i].Tags
 		for j, t := range set.Tags {
 			switch {
 			case t.Kind == tags.Definition && set.Sub(j) == "method" && set.Qual(j) == "this":
@@ -160,13 +160,13 @@ func (r *csharpResolver) readFile(p *pkgResolver, i int) *pkgFile {
 		f.own = append(f.own, csGlobal)
 	}
 	for _, proj := range r.project {
-		if d := proj.dir; d == "" || d == "." || strings.HasPrefix(p.s.files[i].path, d+"/") {
+		if d := proj.dir; d == "" || d == "." || strings.HasPrefix(p.tree[i].Path, d+"/") {
 			for _, u := range proj.usings {
 				r.using(f, i, u)
 			}
 		}
 	}
-	set := p.s.entries[i].tags
+	set := p.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference {
 			continue
@@ -226,11 +226,11 @@ func (r *csharpResolver) using(f *pkgFile, i int, qual string) {
 	}
 }
 
-func (r *csharpResolver) refKeys(out []ref, i, j int) []ref {
-	set := r.s.entries[i].tags
+func (r *csharpResolver) refKeys(out []Ref, i, j int) []Ref {
+	set := r.tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
-	fallback := ref{name: name, scope: fallbackScope, fallback: true}
+	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
 	switch sub {
 	case "import":
 		u := parseUsing(qual)
@@ -238,7 +238,7 @@ func (r *csharpResolver) refKeys(out []ref, i, j int) []ref {
 			break
 		}
 		if r.pkgs[u.target] {
-			return append(out, ref{name: name, scope: r.pkgScope(u.target)})
+			return append(out, Ref{Name: name, Scope: r.pkgScope(u.target)})
 		}
 		switch n, at := r.named(u.target); at {
 		case placeInTree:
@@ -273,9 +273,9 @@ func (r *csharpResolver) refKeys(out []ref, i, j int) []ref {
 
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
-func (r *csharpResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
-	fallback := ref{name: name, scope: fallbackScope, fallback: true}
-	var keys []ref
+func (r *csharpResolver) callKeys(out []Ref, i, j int, name, qual string) []Ref {
+	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
+	var keys []Ref
 	done := false
 	switch {
 	case qual == "" || qual == "this":
@@ -311,13 +311,13 @@ func (r *csharpResolver) callKeys(out []ref, i, j int, name, qual string) []ref 
 
 // extKeys appends the keys of the extension methods named name that file
 // i sees: those of its namespaces and of the namespaces it uses.
-func (r *csharpResolver) extKeys(out []ref, i int, name string) ([]ref, bool) {
+func (r *csharpResolver) extKeys(out []Ref, i int, name string) ([]Ref, bool) {
 	f := r.file(i)
 	found := false
 	for _, ns := range [][]string{f.own, f.demand} {
 		for _, p := range ns {
 			if r.exts[pkgName{p, name}] {
-				out = append(out, ref{name: name, scope: csExtScope(p)})
+				out = append(out, Ref{Name: name, Scope: csExtScope(p)})
 				found = true
 			}
 		}
@@ -334,9 +334,9 @@ const csExtPrefix = "cs.ext:"
 // moreDefKeys publishes an extension method under its namespace's
 // extension methods too.
 func (r *csharpResolver) moreDefKeys(out []string, i, j int) []string {
-	set := r.s.entries[i].tags
+	set := r.tree[i].Tags
 	if set.Sub(j) == "method" && set.Qual(j) == "this" {
-		out = append(out, ref{name: set.Str(set.Tags[j].Name), scope: csExtScope(r.pkg[i])}.key())
+		out = append(out, Ref{Name: set.Str(set.Tags[j].Name), Scope: csExtScope(r.pkg[i])}.Key())
 	}
 	return out
 }
@@ -379,3 +379,24 @@ var csBCL = set(`Object String Int16 Int32 Int64 UInt16 UInt32 UInt64 Boolean By
 	DoesNotReturn DebuggerStepThrough DebuggerDisplay DebuggerHidden DebuggerNonUserCode Conditional
 	EditorBrowsable EditorBrowsableState ExcludeFromCodeCoverage GeneratedCode CompilerGenerated
 	InternalsVisibleTo StructLayout DllImport MarshalAs`)
+
+// csharpRules resolve C#: namespaces, usings (a project file's too),
+// extension methods.
+var csharpRules = &rules{
+	name:   "csharp",
+	claims: func(f File, _ Config) bool { return f.Lang == "csharp" },
+	reads:  func(f File, _ Config) bool { return strings.HasSuffix(f.Path, ".csproj") },
+	make: func(tree []File, mine []int, _ Config) langResolver {
+		var csproj []int
+		for i, f := range tree {
+			if f.Lang == "xml" && strings.HasSuffix(f.Path, ".csproj") {
+				csproj = append(csproj, i)
+			}
+		}
+		return newCSharpResolver(tree, mine, csproj)
+	},
+}
+
+// isMore reports whether k is the key of an extension method, which its
+// definition publishes under beside its own.
+func (r *csharpResolver) isMore(k Ref) bool { return strings.HasPrefix(k.Scope, csExtPrefix) }

@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"maps"
@@ -87,8 +87,8 @@ func kotlinImport(f *pkgFile, sub, name, qual string) {
 	}
 }
 
-func (r *javaResolver) kotlinRefKeys(out []ref, i, j int) []ref {
-	set := r.s.entries[i].tags
+func (r *javaResolver) kotlinRefKeys(out []Ref, i, j int) []Ref {
+	set := r.tree[i].Tags
 	name, sub, qual := set.Str(set.Tags[j].Name), set.Sub(j), set.Qual(j)
 	switch sub {
 	case "import":
@@ -114,13 +114,13 @@ func (r *javaResolver) kotlinRefKeys(out []ref, i, j int) []ref {
 			return keys
 		}
 	}
-	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+	return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
 }
 
 // importKeys appends the keys of what the dotted name full, as an import
 // gives it, names: a type (nested or not), a top-level function or
 // property, or a member of a type (an object's, a companion object's).
-func (r *javaResolver) importKeys(out []ref, full string) ([]ref, pkgPlace) {
+func (r *javaResolver) importKeys(out []Ref, full string) ([]Ref, pkgPlace) {
 	p, rest, ok := r.split(full)
 	if !ok {
 		return out, placeOutside
@@ -129,11 +129,11 @@ func (r *javaResolver) importKeys(out []ref, full string) ([]ref, pkgPlace) {
 	n := pkgName{p, last}
 	found := false
 	if len(r.types[n]) > 0 {
-		out = append(out, ref{name: last, scope: r.typeScope(p)})
+		out = append(out, Ref{Name: last, Scope: r.typeScope(p)})
 		found = true
 	}
 	if len(rest) == 1 && len(r.tops[n]) > 0 {
-		out = append(out, ref{name: last, scope: r.topScope(p)})
+		out = append(out, Ref{Name: last, Scope: r.topScope(p)})
 		found = true
 	}
 	if found {
@@ -155,18 +155,18 @@ func (r *javaResolver) importKeys(out []ref, full string) ([]ref, pkgPlace) {
 // topKeys appends the keys of the top-level function or property name
 // as file i sees it: imported by name, else of its own package, else of
 // the packages it imports on demand.
-func (r *javaResolver) topKeys(out []ref, i int, name string) ([]ref, pkgPlace) {
+func (r *javaResolver) topKeys(out []Ref, i int, name string) ([]Ref, pkgPlace) {
 	f := r.file(i)
 	if full, ok := f.single[name]; ok {
 		return r.importKeys(out, full)
 	}
 	if own := (pkgName{r.pkg[i], name}); len(r.tops[own]) > 0 {
-		return append(out, ref{name: name, scope: r.topScope(own.pkg)}), placeInTree
+		return append(out, Ref{Name: name, Scope: r.topScope(own.pkg)}), placeInTree
 	}
 	at := placeUnknown
 	for _, d := range f.demand {
 		if len(r.tops[pkgName{d, name}]) > 0 {
-			out = append(out, ref{name: name, scope: r.topScope(d)})
+			out = append(out, Ref{Name: name, Scope: r.topScope(d)})
 			at = placeInTree
 		}
 	}
@@ -175,8 +175,8 @@ func (r *javaResolver) topKeys(out []ref, i int, name string) ([]ref, pkgPlace) 
 
 // kotlinCallKeys appends the keys of a call of name, reference j of
 // Kotlin file i, qualified by qual.
-func (r *javaResolver) kotlinCallKeys(out []ref, i, j int, name, qual string) []ref {
-	fallback := ref{name: name, scope: fallbackScope, fallback: true}
+func (r *javaResolver) kotlinCallKeys(out []Ref, i, j int, name, qual string) []Ref {
+	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
 	switch {
 	case strings.HasPrefix(qual, "this@"): // a labelled this: an outer class's
 		qual = "this"
@@ -255,7 +255,7 @@ func (r *javaResolver) kotlinReceiver(i, j int, qual string) ([]pkgName, pkgPlac
 // index of that declaration plus one (0 for other references, and for
 // Java files, whose calls resolve once per file).
 func (r *javaResolver) useContext(i, j int) int32 {
-	set := r.s.entries[i].tags
+	set := r.tree[i].Tags
 	if !r.isKotlin(i) || set.Sub(j) != "call" || !javaValue(set.Qual(j)) {
 		return 0
 	}
@@ -266,7 +266,7 @@ func (r *javaResolver) useContext(i, j int) int32 {
 // rules do not know: an extension function in scope, else nothing for a
 // name imported from outside the tree or of the standard library, else
 // every member of that name of a Java or Kotlin type of the tree.
-func (r *javaResolver) valueKeys(out []ref, i int, name string) []ref {
+func (r *javaResolver) valueKeys(out []Ref, i int, name string) []Ref {
 	keys, at := r.topKeys(out, i, name)
 	switch {
 	case at == placeInTree:
@@ -274,7 +274,7 @@ func (r *javaResolver) valueKeys(out []ref, i int, name string) []ref {
 	case at == placeOutside, kotlinStd[name]:
 		return out
 	}
-	return append(out, ref{name: name, scope: jvmMembersScope})
+	return append(out, Ref{Name: name, Scope: jvmMembersScope})
 }
 
 // capitalized reports whether name begins with an upper-case letter.
@@ -341,7 +341,7 @@ func (r *javaResolver) moreDefKeys(out []string, i, j int) []string {
 	if len(r.langs) == 0 {
 		return out
 	}
-	set, lang := r.s.entries[i].tags, r.langOf(i)
+	set, lang := r.tree[i].Tags, r.langOf(i)
 	switch sub := set.Sub(j); {
 	case sub == "package", lang.isType(sub), sub == "constructor", lang.top != nil && lang.top(set, j):
 		return out

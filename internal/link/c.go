@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"maps"
@@ -14,7 +14,7 @@ import (
 
 // cResolver holds the C and C++ files of a snapshot.
 type cResolver struct {
-	s      *snapshot
+	tree   []File
 	byPath map[string]bool // the C and C++ files
 	extra  map[int]string  // per file: the key of the header it goes with
 
@@ -26,20 +26,20 @@ type cResolver struct {
 // includeScope is the scope of the keys of included files.
 const includeScope = "c.include:"
 
-func newCResolver(s *snapshot, files []int) *cResolver {
-	c := &cResolver{s: s, byPath: make(map[string]bool, len(files)), extra: make(map[int]string)}
+func newCResolver(tree []File, files []int) *cResolver {
+	c := &cResolver{tree: tree, byPath: make(map[string]bool, len(files)), extra: make(map[int]string)}
 	stems := make(map[string][]int) // dir/stem → files
 	for _, i := range files {
-		p := s.files[i].path
+		p := tree[i].Path
 		c.byPath[p] = true
 		stems[strings.TrimSuffix(p, path.Ext(p))] = append(stems[strings.TrimSuffix(p, path.Ext(p))], i)
 	}
 	for _, i := range files {
-		p := s.files[i].path
+		p := tree[i].Path
 		if !isHeader(p) {
 			continue
 		}
-		key := includeRef(p).key()
+		key := includeRef(p).Key()
 		for _, j := range stems[strings.TrimSuffix(p, path.Ext(p))] {
 			if _, ok := c.extra[j]; !ok || j == i {
 				c.extra[j] = key
@@ -61,22 +61,22 @@ func isHeader(p string) bool {
 // includeRef is what an include of the header at p resolves to, and the
 // key under which the header and its sources are published: its stem in
 // the include scope.
-func includeRef(p string) ref {
+func includeRef(p string) Ref {
 	base := path.Base(p)
-	return ref{name: strings.TrimSuffix(base, path.Ext(base)), scope: includeScope + p}
+	return Ref{Name: strings.TrimSuffix(base, path.Ext(base)), Scope: includeScope + p}
 }
 
-func (c *cResolver) defKey(i, j int) ref {
-	set := c.s.entries[i].tags
-	return ref{name: rankName(set.Sub(j), set.Str(set.Tags[j].Name))}
+func (c *cResolver) defKey(i, j int) Ref {
+	set := c.tree[i].Tags
+	return Ref{Name: RankName(set.Sub(j), set.Str(set.Tags[j].Name))}
 }
 
-func (c *cResolver) refKeys(out []ref, i, j int) []ref {
-	set := c.s.entries[i].tags
+func (c *cResolver) refKeys(out []Ref, i, j int) []Ref {
+	set := c.tree[i].Tags
 	if set.Sub(j) != "include" {
-		return append(out, ref{name: set.Str(set.Tags[j].Name)})
+		return append(out, Ref{Name: set.Str(set.Tags[j].Name)})
 	}
-	if h := c.header(c.s.files[i].path, set.Qual(j)); h != "" {
+	if h := c.header(c.tree[i].Path, set.Qual(j)); h != "" {
 		return append(out, includeRef(h))
 	}
 	return out
@@ -110,4 +110,12 @@ func (c *cResolver) extraKeys(i int) []string {
 		return []string{k}
 	}
 	return nil
+}
+
+// cRules resolve C and C++, which include each other: an include means
+// the header it names.
+var cRules = &rules{
+	name:   "c",
+	claims: func(f File, _ Config) bool { return f.Lang == "c" || f.Lang == "cpp" },
+	make:   func(tree []File, mine []int, _ Config) langResolver { return newCResolver(tree, mine) },
 }

@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"strings"
@@ -42,17 +42,17 @@ var javaLang = pkgLang{
 // files and read by Kotlin's rules (resolve_kotlin.go), in the same
 // packages. Without, the packages they declare are packages of the tree
 // too: what Java files import from them falls back to names.
-func newJavaResolver(s *snapshot, files, kotlin []int, rules bool) *javaResolver {
+func newJavaResolver(tree []File, files, kotlin []int, rules bool) *javaResolver {
 	if rules {
 		langs := make(map[int]*pkgLang, len(kotlin))
 		for _, i := range kotlin {
 			langs[i] = &kotlinLang
 		}
-		return &javaResolver{newPkgResolverLangs(s, files, &javaLang, langs, declaredPackage)}
+		return &javaResolver{newPkgResolverLangs(tree, files, &javaLang, langs, declaredPackage)}
 	}
-	r := newPkgResolver(s, files, &javaLang, declaredPackage)
+	r := newPkgResolver(tree, files, &javaLang, declaredPackage)
 	for _, i := range kotlin {
-		if p := declaredPackage(s.entries[i].tags); p != "" {
+		if p := declaredPackage(tree[i].Tags); p != "" {
 			r.pkgs[p] = true
 		}
 	}
@@ -80,7 +80,7 @@ func javaFile(r *pkgResolver, i int) *pkgFile { return jvmFile(r, i, javaImport)
 // declared types of its names.
 func jvmFile(r *pkgResolver, i int, imports func(f *pkgFile, sub, name, qual string)) *pkgFile {
 	f := newPkgFile()
-	set := r.s.entries[i].tags
+	set := r.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference {
 			continue
@@ -122,14 +122,14 @@ func javaValue(q string) bool {
 	return q != "" && q != "this" && q != "super" && (unicode.IsLower(c) || c == '_' || c == '$')
 }
 
-func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
+func (r *javaResolver) refKeys(out []Ref, i, j int) []Ref {
 	if r.isKotlin(i) {
 		return r.kotlinRefKeys(out, i, j)
 	}
-	set := r.s.entries[i].tags
+	set := r.tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
-	fallback := ref{name: name, scope: fallbackScope, fallback: true}
+	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
 	switch sub {
 	case "import":
 		if qual == "" {
@@ -183,9 +183,9 @@ func (r *javaResolver) refKeys(out []ref, i, j int) []ref {
 // demandKeys appends the keys of an import on demand of full, a
 // reference to name: "a.b" of "import a.b.*", the package, or "a.b.C" of
 // "import a.b.C.*", the type; nothing when full is outside the tree.
-func (r *javaResolver) demandKeys(out []ref, name, full string) []ref {
+func (r *javaResolver) demandKeys(out []Ref, name, full string) []Ref {
 	if r.pkgs[full] {
-		return append(out, ref{name: name, scope: r.pkgScope(full)})
+		return append(out, Ref{Name: name, Scope: r.pkgScope(full)})
 	}
 	if n, at := r.named(full); at == placeInTree {
 		return r.typeKeys(out, []pkgName{n})
@@ -195,9 +195,9 @@ func (r *javaResolver) demandKeys(out []ref, name, full string) []ref {
 
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
-func (r *javaResolver) callKeys(out []ref, i, j int, name, qual string) []ref {
-	fallback := ref{name: name, scope: fallbackScope, fallback: true}
-	var keys []ref
+func (r *javaResolver) callKeys(out []Ref, i, j int, name, qual string) []Ref {
+	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
+	var keys []Ref
 	done := false
 	switch {
 	case qual == "" || qual == "this":
@@ -253,3 +253,25 @@ var javaJDK = set(`Object String StringBuilder StringBuffer CharSequence Integer
 	InputStream OutputStream Reader Writer File IOException UncheckedIOException Serializable Closeable
 	StringReader StringWriter PrintStream PrintWriter BufferedReader BufferedWriter EOFException
 	Function BiFunction Supplier Consumer BiConsumer Predicate BiPredicate UnaryOperator BinaryOperator`)
+
+// javaRules resolve Java, and with Config.Kotlin Kotlin too, in one
+// package model: the two use each other's classes. Without, they read
+// the Kotlin files' package clauses.
+var javaRules = &rules{
+	name:   "java",
+	claims: func(f File, c Config) bool { return f.Lang == "java" || f.Lang == "kotlin" && c.Kotlin },
+	reads:  func(f File, c Config) bool { return f.Lang == "kotlin" && !c.Kotlin },
+	make: func(tree []File, mine []int, c Config) langResolver {
+		var kotlin []int
+		for i, f := range tree {
+			if f.Lang == "kotlin" {
+				kotlin = append(kotlin, i)
+			}
+		}
+		return newJavaResolver(tree, mine, kotlin, c.Kotlin)
+	},
+}
+
+// isMore reports whether r is the key every member of a type publishes
+// under beside its own.
+func (r *javaResolver) isMore(k Ref) bool { return k.Scope == jvmMembersScope }

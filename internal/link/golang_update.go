@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"slices"
@@ -110,12 +110,12 @@ func (g *goResolver) view(i int, given bool) goView {
 // of the other files resolve as before, which is when the views of the
 // changed files are as they were. When it reports false, g is not to be
 // used again: the rules are to be made anew.
-func (g *goResolver) update(s *snapshot, changed []int) bool {
+func (g *goResolver) update(tree []File, changed []int) bool {
 	before := make([]goView, len(changed))
 	for k, i := range changed {
 		before[k] = g.view(i, true)
 	}
-	g.s = s
+	g.tree = tree
 	for _, i := range changed {
 		delete(g.imports, i)
 		delete(g.vars, i)

@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"maps"
@@ -31,7 +31,7 @@ import (
 
 // rustResolver holds the Rust files of a snapshot.
 type rustResolver struct {
-	s       *snapshot
+	tree    []File
 	byPath  map[string]int            // per path of a Rust file: its index
 	items   map[int]map[string]rsItem // per file: the items it defines
 	members map[string]bool           // the keys of the associated items of the tree
@@ -82,28 +82,28 @@ const (
 // rsTarget is what a path names.
 type rsTarget struct {
 	at      rsPlace
-	keys    []ref  // its definitions
+	keys    []Ref  // its definitions
 	mod     int    // the module's file when it is a module; else -1
 	members string // the scope of its associated items when it is a type
 }
 
 // macroScope returns the scope of the macro_rules! of the crate of file
 // i.
-func (r *rustResolver) macroScope(i int) string { return "rs.macro:" + r.s.files[r.root(i)].path }
+func (r *rustResolver) macroScope(i int) string { return "rs.macro:" + r.tree[r.root(i)].Path }
 
 // rustMaxDepth bounds the uses and globs a resolution follows.
 const rustMaxDepth = 8
 
-func newRustResolver(s *snapshot, files []int) *rustResolver {
-	r := &rustResolver{s: s, byPath: make(map[string]int, len(files)), items: make(map[int]map[string]rsItem, len(files)),
+func newRustResolver(tree []File, files []int) *rustResolver {
+	r := &rustResolver{tree: tree, byPath: make(map[string]int, len(files)), items: make(map[int]map[string]rsItem, len(files)),
 		members: make(map[string]bool), macros: make(map[string]bool), libs: make(map[string]int),
 		files: make(map[int]*rustFile), scopes: make(map[rsTypeUse]string), impls: make(map[int][]rsImpl)}
 	for _, i := range files {
-		r.byPath[s.files[i].path] = i
+		r.byPath[tree[i].Path] = i
 	}
 	r.findLibs()
 	for _, i := range files {
-		set := s.entries[i].tags
+		set := tree[i].Tags
 		items := make(map[string]rsItem)
 		for j, t := range set.Tags {
 			if t.Kind != tags.Definition {
@@ -124,14 +124,14 @@ func newRustResolver(s *snapshot, files []int) *rustResolver {
 		r.items[i] = items
 	}
 	for _, i := range files {
-		set := s.entries[i].tags
+		set := tree[i].Tags
 		for j, t := range set.Tags {
 			switch {
 			case t.Kind != tags.Definition:
 			case set.Sub(j) == "macro":
-				r.macros[r.defKey(i, j).key()] = true
+				r.macros[r.defKey(i, j).Key()] = true
 			case set.Qual(j) != "":
-				r.members[r.defKey(i, j).key()] = true
+				r.members[r.defKey(i, j).Key()] = true
 			}
 		}
 	}
@@ -142,12 +142,12 @@ func newRustResolver(s *snapshot, files []int) *rustResolver {
 // Cargo.toml give them, else by their directories' names.
 func (r *rustResolver) findLibs() {
 	named := make(map[int]bool)
-	for i, f := range r.s.files {
-		if path.Base(f.path) != "Cargo.toml" {
+	for i, f := range r.tree {
+		if path.Base(f.Path) != "Cargo.toml" {
 			continue
 		}
-		lib := r.at(path.Join(path.Dir(f.path), "src/lib.rs"))
-		set := r.s.entries[i].tags
+		lib := r.at(path.Join(path.Dir(f.Path), "src/lib.rs"))
+		set := r.tree[i].Tags
 		for j, t := range set.Tags {
 			if lib >= 0 && t.Kind == tags.Definition && set.Str(t.Name) == "package" && set.Qual(j) != "" {
 				r.libs[strings.ReplaceAll(set.Qual(j), "-", "_")] = lib
@@ -174,7 +174,7 @@ func (r *rustResolver) file(i int) *rustFile {
 		return f
 	}
 	f := &rustFile{uses: make(map[string][]string)}
-	set := r.s.entries[i].tags
+	set := r.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference || set.Sub(j) != "import" || set.Qual(j) == "" {
 			continue
@@ -272,7 +272,7 @@ func (r *rustResolver) owner(dir string) int {
 // parent returns the file of the module whose submodule file i is, or -1
 // for a crate root.
 func (r *rustResolver) parent(i int) int {
-	p := r.s.files[i].path
+	p := r.tree[i].Path
 	dir, base := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
 	switch base {
@@ -293,7 +293,7 @@ func (r *rustResolver) parent(i int) int {
 // child returns the file of submodule name of the module of file i, or
 // -1.
 func (r *rustResolver) child(i int, name string) int {
-	p := r.s.files[i].path
+	p := r.tree[i].Path
 	dir := path.Dir(p)
 	if b := path.Base(p); b != "mod.rs" && b != "lib.rs" && b != "main.rs" && r.parent(i) >= 0 {
 		dir = path.Join(dir, strings.TrimSuffix(b, ".rs"))
@@ -320,7 +320,7 @@ func (r *rustResolver) root(i int) int {
 // not it: the library a package's tests, examples and binaries use by
 // the package's name. -1 for none.
 func (r *rustResolver) libOf(i int) int {
-	for dir := path.Dir(r.s.files[i].path); ; dir = path.Dir(dir) {
+	for dir := path.Dir(r.tree[i].Path); ; dir = path.Dir(dir) {
 		for _, p := range []string{path.Join(dir, "lib.rs"), path.Join(dir, "src/lib.rs")} {
 			if l := r.at(p); l >= 0 {
 				if l == i {
@@ -340,14 +340,14 @@ var rustStd = set(`std core alloc proc_macro test`)
 
 // typeScope returns the scope of the members of file m's type name.
 func (r *rustResolver) typeScope(m int, name string) string {
-	return "rs.m:" + r.s.files[m].path + ":" + name
+	return "rs.m:" + r.tree[m].Path + ":" + name
 }
 
 // lookup resolves name in the module of file m: what it defines, a
 // submodule, what it imports or a glob import brings.
 func (r *rustResolver) lookup(m int, name string, depth int) rsTarget {
 	if k := r.items[m][name]; k != 0 {
-		t := rsTarget{at: rsInTree, keys: []ref{{name: name, scope: "rs:" + r.s.files[m].path}}, mod: -1}
+		t := rsTarget{at: rsInTree, keys: []Ref{{Name: name, Scope: "rs:" + r.tree[m].Path}}, mod: -1}
 		if k&rsModule != 0 {
 			if t.mod = r.child(m, name); t.mod < 0 {
 				t.mod = m // an inline module: its items are the file's
@@ -485,9 +485,9 @@ func (r *rustResolver) resolve(i int, segs []string, depth int) rsTarget {
 // scope: unknown when the tree gives it none, for a trait's provided or
 // a derived method.
 func (r *rustResolver) member(scope, name string) rsTarget {
-	k := ref{name: name, scope: scope}
-	if r.members[k.key()] {
-		return rsTarget{at: rsInTree, keys: []ref{k}, mod: -1}
+	k := Ref{Name: name, Scope: scope}
+	if r.members[k.Key()] {
+		return rsTarget{at: rsInTree, keys: []Ref{k}, mod: -1}
 	}
 	return rsTarget{at: rsUnknown, mod: -1}
 }
@@ -507,7 +507,7 @@ func (r *rustResolver) typeScopeOf(i int, text string) string {
 		if t := r.resolve(i, segs, 0); t.at == rsInTree && t.members != "" {
 			s = t.members
 		} else {
-			s = "rs.m:~" + r.s.files[r.root(i)].path + ":" + segs[len(segs)-1]
+			s = "rs.m:~" + r.tree[r.root(i)].Path + ":" + segs[len(segs)-1]
 		}
 	}
 	r.scopes[u] = s
@@ -526,21 +526,21 @@ func (r *rustResolver) implScopes(i int, qual string) (self, trait string) {
 	return r.typeScopeOf(i, qual), ""
 }
 
-func (r *rustResolver) defKey(i, j int) ref {
-	set := r.s.entries[i].tags
+func (r *rustResolver) defKey(i, j int) Ref {
+	set := r.tree[i].Tags
 	name := set.Str(set.Tags[j].Name)
 	switch sub, qual := set.Sub(j), set.Qual(j); {
 	case sub == "macro":
-		return ref{name: name, scope: r.macroScope(i)}
+		return Ref{Name: name, Scope: r.macroScope(i)}
 	case sub == "variant" && qual != "":
-		return ref{name: name, scope: r.typeScope(i, qual)}
+		return Ref{Name: name, Scope: r.typeScope(i, qual)}
 	case qual != "":
 		self, _ := r.implScopes(i, qual)
-		return ref{name: name, scope: self}
+		return Ref{Name: name, Scope: self}
 	case sub == "field" || sub == "method":
-		return ref{name: name, scope: "rs.field:" + r.s.files[i].path}
+		return Ref{Name: name, Scope: "rs.field:" + r.tree[i].Path}
 	}
-	return ref{name: name, scope: "rs:" + r.s.files[i].path}
+	return Ref{Name: name, Scope: "rs:" + r.tree[i].Path}
 }
 
 // enclosing returns the qualifier of the impl or trait block around line
@@ -548,7 +548,7 @@ func (r *rustResolver) defKey(i, j int) ref {
 func (r *rustResolver) enclosing(i int, line int32) string {
 	impls, ok := r.impls[i]
 	if !ok {
-		set := r.s.entries[i].tags
+		set := r.tree[i].Tags
 		for j, t := range set.Tags {
 			if t.Kind == tags.Definition && set.Qual(j) != "" && set.Sub(j) != "variant" {
 				impls = append(impls, rsImpl{t.Line, set.Qual(j)})
@@ -563,11 +563,11 @@ func (r *rustResolver) enclosing(i int, line int32) string {
 	return impls[k-1].qual
 }
 
-func (r *rustResolver) refKeys(out []ref, i, j int) []ref {
-	set := r.s.entries[i].tags
+func (r *rustResolver) refKeys(out []Ref, i, j int) []Ref {
+	set := r.tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
-	fallback := ref{name: name, scope: fallbackScope, fallback: true}
+	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
 	anyMethod := fallback // any definition of the name: the tree's methods are most of them
 	var target rsTarget
 	switch {
@@ -622,10 +622,10 @@ func (r *rustResolver) refKeys(out []ref, i, j int) []ref {
 // selfKeys appends the keys of associated item name of the impl or trait
 // block around line of file i: its type's, else its trait's, else
 // otherwise.
-func (r *rustResolver) selfKeys(out []ref, i int, line int32, name string, otherwise ref) []ref {
+func (r *rustResolver) selfKeys(out []Ref, i int, line int32, name string, otherwise Ref) []Ref {
 	self, trait := r.implScopes(i, r.enclosing(i, line))
 	for _, s := range []string{self, trait} {
-		if k := (ref{name: name, scope: s}); s != "" && r.members[k.key()] {
+		if k := (Ref{Name: name, Scope: s}); s != "" && r.members[k.Key()] {
 			return append(out, k)
 		}
 	}
@@ -636,7 +636,7 @@ func (r *rustResolver) selfKeys(out []ref, i int, line int32, name string, other
 // by qual: a macro_rules! of the crate the path or an import names, else
 // of the file's own crate and, from a crate's tests, examples and
 // binaries, of its package's library.
-func (r *rustResolver) macroKeys(out []ref, i int, name, qual string) []ref {
+func (r *rustResolver) macroKeys(out []Ref, i int, name, qual string) []Ref {
 	var crates []int
 	segs := rustSegments(qual)
 	if qual == "" {
@@ -663,9 +663,18 @@ func (r *rustResolver) macroKeys(out []ref, i int, name, qual string) []ref {
 		}
 	}
 	for _, c := range crates {
-		if k := (ref{name: name, scope: r.macroScope(c)}); r.macros[k.key()] {
+		if k := (Ref{Name: name, Scope: r.macroScope(c)}); r.macros[k.Key()] {
 			out = append(out, k)
 		}
 	}
 	return out
+}
+
+// rustRules resolve Rust, with Config.Rust: modules, uses, impls, a
+// workspace's crates by their Cargo.toml.
+var rustRules = &rules{
+	name:   "rust",
+	claims: func(f File, c Config) bool { return f.Lang == "rust" && c.Rust },
+	reads:  func(f File, _ Config) bool { return path.Base(f.Path) == "Cargo.toml" },
+	make:   func(tree []File, mine []int, _ Config) langResolver { return newRustResolver(tree, mine) },
 }

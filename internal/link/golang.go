@@ -1,4 +1,4 @@
-package repomap
+package link
 
 import (
 	"cmp"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
@@ -29,7 +31,7 @@ import (
 
 // goResolver holds the Go packages of a snapshot.
 type goResolver struct {
-	s        *snapshot
+	tree     []File
 	pkg      map[int]string     // per Go file: its package's scope
 	name     map[string]string  // per directory: the name of its package
 	dirs     map[string]bool    // directories with Go files
@@ -72,11 +74,11 @@ func (g *goResolver) dirScope(dir string) string {
 // sees appends to out the keys of name in the package in dir, as file i
 // sees it: with what the package's test files define when i is one of
 // them or of its external tests.
-func (g *goResolver) sees(out []ref, i int, dir, name string) []ref {
+func (g *goResolver) sees(out []Ref, i int, dir, name string) []Ref {
 	sc := g.dirScope(dir)
-	out = append(out, ref{name: name, scope: sc})
+	out = append(out, Ref{Name: name, Scope: sc})
 	if p := g.pkg[i]; g.test[i] && p == sc || p == sc+":test" {
-		out = append(out, ref{name: name, scope: g.testFiles(dir)})
+		out = append(out, Ref{Name: name, Scope: g.testFiles(dir)})
 	}
 	return out
 }
@@ -117,8 +119,8 @@ type goImports struct {
 // goMember is the scope of the methods and fields of all Go types.
 const goMember = "go.member"
 
-func newGoResolver(s *snapshot, files []int) *goResolver {
-	g := &goResolver{s: s, pkg: make(map[int]string, len(files)), name: make(map[string]string),
+func newGoResolver(tree []File, files []int) *goResolver {
+	g := &goResolver{tree: tree, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
 		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
 		fields: make(map[string]goDef), mresults: make(map[string]goDef), pkgVars: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
@@ -126,14 +128,14 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 	g.bound.file, g.bound.has = -1, make(map[uint32]bool)
 	names := make(map[string]int) // files per directory and package name
 	for _, i := range files {
-		dir := goDir(s.files[i].path)
+		dir := goDir(tree[i].Path)
 		g.dirs[dir] = true
 		scope := g.dirScope(dir)
 		if name, ok := g.pkgName(i); ok {
 			if strings.HasSuffix(name, "_test") {
 				scope += ":test"
 			} else {
-				g.test[i] = strings.HasSuffix(s.files[i].path, "_test.go")
+				g.test[i] = strings.HasSuffix(tree[i].Path, "_test.go")
 				names[dir+"\x00"+name]++
 			}
 		}
@@ -168,7 +170,7 @@ func newGoResolver(s *snapshot, files []int) *goResolver {
 // pkgName returns the name of the package clause of Go file i, if it
 // has one.
 func (g *goResolver) pkgName(i int) (string, bool) {
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind == tags.Definition && set.Sub(j) == "package" {
 			return set.Str(t.Name), true
@@ -209,7 +211,7 @@ func (g *goResolver) table(t goTable) map[string]goDef {
 // a key put twice the later one stands.
 func (g *goResolver) fileTables(i int, scope string, put func(t goTable, key string, j int)) {
 	g.pkgVarTags(i, scope, put)
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Definition {
 			if set.Sub(j) == "methodresult" {
@@ -240,7 +242,7 @@ func (g *goResolver) fileTables(i int, scope string, put func(t goTable, key str
 // element, then a directory of the tree, names the module whose root is
 // the tree's root.
 func (g *goResolver) importRoots(i int, found func(root string)) {
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference || set.Sub(j) != "package" {
 			continue
@@ -260,7 +262,7 @@ func (g *goResolver) importRoots(i int, found func(root string)) {
 // importDirs calls found with the directory of each package of the tree
 // that Go file i imports.
 func (g *goResolver) importDirs(i int, found func(dir string)) {
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind == tags.Reference && set.Sub(j) == "package" && set.Qual(j) != "" {
 			if _, p := splitImport(set.Qual(j)); g.where(p).at == goInTree {
@@ -274,7 +276,7 @@ func (g *goResolver) importDirs(i int, found func(dir string)) {
 // of Go file i, whose package's scope is scope: those on the line of the
 // variable's definition.
 func (g *goResolver) pkgVarTags(i int, scope string, put func(t goTable, key string, j int)) {
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	type at struct {
 		name string
 		line int32
@@ -373,7 +375,7 @@ func (g *goResolver) importsOf(i int) goImports {
 	}
 	im := goImports{local: make(map[string]goWhere)}
 	unaliasedUnknown := false
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference || set.Sub(j) != "package" || set.Qual(j) == "" {
 			continue
@@ -439,7 +441,7 @@ const goMethodsPrefix = "go.method:"
 
 // moreDefKeys: a method or field publishes under its type's scope too.
 func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	switch set.Sub(j) {
 	case "method", "field":
 		// A method's qualifier ends in its type, a field's starts with it.
@@ -455,38 +457,38 @@ func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
 	return out
 }
 
-func (g *goResolver) defKey(i, j int) ref {
-	set := g.s.entries[i].tags
+func (g *goResolver) defKey(i, j int) Ref {
+	set := g.tree[i].Tags
 	name := set.Str(set.Tags[j].Name)
 	switch set.Sub(j) {
 	case "method", "field":
-		return ref{name: name, scope: goMember}
+		return Ref{Name: name, Scope: goMember}
 	case "package":
 		// The package clause of a package the tree imports (of its test
 		// files, for its external tests alone, as only their build
 		// compiles them); another is linked to nothing and goes with the
 		// package's other names, as the definitions of one name count
 		// once.
-		if dir := goDir(g.s.files[i].path); !strings.HasSuffix(name, "_test") && g.importedDirs[dir] {
+		if dir := goDir(g.tree[i].Path); !strings.HasSuffix(name, "_test") && g.importedDirs[dir] {
 			if g.test[i] {
-				return ref{name: name, scope: g.pkgScope(dir) + ":testfiles"}
+				return Ref{Name: name, Scope: g.pkgScope(dir) + ":testfiles"}
 			}
-			return ref{name: name, scope: g.pkgScope(dir)}
+			return Ref{Name: name, Scope: g.pkgScope(dir)}
 		}
 	}
 	if g.test[i] {
-		return ref{name: name, scope: g.testFiles(goDir(g.s.files[i].path))}
+		return Ref{Name: name, Scope: g.testFiles(goDir(g.tree[i].Path))}
 	}
-	return ref{name: name, scope: g.pkg[i]}
+	return Ref{Name: name, Scope: g.pkg[i]}
 }
 
 // pkgRefs appends what a use of the package in dir, in file i, resolves
 // to: its package clause, and that of its test files for an external
 // test of the package.
-func (g *goResolver) pkgRefs(out []ref, i int, dir string) []ref {
-	out = append(out, ref{name: g.name[dir], scope: g.pkgScope(dir)})
+func (g *goResolver) pkgRefs(out []Ref, i int, dir string) []Ref {
+	out = append(out, Ref{Name: g.name[dir], Scope: g.pkgScope(dir)})
 	if g.pkg[i] == g.dirScope(dir)+":test" {
-		out = append(out, ref{name: g.name[dir], scope: g.pkgScope(dir) + ":testfiles"})
+		out = append(out, Ref{Name: g.name[dir], Scope: g.pkgScope(dir) + ":testfiles"})
 	}
 	return out
 }
@@ -496,8 +498,8 @@ func (g *goResolver) pkgScope(dir string) string {
 	return "go.pkg:" + strings.TrimPrefix(g.dirScope(dir), "go:")
 }
 
-func (g *goResolver) refKeys(out []ref, i, j int) []ref {
-	set := g.s.entries[i].tags
+func (g *goResolver) refKeys(out []Ref, i, j int) []Ref {
+	set := g.tree[i].Tags
 	name, sub, qual := set.Str(set.Tags[j].Name), set.Sub(j), set.Qual(j)
 	switch sub {
 	case "package":
@@ -555,7 +557,7 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 					}
 					return g.sees(out, i, w.dir, name)
 				case goUnknown:
-					return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+					return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
 				}
 				return out // outside the tree
 			}
@@ -569,14 +571,14 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 					return g.typedKeys(out, name, scope, true)
 				}
 			}
-			return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+			return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
 		}
 		if sub == "member" {
-			return append(out, ref{name: name, scope: goMember})
+			return append(out, Ref{Name: name, Scope: goMember})
 		}
-		out = append(out, ref{name: name, scope: g.pkg[i]})
+		out = append(out, Ref{Name: name, Scope: g.pkg[i]})
 		if g.test[i] {
-			out = append(out, ref{name: name, scope: g.testFiles(goDir(g.s.files[i].path))})
+			out = append(out, Ref{Name: name, Scope: g.testFiles(goDir(g.tree[i].Path))})
 		}
 		for _, d := range g.importsOf(i).dots {
 			if token.IsExported(name) {
@@ -585,14 +587,14 @@ func (g *goResolver) refKeys(out []ref, i, j int) []ref {
 		}
 		return out
 	}
-	return append(out, ref{name: name, scope: fallbackScope, fallback: true})
+	return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
 }
 
 // memberKeys appends the keys of x.name, reference j of file i, where x
 // names no import (or x.f.name, x.f.g.name: x is "x f g"): the methods
 // and fields of x's type, or of its fields' types, where the tree says
 // what x holds; else those of any type.
-func (g *goResolver) memberKeys(out []ref, i, j int, name, x string) []ref {
+func (g *goResolver) memberKeys(out []Ref, i, j int, name, x string) []Ref {
 	x, fields, _ := strings.Cut(x, " ")
 	scope, ok := g.varType(i, j, x)
 	for fields != "" && ok && scope != "" {
@@ -606,14 +608,14 @@ func (g *goResolver) memberKeys(out []ref, i, j int, name, x string) []ref {
 // typedKeys appends the key of the method or field name of the type whose
 // methods' scope is scope: none for a builtin type or one outside the
 // tree (scope ""), any type's when the type is not known (!ok).
-func (g *goResolver) typedKeys(out []ref, name, scope string, ok bool) []ref {
+func (g *goResolver) typedKeys(out []Ref, name, scope string, ok bool) []Ref {
 	switch {
 	case !ok:
-		return append(out, ref{name: name, scope: goMember})
+		return append(out, Ref{Name: name, Scope: goMember})
 	case scope == "":
 		return out
 	}
-	return append(out, ref{name: name, scope: scope})
+	return append(out, Ref{Name: name, Scope: scope})
 }
 
 // callType returns the scope of the methods of what a call of f, as
@@ -684,7 +686,7 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 // boundType returns what varType returns for a variable whose binding
 // in effect is b.
 func (g *goResolver) boundType(b goDef) (string, bool) {
-	set := g.s.entries[b.i].tags
+	set := g.tree[b.i].Tags
 	switch set.Sub(b.j) {
 	case "varcall":
 		return g.resultType(b.i, b.j)
@@ -704,7 +706,7 @@ func (g *goResolver) boundType(b goDef) (string, bool) {
 // binding of the variable in effect, the tag index of that binding plus
 // one (0 for none).
 func (g *goResolver) useContext(i, j int) int32 {
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	sub := set.Sub(j)
 	switch sub {
 	case "member", "resultmember", "varcall", "varfield":
@@ -760,7 +762,7 @@ func (g *goResolver) binding(i, j int, x string) (goDef, bool) {
 func (g *goResolver) localBinding(i, j int, x string) (goDef, bool) {
 	v := g.varsOf(i)
 	binds := v.binds[x]
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	line := set.Tags[j].Line
 	// The last binding at or before the reference, in the same function.
 	k, _ := slices.BinarySearchFunc(binds, line+1, func(b goDef, l int32) int { return cmp.Compare(set.Tags[b.j].Line, l) })
@@ -809,7 +811,7 @@ func (g *goResolver) varsOf(i int) goVars {
 		return v
 	}
 	v := goVars{binds: make(map[string][]goDef)}
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	for j, t := range set.Tags {
 		switch sub := set.Sub(j); {
 		case t.Kind == tags.Definition && (sub == "function" || sub == "method"):
@@ -875,7 +877,7 @@ func (g *goResolver) imported(i int, q string) (string, bool) {
 // resultType returns the scope of the methods of what the call, reference
 // j of file i, gives.
 func (g *goResolver) resultType(i, j int) (string, bool) {
-	set := g.s.entries[i].tags
+	set := g.tree[i].Tags
 	return g.callType(i, j, set.Str(set.Tags[j].Name), after(set.Qual(j)))
 }
 
@@ -886,7 +888,7 @@ func (g *goResolver) methodResult(typ, name string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	set := g.s.entries[d.i].tags
+	set := g.tree[d.i].Tags
 	return g.namedType(d.i, set.Str(set.Tags[d.j].Name), after(after(set.Qual(d.j))))
 }
 
@@ -897,7 +899,7 @@ func (g *goResolver) funcResult(pkg, name string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	dset := g.s.entries[d.i].tags
+	dset := g.tree[d.i].Tags
 	q := dset.Qual(d.j)
 	if pkg, typ, ok := strings.Cut(q, " "); ok {
 		return g.namedType(d.i, typ, pkg)
@@ -912,9 +914,27 @@ func (g *goResolver) fieldType(typ, field string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	q := after(g.s.entries[d.i].tags.Qual(d.j))
+	q := after(g.tree[d.i].Tags.Qual(d.j))
 	if pkg, t, ok := strings.Cut(q, " "); ok {
 		return g.namedType(d.i, t, pkg)
 	}
 	return g.namedType(d.i, q, "")
+}
+
+// goRules resolve Go: packages by import path within the module, a
+// package's scope shared by its files, methods by their receivers' types.
+var goRules = &rules{
+	name:   "go",
+	claims: func(f File, _ Config) bool { return f.Lang == "go" },
+	make:   func(tree []File, mine []int, _ Config) langResolver { return newGoResolver(tree, mine) },
+}
+
+// isMore reports whether r is a key of the methods and fields of a type,
+// which its definitions publish under beside their own.
+func (g *goResolver) isMore(r Ref) bool { return strings.HasPrefix(r.Scope, goMethodsPrefix) }
+
+// goPrivate reports whether a key of scope and name is of a name a Go
+// package keeps to itself: in a scope of Go's rules, not exported.
+func goPrivate(scope, name string) bool {
+	return strings.HasPrefix(scope, "go:") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf
 }

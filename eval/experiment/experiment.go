@@ -1,0 +1,216 @@
+// Package experiment names rankings for experiments: repomap's default
+// or Aider's, each followed by changes to its settings, as
+// "default+rust" or "aider+reverse=0.1+roles". Parse turns a name into
+// the policy.Config it stands for; repomap eval and the tests that
+// compare rankings use it. The product itself has two rankings,
+// policy.Default and policy.Aider.
+package experiment
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/repomap-dev/repomap/internal/policy"
+)
+
+// Parse returns the ranking that s names:
+// "default" ("" too) or "aider"; "default" followed by changes joined
+// with "+" ("default+rust+readme=0.2"); or "aider" followed by changes
+// ("aider+reverse=0.1+roles"). Each change sets one field of
+// policy.Config: the tables defaultChanges and aiderChanges list them.
+func Parse(s string) (policy.Config, error) {
+	if changes, ok := strings.CutPrefix(s, policy.NameDefault+"+"); ok {
+		return parseChanges(s, policy.Default(), changes, defaultChanges)
+	}
+	switch s {
+	case "", policy.NameDefault:
+		return policy.Default(), nil
+	case policy.NameAider:
+		return policy.Aider(), nil
+	}
+	changes, ok := strings.CutPrefix(s, policy.NameAider+"+")
+	if !ok {
+		return policy.Config{}, fmt.Errorf("unknown ranking %q (want %s, %s, or either followed by +CHANGE…)", s, policy.NameDefault, policy.NameAider)
+	}
+	c, err := parseChanges(s, policy.Aider(), changes, aiderChanges)
+	if err != nil {
+		return c, err
+	}
+	// The relevance's defaults come with "rel" unless given.
+	d := policy.Default()
+	if !has(changes, "text") {
+		c.Rel.Text = d.Rel.Text
+	}
+	if slices.Contains(strings.Split(changes, "+"), "rel") {
+		if !has(changes, "mix") {
+			c.Items.Every = d.Items.Every
+		}
+		if !has(changes, "named") {
+			c.Rel.Named = d.Rel.Named
+		}
+	}
+	return c, nil
+}
+
+// has reports whether the changes name the change name, with a value or
+// without.
+func has(changes, name string) bool {
+	for _, c := range strings.Split(changes, "+") {
+		if n, _, _ := strings.Cut(c, "="); n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// change sets fields of a Config, from its value when it takes one.
+type change struct {
+	value bool   // it takes a value (name=V); else it takes none
+	takes string // what the value is, for errors
+	set   func(c *policy.Config, v string) bool
+}
+
+func parseChanges(s string, c policy.Config, changes string, table map[string]change) (policy.Config, error) {
+	for _, p := range strings.Split(changes, "+") {
+		name, val, hasVal := strings.Cut(p, "=")
+		ch, ok := table[name]
+		if alt, ok2 := table[name+"="]; ok2 && hasVal {
+			ch, ok = alt, true
+		}
+		if !ok || ch.value != hasVal {
+			return c, fmt.Errorf("ranking %q: unknown change %q (want one of %s)", s, p, changeNames(table))
+		}
+		if !ch.set(&c, val) {
+			return c, fmt.Errorf("ranking %q: %s takes %s", s, name, ch.takes)
+		}
+	}
+	return c, nil
+}
+
+// changeNames lists the changes of table, sorted.
+func changeNames(table map[string]change) string {
+	var names []string
+	for n, ch := range table {
+		n = strings.TrimSuffix(n, "=")
+		if ch.value {
+			n += "=" + strings.ToUpper(ch.takes[:1])
+		}
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// flag is a change without a value.
+func flag(set func(c *policy.Config)) change {
+	return change{set: func(c *policy.Config, _ string) bool { set(c); return true }}
+}
+
+// weight is a change whose value is a number in [lo, hi] (lo excluded
+// unless loIn, hi excluded unless hiIn).
+func weight(takes string, lo, hi float64, loIn, hiIn bool, set func(c *policy.Config, w float64)) change {
+	return change{value: true, takes: takes, set: func(c *policy.Config, v string) bool {
+		w, err := strconv.ParseFloat(v, 64)
+		if err != nil || w < lo || w > hi || w == lo && !loIn || w == hi && !hiIn {
+			return false
+		}
+		set(c, w)
+		return true
+	}}
+}
+
+// count is a change whose value is a whole number in [lo, hi].
+func count(takes string, lo, hi int, set func(c *policy.Config, n int)) change {
+	return change{value: true, takes: takes, set: func(c *policy.Config, v string) bool {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			return false
+		}
+		set(c, n)
+		return true
+	}}
+}
+
+// defaultChanges are the changes the default ranking takes.
+var defaultChanges = map[string]change{
+	"rust":       flag(func(c *policy.Config) { c.Link.Rust = true }),
+	"scala":      flag(func(c *policy.Config) { c.Link.Scala = true }),
+	"kotlin":     flag(func(c *policy.Config) { c.Link.Kotlin = true }),
+	"doccode":    flag(func(c *policy.Config) { c.Link.DocCode = true }),
+	"docmaps":    flag(func(c *policy.Config) { c.DocMaps = true }),
+	"byname":     flag(func(c *policy.Config) { c.ByName = true }),
+	"companions": flag(func(c *policy.Config) { c.Companions = true }),
+	"variants":   flag(func(c *policy.Config) { c.Items.Variants = true }),
+	"pages": count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) {
+		c.Rel.Pages, c.Rel.PagesOn = n, true
+	}),
+	"docrel":   weight("a factor in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Rel.DocRel = w }),
+	"docitems": count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.Items.DocItems = n }),
+	"readme": weight("a share of the teleport in [0, 1)", 0, 1, true, false, func(c *policy.Config, w float64) {
+		c.Readme, c.Link.Readme = w, w > 0
+	}),
+}
+
+// aiderChanges are the changes Aider's ranking takes.
+var aiderChanges = map[string]change{
+	"builtins": flag(func(c *policy.Config) { c.Link.Builtins = true }),
+	"names":    weight("a weight in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Link.Names = w }),
+	"private":  weight("a weight in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Private = w }),
+	"rust":     flag(func(c *policy.Config) { c.Link.Rust = true }),
+	"scala":    flag(func(c *policy.Config) { c.Link.Scala = true }),
+	"kotlin":   flag(func(c *policy.Config) { c.Link.Kotlin = true }),
+	"family":   flag(func(c *policy.Config) { c.Link.Family = true }),
+	"resolve": flag(func(c *policy.Config) {
+		c.Link.Resolve, c.Link.Fallback = true, policy.Default().Link.Fallback
+	}),
+	"resolve=": weight("the weight of unresolved name matches, in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) {
+		c.Link.Resolve, c.Link.Fallback = true, w
+	}),
+	"docs":     flag(func(c *policy.Config) { c.Docs = policy.DocsFactor }),
+	"docs=":    weight("a factor in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Docs = w }),
+	"overview": weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.OverviewLong = w }),
+	"roles":    flag(func(c *policy.Config) { c.Roles, c.Tests = true, policy.Default().Tests }),
+	"roles=":   weight("a factor for tests in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Roles, c.Tests = true, w }),
+	"rel": flag(func(c *policy.Config) {
+		d := policy.Default().Rel
+		c.Rel.On, c.Rel.Top, c.Rel.Personal, c.Rel.Boost = true, d.Top, d.Personal, d.Boost
+	}),
+	"rel=":       {value: true, takes: "TOP/PERSONAL/BOOST, as rel=10/1/1", set: setRel},
+	"named":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Named = w }),
+	"fixtures":   flag(func(c *policy.Config) { c.Link.Fixtures = true }),
+	"exports":    flag(func(c *policy.Config) { c.Link.Exports = true }),
+	"hints":      flag(func(c *policy.Config) { c.Link.Hints = true }),
+	"spread":     count("a whole number from 1 to 100", 1, 100, func(c *policy.Config, n int) { c.Items.Spread = n }),
+	"front":      weight("a share of the teleport in (0, 1)", 0, 1, false, false, func(c *policy.Config, w float64) { c.Front = w }),
+	"docitems":   count("a whole number from 1 to 100", 1, 100, func(c *policy.Config, n int) { c.Items.DocItems = n }),
+	"readme":     weight("a share of the teleport in (0, 1)", 0, 1, false, false, func(c *policy.Config, w float64) { c.Readme, c.Link.Readme = w, true }),
+	"doccode":    flag(func(c *policy.Config) { c.Link.DocCode = true }),
+	"docmaps":    flag(func(c *policy.Config) { c.DocMaps = true }),
+	"byname":     flag(func(c *policy.Config) { c.ByName = true }),
+	"companions": flag(func(c *policy.Config) { c.Companions = true }),
+	"variants":   flag(func(c *policy.Config) { c.Items.Variants = true }),
+	"mixcode":    flag(func(c *policy.Config) { c.Rel.MixCode = true }),
+	"codetop":    flag(func(c *policy.Config) { c.Rel.CodeTop = true }),
+	"rows":       count("a whole number from 1 to 1000", 1, 1000, func(c *policy.Config, n int) { c.Rows = n }),
+	"mix":        count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.Items.Every = n }),
+	"text":       weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Text = w }),
+	"long":       weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.LongIdent = w }),
+	"common":     weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.CommonIdent = w }),
+	"self":       weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.Unreferenced = w }),
+	"lone":       weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.Lone = w }),
+	"reverse":    flag(func(c *policy.Config) { c.Reverse = policy.Default().Reverse }),
+	"reverse=":   weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Reverse = w }),
+}
+
+// setRel sets the relevance from TOP/PERSONAL/BOOST.
+func setRel(c *policy.Config, v string) bool {
+	var top int
+	var pers, boost float64
+	if n, err := fmt.Sscanf(v, "%d/%g/%g", &top, &pers, &boost); n != 3 || err != nil || top < 0 || pers < 0 || boost < 0 {
+		return false
+	}
+	c.Rel.On, c.Rel.Top, c.Rel.Personal, c.Rel.Boost = true, top, pers, boost
+	return true
+}

@@ -1,0 +1,86 @@
+package policy
+
+import "github.com/repomap-dev/repomap/internal/link"
+
+// The settings of the default ranking. Each was kept because repomap
+// eval measured it better on held-out history, tasks and canons; the
+// figures are in docs/tuning.md.
+const (
+	// reverseWeight is the weight of an edge back from a definer to a
+	// file that uses it: the files using a focus file (its tests, its
+	// callers) rise with it.
+	reverseWeight = 0.5
+	// testFactor scales the definitions of tests and examples in a map
+	// for no request, so that they come below the code they use.
+	testFactor = 0.3
+	// fallbackWeight is the weight of a name match the rules could not
+	// place, relative to a resolved link.
+	fallbackWeight = 0.3
+	// privateWeight is, in a map for no request, the weight of the names
+	// a package keeps to itself: an overview leads with the API its
+	// packages share.
+	privateWeight = 0.3
+	// overviewLong is the multiplier of long descriptive names in a map
+	// for no request: Aider's 10 lets a long private helper outrank the
+	// short names a library's users call.
+	overviewLong = 1
+	// frontShare is the share of the teleport of a map for no request
+	// that the front doors of packages take: a user meets a package
+	// through them, and they hand their rank on to what they re-export.
+	frontShare = 0.2
+	// readmeShare is the share that the READMEs whose code uses names
+	// take.
+	readmeShare = 0.1
+	// itemRows is the most rows one item shows: a name defined a hundred
+	// times in one file (a trait method each of its types implements)
+	// does not fill a budget alone.
+	itemRows = 3
+	// spreadKeep and docItemsKeep are the definitions of a name, and of
+	// a document, kept in their places at the head of the list: a map
+	// shows a name on a few types, not on each of a dozen that implement
+	// it, and a page by its first headings.
+	spreadKeep   = 1
+	docItemsKeep = 1
+)
+
+// DocsFactor is what Config.Docs scales the definitions of documents and
+// data by in the experiments that demote them.
+const DocsFactor = 0.01
+
+// The relevance of files to a request's words.
+const (
+	relTop      = 20 // files given teleport weight
+	relPersonal = 2  // their weight, times their relevance
+	relBoost    = 3  // a definition's score grows by this times its file's relevance
+	relText     = 1  // a word of a file's text weighs as one of its names
+	relEvery    = 2  // every other place at the head goes to the next most relevant file
+	relNamed    = 1  // a file the words name is as relevant as the best file
+)
+
+// Default returns repomap's ranking: Aider's, with each language's rules
+// of resolution, edges back from definitions to their users, the files'
+// roles, the relevance of files to the request's words, and the
+// overview's front doors and READMEs.
+func Default() Config {
+	return Config{
+		Link: link.Config{Resolve: true, Fallback: fallbackWeight, Family: true, Fixtures: true, Exports: true,
+			Readme: true, DocCode: true},
+		Reverse: reverseWeight, Private: privateWeight, OverviewLong: overviewLong,
+		Roles: true, Tests: testFactor, ByName: true, Companions: true,
+		Front: frontShare, Readme: readmeShare,
+		Rel:   Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed},
+		Items: Items{Every: relEvery, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
+		Rows:  itemRows,
+	}
+}
+
+// Aider returns Aider's ranking: every reference linked to every
+// definition of its name, PageRank personalized to the focus files and
+// the mentioned names, and nothing else.
+func Aider() Config { return Config{} }
+
+// The names of the rankings a Map can be asked for.
+const (
+	NameDefault = "default"
+	NameAider   = "aider"
+)
