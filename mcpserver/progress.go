@@ -12,9 +12,10 @@ import (
 // with Report as its Options.Progress, and give the Progress to the
 // server in Options. A nil *Progress reports nothing.
 type Progress struct {
-	mu    sync.Mutex
-	next  int
-	calls map[int]func(done, total int)
+	mu          sync.Mutex
+	next        int
+	calls       map[int]func(done, total int)
+	done, total int // the last report
 }
 
 // Report tells the calls waiting for the Map that done of total files
@@ -22,9 +23,20 @@ type Progress struct {
 func (p *Progress) Report(done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.done, p.total = done, total
 	for _, notify := range p.calls {
 		notify(done, total)
 	}
+}
+
+// last returns the last report, or zeros.
+func (p *Progress) last() (done, total int) {
+	if p == nil {
+		return 0, 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.done, p.total
 }
 
 // watch sends the progress reported from now on to the client of req,

@@ -1,11 +1,10 @@
 package mcpserver_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
+	"io/fs"
 	"strings"
 	"sync"
 	"testing"
@@ -49,14 +48,21 @@ func connectBoth(t *testing.T, opts *mcpserver.Options, copts *mcp.ClientOptions
 	if o.Progress != nil {
 		ropts.Progress = o.Progress.Report
 	}
-	m, err := repomap.NewFS(tree(), ropts)
+	return serve(t, tree(), ropts, &o, copts)
+}
+
+// serve serves a Map of fsys made with ropts, with opts, and returns the
+// ends of a session with a client made with copts.
+func serve(t *testing.T, fsys fs.FS, ropts *repomap.Options, opts *mcpserver.Options, copts *mcp.ClientOptions) (*mcp.ClientSession, *mcp.ServerSession) {
+	t.Helper()
+	m, err := repomap.NewFS(fsys, ropts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
 	ctx := context.Background()
 	serverEnd, clientEnd := mcp.NewInMemoryTransports()
-	ss, err := mcpserver.New(m, &o).Connect(ctx, serverEnd, nil)
+	ss, err := mcpserver.New(m, opts).Connect(ctx, serverEnd, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,68 +220,5 @@ func TestProgress(t *testing.T) {
 	mu.Lock()
 	if len(got) != n {
 		t.Errorf("a call on a read tree had progress notifications %+v", got[n:])
-	}
-}
-
-// TestMalformedLine sends the server a line that is not JSON and one that
-// is not a JSON-RPC message, over its stdio transport: each is answered
-// with a JSON-RPC error, and the server answers the ping after them.
-func TestMalformedLine(t *testing.T) {
-	m, err := repomap.NewFS(tree(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- mcpserver.New(m, nil).Run(ctx, mcpserver.NewStdioTransport(inR, outW))
-		outW.Close()
-	}()
-	out := bufio.NewScanner(outR)
-	send := func(line string) {
-		t.Helper()
-		if _, err := io.WriteString(inW, line+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	recv := func() map[string]any {
-		t.Helper()
-		if !out.Scan() {
-			t.Fatalf("no answer: %v", out.Err())
-		}
-		var msg map[string]any
-		if err := json.Unmarshal(out.Bytes(), &msg); err != nil {
-			t.Fatalf("answer %q: %v", out.Text(), err)
-		}
-		return msg
-	}
-	code := func(msg map[string]any) any {
-		e, _ := msg["error"].(map[string]any)
-		return e["code"]
-	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
-	if msg := recv(); msg["result"] == nil {
-		t.Fatalf("initialize = %v", msg)
-	}
-	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	send(`this is not json`)
-	if msg := recv(); code(msg) != float64(-32700) || msg["id"] != nil {
-		t.Errorf("a line that is not JSON = %v, want a parse error (-32700) with a null id", msg)
-	}
-	send(`{"id":7,"hello":"world"}`)
-	if msg := recv(); code(msg) != float64(-32600) || msg["id"] != float64(7) {
-		t.Errorf("a JSON line that is no message = %v, want an invalid request (-32600) with id 7", msg)
-	}
-	send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	if msg := recv(); msg["id"] != float64(2) || msg["error"] != nil {
-		t.Errorf("ping after the bad lines = %v, want its answer", msg)
-	}
-	inW.Close()
-	if err := <-done; err != nil && err != io.EOF && ctx.Err() == nil {
-		t.Logf("server ended: %v", err)
 	}
 }

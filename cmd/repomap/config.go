@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/repomap-dev/repomap/internal/mapfile"
 	"github.com/repomap-dev/repomap/repomap"
@@ -57,6 +58,8 @@ type config struct {
 	top       int  // graph
 	arrows    int  // graph
 	eval      evalFlags
+
+	within time.Duration // mcp: --answer-within
 }
 
 // list is a repeatable string flag.

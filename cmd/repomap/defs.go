@@ -41,7 +41,7 @@ Examples:
 			}
 			out := stringOut(output.Definitions(defs))
 			if c.format == formatJSON {
-				out = jsonOut(newDefinitionsDoc(m.Roots(), defs))
+				out = jsonOut(output.NewDefinitionsDoc(m.Roots(), defs))
 			}
 			if code := emit(e, c, out); code != exitOK {
 				return code

@@ -441,18 +441,30 @@
 //	find_references   the files that refer to a name, with the lines
 //	related_files     the map of the files related to one file
 //
-// They answer in the text formats of the map, defs, refs and related. The
-// server keeps one map open across calls: after the first, a call reads
-// only the files that changed. The budget flags set the default budget of
-// repo_map and related_files, --max-tokens the most a call may ask for.
+// They answer in the text formats of the map, defs, refs and related, and
+// with the same answer as structured content: the JSON document of
+// --format json, which each tool's output schema describes. The server
+// keeps one map open across calls: after the first, a call reads only the
+// files that changed. The budget flags set the default budget of repo_map
+// and related_files, --max-tokens the most a call may ask for.
+//
 // Indexing starts with the server, so that the first call finds the tags
 // read; a call that sends a progress token gets progress notifications
-// while files are parsed. Diagnostics (-v) go to standard error.
+// while files are parsed. A call still waiting for the tree after
+// --answer-within answers that it is not ready, and how far the reading
+// is, before a client's request timeout (60 s by default in clients built
+// on the TypeScript SDK) would end it; the reading goes on, and a later
+// call gets the answer. A line on standard input that is not a JSON-RPC
+// message the server takes is answered with a JSON-RPC error, and the
+// server reads on. Diagnostics (-v) go to standard error.
 //
 // To add it to an agent, give the agent the command; in the JSON of most
 // agents' MCP configuration (Claude Code's .mcp.json, say):
 //
 //	{"mcpServers": {"repomap": {"command": "repomap", "args": ["mcp", "--tokens", "4096"]}}}
+//
+// docs/mcp.md has the configuration of Claude Code, Cursor, Gemini CLI and
+// VS Code.
 //
 // Usage:
 //
@@ -460,6 +472,9 @@
 //
 // Flags (a long one with one dash or two):
 //
+//	--answer-within duration
+//	      how long a call waits for the tree to be read before it answers that it
+//	      is not ready; 0 waits as long as it takes (default 50s)
 //	--cache-dir dir
 //	      where tag caches are kept, in dir (default: the user's cache directory,
 //	      …/repomap); nothing is written into the tree

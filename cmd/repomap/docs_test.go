@@ -248,7 +248,9 @@ func TestDocsClaims(t *testing.T) {
 		{"docs/cache.md", "together are above 1 GiB", cache.DefaultMaxSize == 1<<30},
 		{"docs/cache.md", "(`Options.ParseTimeout`, 5 s by default)", repomap.DefaultParseTimeout == 5*time.Second},
 		{"docs/cache.md", "`Options.MaxFileSize` (1 MiB by default)", repomap.DefaultMaxFileSize == 1<<20},
-		{"docs/mcp.md", "`--max-tokens` (default 32768)", mcpserver.DefaultMaxTokens == 32768},
+		{"docs/mcp.md", "| `--max-tokens` | 32768 |", mcpserver.DefaultMaxTokens == 32768},
+		{"docs/mcp.md", "| `--answer-within` | 50s |", mcpserver.DefaultAnswerWithin == 50*time.Second},
+		{"docs/mcp.md", "a line longer than 16 MiB", mcpserver.MaxLineLength == 16<<20},
 		{"docs/ranking.md", "touches 2 to 20 source files", eval.MinFiles == 2 && eval.MaxFiles == 20},
 		{"docs/ranking.md", "one to three other files define it (`eval.MaxDefiners`)", eval.MaxDefiners == 3},
 	} {

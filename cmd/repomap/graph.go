@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/repomap"
 )
@@ -142,7 +143,7 @@ func runGraph(ctx context.Context, e *env, c *config, args []string) int {
 	}
 	switch c.format {
 	case formatJSON:
-		return emit(e, c, func(w io.Writer) error { return writeGraphJSON(w, newGraphDoc(m.Roots(), files), edges) })
+		return emit(e, c, func(w io.Writer) error { return writeGraphJSON(w, output.NewGraphDoc(m.Roots(), files), edges) })
 	case formatDot:
 		return emit(e, c, func(w io.Writer) error {
 			return writeDot(w, rootTitle(m.Roots()), len(g.Files), files, req.Focus, c.arrows, edges)
@@ -204,48 +205,10 @@ func tsvField(s string) string {
 // documents round numbers.
 func formatWeight(w float64) string { return strconv.FormatFloat(w, 'g', 6, 64) }
 
-// graphDoc is a file graph as a JSON document.
-type graphDoc struct {
-	jsonHead
-	Files []graphFileDoc `json:"files"`
-	Edges []graphEdgeDoc `json:"edges"`
-}
-
-// graphFileDoc is a file of a graph document.
-type graphFileDoc struct {
-	Path     string  `json:"path"`
-	Rank     float64 `json:"rank"`
-	Teleport float64 `json:"teleport"`
-	Role     string  `json:"role"`
-}
-
-// graphEdgeDoc is an edge of a graph document.
-type graphEdgeDoc struct {
-	From   string  `json:"from"`
-	To     string  `json:"to"`
-	Name   string  `json:"name"`
-	Weight float64 `json:"weight"`
-	Back   float64 `json:"back"`
-}
-
-// newGraphDoc returns the document of the files of a graph of the roots,
-// with no edges.
-func newGraphDoc(roots []repomap.Root, files []repomap.GraphFile) *graphDoc {
-	doc := &graphDoc{jsonHead: newHead(roots), Files: make([]graphFileDoc, 0, len(files)), Edges: []graphEdgeDoc{}}
-	for _, f := range files {
-		doc.Files = append(doc.Files, graphFileDoc{Path: f.Path, Rank: round6(f.Rank), Teleport: round6(f.Teleport), Role: f.Role.String()})
-	}
-	return doc
-}
-
-func newGraphEdgeDoc(e repomap.GraphEdge) graphEdgeDoc {
-	return graphEdgeDoc{From: e.From, To: e.To, Name: e.Name, Weight: round6(e.Weight), Back: round6(e.Back)}
-}
-
 // writeGraphJSON writes doc with the edges to w, as encodeJSON would
 // write doc with them in its Edges, without holding them all: a large
 // tree's graph has millions.
-func writeGraphJSON(w io.Writer, doc *graphDoc, edges iter.Seq[repomap.GraphEdge]) error {
+func writeGraphJSON(w io.Writer, doc *output.GraphDoc, edges iter.Seq[repomap.GraphEdge]) error {
 	var head bytes.Buffer
 	if err := encodeJSON(&head, doc); err != nil {
 		return err
@@ -260,7 +223,7 @@ func writeGraphJSON(w io.Writer, doc *graphDoc, edges iter.Seq[repomap.GraphEdge
 	b.WriteString(`"edges": [`)
 	n := 0
 	for ed := range edges {
-		data, err := json.MarshalIndent(newGraphEdgeDoc(ed), "    ", "  ")
+		data, err := json.MarshalIndent(output.NewGraphEdgeDoc(ed), "    ", "  ")
 		if err != nil {
 			return err
 		}

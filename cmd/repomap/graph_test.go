@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
@@ -112,13 +113,13 @@ func TestGraphFormats(t *testing.T) {
 
 	// JSON: the same edges, with roles, in the documented fields only.
 	js := graph("--format", "json")
-	var doc graphDoc
+	var doc output.GraphDoc
 	dec := json.NewDecoder(strings.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatalf("repomap graph --format json: %v\n%s", err, js)
 	}
-	if doc.Schema != schemaVersion || len(doc.Roots) != 1 {
+	if doc.Schema != output.SchemaVersion || len(doc.Roots) != 1 {
 		t.Errorf("graph document: schema %d, roots %+v", doc.Schema, doc.Roots)
 	}
 	if len(doc.Edges) != len(lines) {
@@ -141,7 +142,7 @@ func TestGraphFormats(t *testing.T) {
 	}
 
 	// -top keeps the best files and the edges between them.
-	doc = graphDoc{}
+	doc = output.GraphDoc{}
 	if err := json.Unmarshal([]byte(graph("--format", "json", "--top", "2")), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +253,7 @@ func TestGraphJSONStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []int{len(g.Files), 1, 0} {
-		doc := newGraphDoc(m.Roots(), g.Files[:n])
+		doc := output.NewGraphDoc(m.Roots(), g.Files[:n])
 		keep := map[string]bool{}
 		for _, f := range g.Files[:n] {
 			keep[f.Path] = true
@@ -269,7 +270,7 @@ func TestGraphJSONStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		for e := range edges {
-			doc.Edges = append(doc.Edges, newGraphEdgeDoc(e))
+			doc.Edges = append(doc.Edges, output.NewGraphEdgeDoc(e))
 		}
 		if err := encodeJSON(&whole, doc); err != nil {
 			t.Fatal(err)

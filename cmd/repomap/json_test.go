@@ -13,13 +13,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
 // The JSON documents are pinned two ways: golden documents for a small
 // tree (testdata/json/*.json, rewritten by -update), and the schema's
 // shape (testdata/json/schema.txt), which must not change unless
-// schemaVersion does.
+// output.SchemaVersion does.
 
 var jsonTree = fstest.MapFS{
 	"geo/geo.go": {Data: []byte(`package geo
@@ -77,31 +78,31 @@ func testJSONGolden(t *testing.T, style string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs := newReferencesDoc(m.Roots())
+	refs := output.NewReferencesDoc(m.Roots())
 	for _, name := range []string{"Point", "hypot"} {
 		rs, err := m.References(ctx, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		refs.add(name, rs)
+		refs.Add(name, rs)
 	}
 	g, err := m.Graph(ctx, repomap.Request{Focus: []string{"main.go"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	graph := newGraphDoc(m.Roots(), g.Files)
+	graph := output.NewGraphDoc(m.Roots(), g.Files)
 	for e := range g.Edges() {
-		graph.Edges = append(graph.Edges, newGraphEdgeDoc(e))
+		graph.Edges = append(graph.Edges, output.NewGraphEdgeDoc(e))
 	}
 	docs := []struct {
 		file string
 		doc  any
 	}{
-		{"map.json", newMapDoc(m.Roots(), res)},
+		{"map.json", output.NewMapDoc(m.Roots(), res)},
 		{"graph.json", graph},
-		{"definitions.json", newDefinitionsDoc(m.Roots(), defs)},
+		{"definitions.json", output.NewDefinitionsDoc(m.Roots(), defs)},
 		{"references.json", refs},
-		{"empty.json", newDefinitionsDoc(nil, nil)},
+		{"empty.json", output.NewDefinitionsDoc(nil, nil)},
 	}
 	if style == repomap.StyleCompact {
 		// The map and the definitions: the documents that show lines.
@@ -150,7 +151,7 @@ func TestJSONMapText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := newMapDoc(m.Roots(), res)
+	doc := output.NewMapDoc(m.Roots(), res)
 	var joined strings.Builder
 	for _, f := range doc.Files {
 		joined.WriteString("\n" + f.Text)
@@ -158,22 +159,22 @@ func TestJSONMapText(t *testing.T) {
 	if joined.String() != doc.Text {
 		t.Errorf("the files' texts, each after a newline, are\n%q\nwant the map\n%q", joined.String(), doc.Text)
 	}
-	if doc.Tokens > doc.Budget || doc.Schema != schemaVersion {
+	if doc.Tokens > doc.Budget || doc.Schema != output.SchemaVersion {
 		t.Errorf("document has %d tokens of %d, schema %d", doc.Tokens, doc.Budget, doc.Schema)
 	}
 }
 
 // TestJSONSchemaPinned fails when a field of a JSON document is added,
-// removed, renamed or retyped and schemaVersion stays the same. After
-// bumping schemaVersion (and documenting the change in its comment), run
+// removed, renamed or retyped and output.SchemaVersion stays the same. After
+// bumping output.SchemaVersion (and documenting the change in its comment), run
 // the test with -update to record the new shape.
 func TestJSONSchemaPinned(t *testing.T) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "version %d\n", schemaVersion)
+	fmt.Fprintf(&b, "version %d\n", output.SchemaVersion)
 	for _, doc := range []struct {
 		name string
 		v    any
-	}{{"map", mapDoc{}}, {"definitions", definitionsDoc{}}, {"references", referencesDoc{}}, {"graph", graphDoc{}}} {
+	}{{"map", output.MapDoc{}}, {"definitions", output.DefinitionsDoc{}}, {"references", output.ReferencesDoc{}}, {"graph", output.GraphDoc{}}} {
 		schemaShape(&b, reflect.TypeOf(doc.v), doc.name)
 	}
 	got := b.String()
@@ -187,12 +188,12 @@ func TestJSONSchemaPinned(t *testing.T) {
 	if got == want {
 		return
 	}
-	if recorded == strconv.Itoa(schemaVersion) {
-		t.Fatalf("the JSON schema changed but schemaVersion is still %d: bump it, document the change, and run with -update\n(-recorded +now):\n%s",
-			schemaVersion, cmp.Diff(want, got))
+	if recorded == strconv.Itoa(output.SchemaVersion) {
+		t.Fatalf("the JSON schema changed but output.SchemaVersion is still %d: bump it, document the change, and run with -update\n(-recorded +now):\n%s",
+			output.SchemaVersion, cmp.Diff(want, got))
 	}
 	if !*update {
-		t.Fatalf("schemaVersion is %d, %s records version %s: run with -update", schemaVersion, file, recorded)
+		t.Fatalf("output.SchemaVersion is %d, %s records version %s: run with -update", output.SchemaVersion, file, recorded)
 	}
 	if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -128,15 +129,15 @@ func TestMapFormats(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("repomap --format json: exit %d, stderr:\n%s", code, errs)
 	}
-	var doc mapDoc
+	var doc output.MapDoc
 	dec := json.NewDecoder(strings.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
 		t.Fatalf("repomap --format json: %v\n%s", err, js)
 	}
-	if doc.Schema != schemaVersion || doc.Budget != 200 || doc.Text != text || len(doc.Roots) != 1 || doc.Roots[0].Dir != filepath.ToSlash(dir) {
+	if doc.Schema != output.SchemaVersion || doc.Budget != 200 || doc.Text != text || len(doc.Roots) != 1 || doc.Roots[0].Dir != filepath.ToSlash(dir) {
 		t.Errorf("repomap --format json: schema %d, budget %d, roots %+v, text\n%s\nwant schema %d, budget 200, the root, the text map",
-			doc.Schema, doc.Budget, doc.Roots, doc.Text, schemaVersion)
+			doc.Schema, doc.Budget, doc.Roots, doc.Text, output.SchemaVersion)
 	}
 	if !slices.ContainsFunc(doc.Files, func(f repomap.FileResult) bool {
 		return f.Path == "cart/cart.go" && slices.Contains(f.Defs, repomap.Def{Name: "Cart", Kind: "struct", Line: 4})
@@ -175,7 +176,7 @@ func TestSeveralRoots(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("repomap with three roots: exit %d:\n%s", code, errs)
 	}
-	var doc mapDoc
+	var doc output.MapDoc
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestSelectFiles(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("repomap %q: exit %d:\n%s", args, code, errs)
 		}
-		var doc mapDoc
+		var doc output.MapDoc
 		if err := json.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatal(err)
 		}
@@ -327,15 +328,15 @@ func TestLookupCommands(t *testing.T) {
 
 	// JSON.
 	code, out, errs := runCmd(t, "defs", "--no-cache", "--root", dir, "--format", "json", "Cart")
-	var defs definitionsDoc
+	var defs output.DefinitionsDoc
 	if err := json.Unmarshal([]byte(out), &defs); code != 0 || err != nil {
 		t.Fatalf("repomap defs --format json: exit %d, %v, stderr:\n%s", code, err, errs)
 	}
-	if len(defs.Definitions) != 1 || defs.Definitions[0].Path != "cart/cart.go" || defs.Definitions[0].Line != 4 || defs.Schema != schemaVersion {
+	if len(defs.Definitions) != 1 || defs.Definitions[0].Path != "cart/cart.go" || defs.Definitions[0].Line != 4 || defs.Schema != output.SchemaVersion {
 		t.Errorf("repomap defs --format json Cart = %+v", defs)
 	}
 	code, out, errs = runCmd(t, "refs", "--no-cache", "--root", dir, "--format", "json", "Cart", "Nothing")
-	var refs referencesDoc
+	var refs output.ReferencesDoc
 	if err := json.Unmarshal([]byte(out), &refs); code != 0 || err != nil {
 		t.Fatalf("repomap refs --format json: exit %d, %v, stderr:\n%s", code, err, errs)
 	}
@@ -343,7 +344,7 @@ func TestLookupCommands(t *testing.T) {
 		t.Errorf("repomap refs --format json Cart Nothing = %+v", refs)
 	}
 	code, out, errs = runCmd(t, "related", "--no-cache", "--root", dir, "--format", "json", filepath.Join(dir, "main.go"))
-	var rel mapDoc
+	var rel output.MapDoc
 	if err := json.Unmarshal([]byte(out), &rel); code != 0 || err != nil {
 		t.Fatalf("repomap related --format json: exit %d, %v, stderr:\n%s", code, err, errs)
 	}
@@ -431,6 +432,7 @@ func TestUsage(t *testing.T) {
 		{args: []string{"mcp", "--ranking", "bogus", dir}, code: 2, stderr: "bogus", noStdout: true},
 		{args: []string{"mcp", "--refresh", "never", dir}, code: 2, stderr: "unknown refresh mode", noStdout: true},
 		{args: []string{"mcp", "--tokens", "100", "--max-tokens", "50", dir}, code: 2, stderr: "--max-tokens", noStdout: true},
+		{args: []string{"mcp", "--answer-within", "-1s", dir}, code: 2, stderr: "--answer-within takes a duration", noStdout: true},
 		{args: []string{"bench", "--runs", "0"}, code: 2, stderr: "--runs takes a positive number", noStdout: true},
 		{args: []string{"--format", "yaml", dir}, code: 2, stderr: `unknown format "yaml"`, noStdout: true},
 		{args: []string{"--exclude", "a[", dir}, code: 2, stderr: `malformed glob "a["`, noStdout: true},

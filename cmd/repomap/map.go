@@ -9,6 +9,7 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
@@ -142,7 +143,7 @@ func runMap(ctx context.Context, e *env, c *config, args []string) int {
 		return emit(e, c, jsonOut(res.Stats))
 	}
 	if res.Text == "" {
-		fmt.Fprintf(e.stderr, "repomap: the map is empty: %s\n", emptyReason(c, dirs, res))
+		fmt.Fprintf(e.stderr, "repomap: the map is empty: %s\n", output.EmptyReason(dirs, c.include, res))
 	}
 	switch c.format {
 	case formatMarkdown:
@@ -158,23 +159,9 @@ func runMap(ctx context.Context, e *env, c *config, args []string) int {
 		}
 		return emit(e, c, stringOut(doc))
 	case formatJSON:
-		return emit(e, c, jsonOut(newMapDoc(m.Roots(), res)))
+		return emit(e, c, jsonOut(output.NewMapDoc(m.Roots(), res)))
 	}
 	return emit(e, c, stringOut(res.Text))
-}
-
-// emptyReason says why the map r of the trees at dirs is empty.
-func emptyReason(c *config, dirs []string, r *repomap.Result) string {
-	s := r.Stats
-	switch {
-	case s.Files == 0 && len(c.include) > 0:
-		return fmt.Sprintf("no file matches --include %s", strings.Join(c.include, ", "))
-	case s.Files == 0:
-		return fmt.Sprintf("no file in %s (after the ignore files and --exclude)", strings.Join(dirs, ", "))
-	case s.Skipped == s.Files:
-		return fmt.Sprintf("none of the %d files could be read (-v says why)", s.Files)
-	}
-	return fmt.Sprintf("a budget of %s is too small for one file", plural(r.Budget, "token"))
 }
 
 // readText returns the contents of the file at name, or of standard

@@ -31,21 +31,34 @@ output, until the agent closes its input. Its tools are:
 	find_references   the files that refer to a name, with the lines
 	related_files     the map of the files related to one file
 
-They answer in the text formats of the map, defs, refs and related. The
-server keeps one map open across calls: after the first, a call reads
-only the files that changed. The budget flags set the default budget of
-repo_map and related_files, --max-tokens the most a call may ask for.
+They answer in the text formats of the map, defs, refs and related, and
+with the same answer as structured content: the JSON document of
+--format json, which each tool's output schema describes. The server
+keeps one map open across calls: after the first, a call reads only the
+files that changed. The budget flags set the default budget of repo_map
+and related_files, --max-tokens the most a call may ask for.
+
 Indexing starts with the server, so that the first call finds the tags
 read; a call that sends a progress token gets progress notifications
-while files are parsed. Diagnostics (-v) go to standard error.
+while files are parsed. A call still waiting for the tree after
+--answer-within answers that it is not ready, and how far the reading
+is, before a client's request timeout (60 s by default in clients built
+on the TypeScript SDK) would end it; the reading goes on, and a later
+call gets the answer. A line on standard input that is not a JSON-RPC
+message the server takes is answered with a JSON-RPC error, and the
+server reads on. Diagnostics (-v) go to standard error.
 
 To add it to an agent, give the agent the command; in the JSON of most
 agents' MCP configuration (Claude Code's .mcp.json, say):
 
-	{"mcpServers": {"repomap": {"command": "repomap", "args": ["mcp", "--tokens", "4096"]}}}`,
+	{"mcpServers": {"repomap": {"command": "repomap", "args": ["mcp", "--tokens", "4096"]}}}
+
+docs/mcp.md has the configuration of Claude Code, Cursor, Gemini CLI and
+VS Code.`,
 		flags: func(fl *flag.FlagSet, c *config) {
 			c.mapFlags(fl)
 			fl.IntVar(&c.maxTokens, "max-tokens", mcpserver.DefaultMaxTokens, "the most `tokens` a call may ask for; a call that asks for more gets an error")
+			fl.DurationVar(&c.within, "answer-within", mcpserver.DefaultAnswerWithin, "how long a call waits for the tree to be read before it answers that it is not ready; 0 waits as long as it takes")
 		},
 		run: runMCP,
 	}
@@ -57,6 +70,13 @@ func runMCP(ctx context.Context, e *env, c *config, args []string) int {
 	}
 	if c.maxTokens < 1 || c.tokens > c.maxTokens {
 		return e.usage("--max-tokens takes a positive number, no less than --tokens")
+	}
+	if c.within < 0 {
+		return e.usage("--answer-within takes a duration such as 50s, or 0 to wait as long as it takes")
+	}
+	within := c.within
+	if within == 0 {
+		within = -1 // no limit
 	}
 	dirs, msg := rootArgs(args)
 	if msg != "" {
@@ -76,6 +96,8 @@ func runMCP(ctx context.Context, e *env, c *config, args []string) int {
 		Implementation: &mcp.Implementation{Name: "repomap", Version: version()},
 		MaxTokens:      c.maxTokens,
 		Progress:       progress,
+		Include:        c.include,
+		AnswerWithin:   within,
 	})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

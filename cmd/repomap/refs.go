@@ -31,7 +31,7 @@ Examples:
 	repomap refs --format json Render Build`,
 		flags: nameLookupFlags,
 		run: nameLookup(func(ctx context.Context, e *env, c *config, m *repomap.Map, args []string) int {
-			doc := newReferencesDoc(m.Roots())
+			doc := output.NewReferencesDoc(m.Roots())
 			var b strings.Builder
 			// One snapshot of the tree for all the names.
 			all, err := m.References(ctx, args...)
@@ -45,7 +45,7 @@ Examples:
 						refs = append(refs, r)
 					}
 				}
-				doc.add(name, refs)
+				doc.Add(name, refs)
 				if len(args) > 1 {
 					fmt.Fprintf(&b, "%s:\n", name)
 				}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
@@ -65,7 +66,7 @@ Examples:
 				return fail(e, err)
 			}
 			if c.format == formatJSON {
-				return emit(e, c, jsonOut(newMapDoc(m.Roots(), res)))
+				return emit(e, c, jsonOut(output.NewMapDoc(m.Roots(), res)))
 			}
 			if res.Text == "" {
 				fmt.Fprintf(e.stderr, "repomap: no file is related to %s within %d tokens\n", ps[0], res.Budget)

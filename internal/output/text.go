@@ -1,6 +1,7 @@
-// Package output writes what a [repomap.Map] finds as text for people
-// and agents: the text forms of "repomap defs" and "repomap refs", which
-// the repomap command and the MCP server both print.
+// Package output writes what a [repomap.Map] finds for people and agents,
+// as the repomap command and the MCP server both give it: the text forms
+// of "repomap defs" and "repomap refs", why a map is empty, and the JSON
+// documents (see [SchemaVersion]).
 package output
 
 import (
@@ -39,4 +40,22 @@ func References(refs []repomap.Reference) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// EmptyReason says why r, a map of the trees at dirs made with the
+// Include patterns include, is empty.
+func EmptyReason(dirs, include []string, r *repomap.Result) string {
+	s := r.Stats
+	switch {
+	case s.Files == 0 && len(include) > 0:
+		return fmt.Sprintf("no file matches --include %s", strings.Join(include, ", "))
+	case s.Files == 0:
+		return fmt.Sprintf("no file in %s (after the ignore files and --exclude)", strings.Join(dirs, ", "))
+	case s.Skipped == s.Files:
+		return fmt.Sprintf("none of the %d files could be read (-v says why)", s.Files)
+	}
+	if r.Budget == 1 {
+		return "a budget of 1 token is too small for one file"
+	}
+	return fmt.Sprintf("a budget of %d tokens is too small for one file", r.Budget)
 }

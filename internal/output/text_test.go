@@ -43,3 +43,23 @@ func TestOddPaths(t *testing.T) {
 		t.Errorf("References(%v) = %q, want %q", refs, got, want)
 	}
 }
+
+func TestEmptyReason(t *testing.T) {
+	for _, tc := range []struct {
+		include []string
+		stats   repomap.Stats
+		budget  int
+		want    string
+	}{
+		{nil, repomap.Stats{}, 7, "no file in a, b (after the ignore files and --exclude)"},
+		{[]string{"x/**"}, repomap.Stats{}, 7, "no file matches --include x/**"},
+		{nil, repomap.Stats{Files: 3, Skipped: 3}, 7, "none of the 3 files could be read (-v says why)"},
+		{nil, repomap.Stats{Files: 3, Skipped: 1}, 7, "a budget of 7 tokens is too small for one file"},
+		{nil, repomap.Stats{Files: 3}, 1, "a budget of 1 token is too small for one file"},
+	} {
+		r := &repomap.Result{Budget: tc.budget, Stats: tc.stats}
+		if got := EmptyReason([]string{"a", "b"}, tc.include, r); got != tc.want {
+			t.Errorf("EmptyReason(%v, %+v, budget %d) = %q, want %q", tc.include, tc.stats, tc.budget, got, tc.want)
+		}
+	}
+}
