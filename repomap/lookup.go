@@ -62,7 +62,6 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 			out = append(out, def)
 		}
 	}
-	m.idx.Persist(snap.Files) // the outlines made on the way
 	return out, nil
 }
 
@@ -203,7 +202,6 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	m.idx.Persist(snap.Files)
 	return pub, nil
 }
 

@@ -351,8 +351,6 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		return nil, err
 	}
 	m.counts = bs.counting
-	// The outlines made for the files shown go to the disk cache.
-	m.idx.Persist(files)
 	if memoRoot != nil && !snap.Retry() {
 		// (A map with a file the next process parses again is not
 		// kept: that process's map may differ.)

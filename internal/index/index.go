@@ -42,6 +42,7 @@ type Index struct {
 	rolesBy  []roleRules       // the rules of roles, per root
 	sel      selection         // Options.Exclude and Include: what the walk can list
 	ids      atomic.Uint64     // the last entry's id
+	last     []File            // the files of the last Update
 }
 
 // newID returns the id of a new entry.
@@ -146,6 +147,9 @@ func (x *Index) Close() error {
 			<-p.caches
 		}
 		x.pre = nil
+	}
+	if x.last != nil {
+		x.persist(x.last) // what was made since the last write: the outlines of the files maps showed
 	}
 	x.Settle()
 	x.files = nil
@@ -666,7 +670,8 @@ func (x *Index) watchOf(r *root) *rootWatch {
 func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*Snapshot, error) {
 	x.loadCaches(ctx)
 	parsed := x.extract(ctx, files)
-	x.Persist(files)
+	x.persist(files)
+	x.last = files
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("repomap: %w", err)
 	}
@@ -848,20 +853,20 @@ func isDone(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// Persist writes what changed to each root's disk cache in one batch,
+// persist writes what changed to each root's disk cache in one batch,
 // drops the entries of files that are gone from it (walked no more,
 // though the selection would list them), and forgets them. A
 // root whose cache holds every file and no other, none of them changed,
 // is not written: a warm map of a tree of 27,000 files spent a fifth of
 // its CPU time making sets of paths to find that out.
 //
-// The write goes on a goroutine of its own, which the next Persist, a
+// The write goes on a goroutine of its own, which the next persist, a
 // write of the links and Close wait for (settle): a cold map is linked
 // while the tags it parsed are written, and a Map kept open
 // that writes one changed file of the Go standard library (a tenth of a
 // second) can be read meanwhile. A process keeps what it parsed when it
 // closes its Map.
-func (x *Index) Persist(files []File) {
+func (x *Index) persist(files []File) {
 	x.Settle()
 	entries := 0 // files with an entry
 	var writes []rootWrite
