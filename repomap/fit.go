@@ -186,7 +186,7 @@ func (bs *blocks) fit(ctx context.Context, r *ranked, budget int) (string, int, 
 		return bs.tokens(bs.ofItems(ctx, items)), nil
 	}
 	// A first guess of 25 tokens an item.
-	k, err := fit.Prefix(ctx, r.n, budget, budget/25, cost)
+	k, err := fit.Prefix(ctx, r.list.Len(), budget, budget/25, cost)
 	if err != nil {
 		return "", 0, 0, fmt.Errorf("repomap: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/policy"
 )
 
 // Map makes repo maps of one tree, or of several trees as one. It keeps
@@ -261,14 +262,8 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	loadEncoding := func() {
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
 		// A request's words are scored in every file's entry as the disk
-		// cache is read (relevance).
-		var see *index.Seer
-		if rk := m.opts.Policy; req.Text != "" && rk.Rel.On {
-			if wq := newWordsQuery(req.Text, rk.Rel.Text); wq != nil {
-				see = wq.seer()
-			}
-		}
-		m.idx.StartPreload(ctx, index.ReadStamps, see)
+		// cache is read.
+		m.idx.StartPreload(ctx, index.ReadStamps, policy.WordsSeer(req.Text, *m.opts.Policy))
 		// With a ranking kept for this request, the links are read only
 		// if the tree changed since (linkStage.load).
 		if keptRank == nil {
@@ -405,7 +400,7 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []index.File, ski
 		}
 	}
 	rk := *m.opts.Policy
-	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
+	q := policy.Query{Focus: focus, Mentions: req.Mentions, Text: req.Text}
 	rankAll := func(ctx context.Context) (ranked, error) {
 		l, err := m.linked(ctx, snap)
 		if err != nil {

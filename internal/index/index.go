@@ -87,6 +87,9 @@ const (
 	// ReadDecoded reads every entry and decodes its tags: the lookups
 	// read every file's.
 	ReadDecoded
+	// ReadEntries reads every entry, its tags as the disk cache holds
+	// them.
+	ReadEntries
 )
 
 // StartPreload starts reading, while the tree is walked, the disk caches
