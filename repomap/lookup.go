@@ -54,9 +54,8 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 			}
 			def := Definition{Path: f.Path, Name: d.Name, Kind: d.Kind, Line: d.Line + 1}
 			if src := snap.Source(ctx, f.Path); src != nil {
-				src.Style = renderStyle(m.opts.Style)
 				var b strings.Builder
-				render.Block(&b, f.Path, src, []int{d.Line})
+				render.Block(&b, f.Path, &render.Source{Lines: src.Lines, Outline: src.Outline, Style: renderStyle(m.opts.Style)}, []int{d.Line})
 				_, def.Text, _ = strings.Cut(b.String(), "\n")
 			}
 			out = append(out, def)
@@ -193,12 +192,12 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 	}
 	bs := m.blocksOf(snap)
 	r := &ranked{list: items.Fixed(related), ranks: ranks}
-	text, tokens, shown, err := bs.fit(ctx, r, budget)
+	text, tokens, shown, err := bs.Fit(ctx, r.list.Len(), r.prefix, budget)
 	if err != nil {
 		return nil, err
 	}
 	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown}
-	pub, err := publish(ctx, bs, res, m.opts.Encoding)
+	pub, err := publish(ctx, bs, snap, res, m.opts.Encoding)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/repomap-dev/repomap/eval/experiment"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/policy"
+	"github.com/repomap-dev/repomap/internal/render"
 
 	"github.com/repomap-dev/repomap/internal/corpus"
 	"github.com/repomap-dev/repomap/internal/fit"
@@ -114,7 +115,7 @@ func TestFitBudget(t *testing.T) {
 		prevShown, prevDefs = r.shown, defs
 		// The prefix is the longest that fits: one more item does not.
 		if r.shown < r.ranked.list.Len() {
-			more := text(r.blocks.ofItems(context.Background(), prefixOf(t, r.ranked, r.shown+1)))
+			more := render.Text(r.blocks.OfItems(context.Background(), prefixOf(t, r.ranked, r.shown+1)))
 			if n := countTokens(enc, more); n <= budget {
 				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
 			}

@@ -31,7 +31,7 @@ func TestRolesOrderTheMap(t *testing.T) {
 		var out []Role
 		for _, it := range r.ranked.list.All() {
 			if it.Name != "" {
-				out = append(out, r.blocks.snap.Roles[must(r.blocks.snap.Lookup(it.Path))])
+				out = append(out, r.snap.Roles[must(r.snap.Lookup(it.Path))])
 			}
 		}
 		return out
@@ -101,7 +101,7 @@ func TestRolesKeptOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := r.blocks.snap
+		s := r.snap
 		return s.Roles[must(s.Lookup(p))]
 	}
 	write := func(p, text string) {
