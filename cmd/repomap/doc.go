@@ -124,7 +124,7 @@
 //	--v
 //	      log skipped files and other diagnostics to standard error
 //	--version
-//	      print repomap's version and exit
+//	      print repomap's version and exit; -V does the same
 //
 // Commands:
 //
@@ -624,9 +624,19 @@
 //
 // # repomap version
 //
-// Version prints repomap's version: the version of the module it was built
-// from, or "(devel)" for a build from a working tree. "repomap --version"
-// does the same.
+// Version prints repomap's version, the commit it was built from and when,
+// the Go version that built it, and the platform it runs on:
+//
+//	repomap v0.3.0 (commit 4f1c2e9a7b3d, 2026-07-01T12:00:00Z) go1.26.8 linux/amd64
+//
+// A release build has them stamped in by its build. A binary that
+// "go install github.com/repomap-dev/repomap/cmd/repomap@VERSION" built
+// takes them from the module's build information: VERSION, and the commit
+// of a pseudo-version. A build in a git clone takes them from git: a tag's
+// version or a pseudo-version, "+dirty" when the clone had changes, and the
+// commit's hash and time. A build without them says "(devel)" and leaves
+// out what it does not know. "repomap --version" and "repomap -V" do the
+// same.
 //
 // Usage:
 //

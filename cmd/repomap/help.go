@@ -86,12 +86,16 @@ const helpWidth = 80
 
 // flagsText returns the flags of cmd with what they do, or "": each flag
 // with two dashes and the name of its value, then what it does, wrapped
-// at word boundaries to helpWidth columns.
+// at word boundaries to helpWidth columns. A flag with no usage is an
+// alias that another flag's usage names, and is left out.
 func flagsText(cmd *command) string {
 	fl := flag.NewFlagSet(cmdName(cmd), flag.ContinueOnError)
 	cmd.flags(fl, &config{})
 	var b strings.Builder
 	fl.VisitAll(func(f *flag.Flag) {
+		if f.Usage == "" {
+			return
+		}
 		value, usage := flag.UnquoteUsage(f)
 		fmt.Fprintf(&b, "  --%s", f.Name)
 		if value != "" {

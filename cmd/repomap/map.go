@@ -80,7 +80,8 @@ Examples:
 			fl.BoolVar(&c.stats, "stats", false, "print to standard error how the map was made: files seen, parsed, from cache, skipped, tags, graph size, tokens and the time of each stage")
 			fl.BoolVar(&c.statsJSON, "stats-json", false, "print how the map was made as JSON (repomap.Stats) to standard output, instead of the map; for repomap bench")
 			fl.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile to `file`")
-			fl.BoolVar(&c.version, "version", false, "print repomap's version and exit")
+			fl.BoolVar(&c.version, "version", false, "print repomap's version and exit; -V does the same")
+			fl.BoolVar(&c.version, "V", false, "") // an alias: no usage, not listed
 		},
 		run: runMap,
 	}
