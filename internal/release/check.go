@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"debug/elf"
+	"debug/macho"
+	"debug/pe"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// checkBinaries checks that each binary is an executable of its
+// platform and, where this machine can run it, that it prints the
+// stamped version; with tree set, that its map of tree is byte for byte
+// the map of the first binary that ran.
+func checkBinaries(ctx context.Context, built []binary, st stamp, tree string, stderr io.Writer) error {
+	if tree != "" {
+		abs, err := filepath.Abs(tree)
+		if err != nil {
+			return err
+		}
+		tree = abs
+	}
+	var first *binary
+	var firstMap []byte
+	for i, b := range built {
+		kind, err := checkFormat(b)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", b.target, b.path, err)
+		}
+		r, ok := runnerFor(b.target)
+		if !ok {
+			fmt.Fprintf(stderr, "release: %s: %s; this machine cannot run it\n", b.target, kind)
+			continue
+		}
+		out, err := r.run(ctx, b.path, "version")
+		if err != nil {
+			return fmt.Errorf("%s: %s version: %w", b.target, r.how, err)
+		}
+		want := "repomap " + st.version + " (commit " + shortCommit(st.commit) + ", " + st.time + ") "
+		if !strings.HasPrefix(string(out), want) {
+			return fmt.Errorf("%s: repomap version printed %q, want %q…", b.target, out, want)
+		}
+		fmt.Fprintf(stderr, "release: %s: %s; %s: %s", b.target, kind, r.how, out)
+		if tree == "" {
+			continue
+		}
+		m, err := r.run(ctx, b.path, "--tokens", "2048", "--no-cache", r.path(tree))
+		if err != nil {
+			return fmt.Errorf("%s: %s: map of %s: %w", b.target, r.how, tree, err)
+		}
+		if first == nil {
+			first, firstMap = &built[i], m
+			fmt.Fprintf(stderr, "release: %s: mapped %s: %d bytes\n", b.target, tree, len(m))
+			continue
+		}
+		if !bytes.Equal(m, firstMap) {
+			return fmt.Errorf("%s: the map of %s differs from %s's (%d bytes, %d)", b.target, tree, first.target, len(m), len(firstMap))
+		}
+		fmt.Fprintf(stderr, "release: %s: mapped %s: the same %d bytes as %s\n", b.target, tree, len(m), first.target)
+	}
+	return nil
+}
+
+// shortCommit returns the commit as "repomap version" prints it.
+func shortCommit(commit string) string {
+	hash, dirty, _ := strings.Cut(commit, "+")
+	if len(hash) > 12 {
+		hash = hash[:12]
+	}
+	if dirty != "" {
+		hash += "+" + dirty
+	}
+	return hash
+}
+
+// A runner runs binaries of one target on this machine.
+type runner struct {
+	prefix []string // the emulator and its arguments, if any
+	env    []string
+	how    string // "natively", "under qemu-aarch64-static"
+	wine   bool   // paths are given as Windows paths on drive Z:
+}
+
+// runnerFor returns how this machine runs t's binaries: natively, under
+// qemu-user, or under Wine; false if it cannot.
+func runnerFor(t target) (runner, bool) {
+	if t == host {
+		return runner{how: "natively"}, true
+	}
+	qemuArch := map[string]string{"amd64": "x86_64", "arm64": "aarch64"}[t.goarch]
+	if t.goos == "linux" && host.goos == "linux" && qemuArch != "" {
+		for _, q := range []string{"qemu-" + qemuArch + "-static", "qemu-" + qemuArch} {
+			if hasCommand(q) {
+				return runner{prefix: []string{q}, how: "under " + q}, true
+			}
+		}
+	}
+	if t == (target{"windows", "amd64"}) && host == (target{"linux", "amd64"}) {
+		for _, w := range []string{"wine64", "wine"} {
+			if hasCommand(w) {
+				env := []string{"WINEDEBUG=-all"}
+				if dir, err := toolDir(); err == nil {
+					env = append(env, "WINEPREFIX="+filepath.Join(dir, "wine"))
+				}
+				return runner{prefix: []string{w}, env: env, how: "under " + w, wine: true}, true
+			}
+		}
+	}
+	return runner{}, false
+}
+
+// path returns the path p as the binary sees it.
+func (r runner) path(p string) string {
+	if r.wine {
+		return `Z:` + strings.ReplaceAll(p, "/", `\`)
+	}
+	return p
+}
+
+// run runs the binary at path with args and returns its standard output.
+func (r runner) run(ctx context.Context, path string, args ...string) ([]byte, error) {
+	argv := append(append(r.prefix[:len(r.prefix):len(r.prefix)], path), args...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), r.env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// checkFormat checks that b is an executable for its target and returns
+// what it is.
+func checkFormat(b binary) (string, error) {
+	switch b.target.goos {
+	case "linux":
+		return checkELF(b)
+	case "windows":
+		return checkPE(b)
+	case "darwin":
+		return checkMachO(b)
+	}
+	return "", fmt.Errorf("no check for %s", b.target.goos)
+}
+
+func checkELF(b binary) (string, error) {
+	f, err := elf.Open(b.path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	want := map[string]elf.Machine{"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64}[b.target.goarch]
+	if f.Type != elf.ET_EXEC || f.Machine != want {
+		return "", fmt.Errorf("ELF %s %s, want an executable for %s", f.Type, f.Machine, want)
+	}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			return "", fmt.Errorf("dynamically linked (PT_INTERP), want a static executable")
+		}
+	}
+	return "static ELF executable for " + f.Machine.String(), nil
+}
+
+func checkPE(b binary) (string, error) {
+	f, err := pe.Open(b.path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	want := map[string]uint16{"amd64": pe.IMAGE_FILE_MACHINE_AMD64, "arm64": pe.IMAGE_FILE_MACHINE_ARM64}[b.target.goarch]
+	if f.Machine != want || f.Characteristics&pe.IMAGE_FILE_EXECUTABLE_IMAGE == 0 {
+		return "", fmt.Errorf("PE machine %#x, characteristics %#x, want an executable for machine %#x", f.Machine, f.Characteristics, want)
+	}
+	return fmt.Sprintf("PE executable for machine %#x", f.Machine), nil
+}
+
+// lcCodeSignature is the Mach-O load command of a code signature.
+const lcCodeSignature macho.LoadCmd = 0x1d
+
+func checkMachO(b binary) (string, error) {
+	f, err := macho.Open(b.path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	want := map[string]macho.Cpu{"amd64": macho.CpuAmd64, "arm64": macho.CpuArm64}[b.target.goarch]
+	if f.Type != macho.TypeExec || f.Cpu != want {
+		return "", fmt.Errorf("Mach-O %s %s, want an executable for %s", f.Type, f.Cpu, want)
+	}
+	signed := false
+	for _, l := range f.Loads {
+		if raw := l.Raw(); len(raw) >= 4 && macho.LoadCmd(f.ByteOrder.Uint32(raw)) == lcCodeSignature {
+			signed = true
+		}
+	}
+	// macOS runs nothing unsigned on Apple silicon; an ad hoc signature,
+	// which the linker writes, is enough.
+	if want == macho.CpuArm64 && !signed {
+		return "", fmt.Errorf("Mach-O for arm64 without a code signature")
+	}
+	libs, err := f.ImportedLibraries()
+	if err != nil {
+		return "", err
+	}
+	for _, l := range libs {
+		if !strings.HasPrefix(l, "/usr/lib/") && !strings.HasPrefix(l, "/System/Library/") {
+			return "", fmt.Errorf("Mach-O links %s, which macOS does not have", l)
+		}
+	}
+	kind := "Mach-O executable for " + f.Cpu.String()
+	if signed {
+		kind += ", code-signed"
+	}
+	return kind, nil
+}
