@@ -8,7 +8,6 @@ import (
 	"debug/pe"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -50,7 +49,7 @@ func checkBinaries(ctx context.Context, built []binary, st stamp, tree string, s
 		if tree == "" {
 			continue
 		}
-		m, err := r.run(ctx, b.path, "--tokens", "2048", "--no-cache", r.path(tree))
+		m, err := r.run(ctx, b.path, "--tokens", "2048", "--no-cache", tree)
 		if err != nil {
 			return fmt.Errorf("%s: %s: map of %s: %w", b.target, r.how, tree, err)
 		}
@@ -82,13 +81,11 @@ func shortCommit(commit string) string {
 // A runner runs binaries of one target on this machine.
 type runner struct {
 	prefix []string // the emulator and its arguments, if any
-	env    []string
-	how    string // "natively", "under qemu-aarch64-static"
-	wine   bool   // paths are given as Windows paths on drive Z:
+	how    string   // "natively", "under qemu-aarch64-static"
 }
 
-// runnerFor returns how this machine runs t's binaries: natively, under
-// qemu-user, or under Wine; false if it cannot.
+// runnerFor returns how this machine runs t's binaries: natively or
+// under qemu-user; false if it cannot.
 func runnerFor(t target) (runner, bool) {
 	if t == host {
 		return runner{how: "natively"}, true
@@ -101,33 +98,16 @@ func runnerFor(t target) (runner, bool) {
 			}
 		}
 	}
-	if t == (target{"windows", "amd64"}) && host == (target{"linux", "amd64"}) {
-		for _, w := range []string{"wine64", "wine"} {
-			if hasCommand(w) {
-				env := []string{"WINEDEBUG=-all"}
-				if dir, err := toolDir(); err == nil {
-					env = append(env, "WINEPREFIX="+filepath.Join(dir, "wine"))
-				}
-				return runner{prefix: []string{w}, env: env, how: "under " + w, wine: true}, true
-			}
-		}
-	}
+	// Debian 12's Wine (8.0) cannot run a Go program: it lacks
+	// ProcessPrng in bcryptprimitives.dll, which Go's runtime loads at
+	// start since Go 1.22.
 	return runner{}, false
-}
-
-// path returns the path p as the binary sees it.
-func (r runner) path(p string) string {
-	if r.wine {
-		return `Z:` + strings.ReplaceAll(p, "/", `\`)
-	}
-	return p
 }
 
 // run runs the binary at path with args and returns its standard output.
 func (r runner) run(ctx context.Context, path string, args ...string) ([]byte, error) {
 	argv := append(append(r.prefix[:len(r.prefix):len(r.prefix)], path), args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), r.env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -39,7 +39,7 @@
 // Then each binary is checked: its file format is that of its platform
 // (ELF, PE, Mach-O, for its architecture; a Mach-O file for arm64 has the
 // code signature that macOS requires), and where this machine can run it
-// (natively, under qemu-user, or under Wine) "repomap version" prints the
+// (natively, or under qemu-user) "repomap version" prints the
 // stamped version. With -check DIR, each binary that can run maps DIR
 // and the map must be byte for byte the map of the first one.
 //
