@@ -96,6 +96,9 @@
 //	--o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default "0s")
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -187,6 +190,9 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default "0s")
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -235,6 +241,9 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default "0s")
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -294,6 +303,9 @@
 //	--o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default "0s")
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -391,6 +403,9 @@
 //	--o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default "0s")
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -478,6 +493,9 @@
 //	      error (default "32768")
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default "0s")
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")

@@ -503,3 +503,17 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTimeout checks that --parse-timeout reaches the parser: with
+// a nanosecond, every file takes too long and is listed by name only.
+func TestParseTimeout(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	code, full, _ := runCmd(t, "--no-cache", "--tokens", "200", dir)
+	if code != 0 || !strings.Contains(full, "│type Cart struct {") {
+		t.Fatalf("repomap: exit %d, map\n%s\nwant Cart's definition", code, full)
+	}
+	code, names, errs := runCmd(t, "--no-cache", "--tokens", "200", "--parse-timeout", "1ns", "-v", dir)
+	if code != 0 || strings.Contains(names, "│") || !strings.Contains(names, "cart/cart.go") || !strings.Contains(errs, "parse took longer than 1ns") {
+		t.Errorf("repomap --parse-timeout 1ns: exit %d, map\n%s\nstderr\n%s\nwant the files by name only, each skipped", code, names, errs)
+	}
+}

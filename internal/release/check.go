@@ -96,7 +96,9 @@ func (c counts) String() string {
 // mapOf returns the map of tree by the binary at path, and its counts.
 func mapOf(ctx context.Context, r runner, path, tree string) (treeMap, error) {
 	var m treeMap
-	args := []string{"--tokens", "2048", "--no-cache", tree}
+	// No parse timeout: under an emulator, a large file may take longer
+	// than the default 5s and be left out.
+	args := []string{"--tokens", "2048", "--no-cache", "--parse-timeout", "1h", tree}
 	text, err := r.run(ctx, path, args...)
 	if err != nil {
 		return m, err
