@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/repomap-dev/repomap/internal/mapfile"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
@@ -268,7 +267,7 @@ func mapPaths(m *repomap.Map, ps []string) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s is outside the roots", p)
 		}
-		if !mapfile.Exists(m, q) {
+		if !m.HasFile(q) {
 			return nil, fmt.Errorf("no file %s in the tree", p)
 		}
 		out = append(out, q)
@@ -294,7 +293,7 @@ func (c *config) request(e *env, m *repomap.Map) (repomap.Request, error) {
 
 // inMap reports whether the relative path p names a file of a root of m.
 func inMap(m *repomap.Map, p string) bool {
-	return mapfile.Exists(m, filepath.ToSlash(filepath.Clean(p)))
+	return m.HasFile(filepath.ToSlash(filepath.Clean(p)))
 }
 
 // nameLookupFlags are the flags of the commands that look names up.

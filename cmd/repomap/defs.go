@@ -5,7 +5,7 @@ import (
 	"flag"
 	"slices"
 
-	"github.com/repomap-dev/repomap/internal/output"
+	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/repomap-dev/repomap/internal/output"
+	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/repomap"
 )

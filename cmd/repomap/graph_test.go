@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
-	"github.com/repomap-dev/repomap/internal/output"
+	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/repomap-dev/repomap/internal/output"
+	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 

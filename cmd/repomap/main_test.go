@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/repomap-dev/repomap/internal/output"
+	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/repomap"
 	"github.com/repomap-dev/repomap/tags"
 )

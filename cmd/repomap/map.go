@@ -9,7 +9,7 @@ import (
 	"runtime/pprof"
 	"strings"
 
-	"github.com/repomap-dev/repomap/internal/output"
+	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 

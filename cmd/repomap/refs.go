@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/repomap-dev/repomap/internal/output"
+	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
