@@ -5,8 +5,8 @@ import (
 	"flag"
 	"slices"
 
-	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 )
 
 func defsCommand() *command {

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/tags"
 )
 

@@ -9,8 +9,8 @@ import (
 	"runtime/pprof"
 	"strings"
 
-	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 )
 
 func mapCommand() *command {
