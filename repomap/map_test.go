@@ -712,3 +712,32 @@ func TestMentionShowsUnused(t *testing.T) {
 		t.Errorf("the map mentioning Lonely does not show it:\n%s", r.text)
 	}
 }
+
+// TestAbsoluteFocus checks that a focus file given by its absolute path
+// gives the map its path in the map gives, and that an absolute path
+// under no root, or of no file, is refused with ErrNotInMap.
+func TestAbsoluteFocus(t *testing.T) {
+	root := writeTree(t, smallTree)
+	m, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ctx := context.Background()
+	rel, err := m.Build(ctx, Request{Focus: []string{"a.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := m.Build(ctx, Request{Focus: []string{filepath.Join(root, "a.go")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if abs.Text != rel.Text || slices.Contains(abs.Ranked, "a.go") {
+		t.Errorf("the map with an absolute focus:\n%s\nwant the map with a.go:\n%s", abs.Text, rel.Text)
+	}
+	for _, p := range []string{filepath.Join(t.TempDir(), "a.go"), filepath.Join(root, "nope.go")} {
+		if _, err := m.Build(ctx, Request{Focus: []string{p}}); !errors.Is(err, ErrNotInMap) {
+			t.Errorf("focus %s: error %v, want ErrNotInMap", p, err)
+		}
+	}
+}

@@ -41,8 +41,10 @@ type Options struct {
 	// takes longer is listed by name only. Zero means 5 seconds.
 	ParseTimeout time.Duration
 
-	// CacheDir is where tag caches are kept; "" means
-	// os.UserCacheDir()/repomap. Only roots on disk are cached.
+	// CacheDir is where tag caches are kept; "" means the directory
+	// repomap in os.UserCacheDir(): $XDG_CACHE_HOME/repomap, else
+	// ~/.cache/repomap, on Linux; ~/Library/Caches/repomap on macOS;
+	// %LocalAppData%\repomap on Windows. Only roots on disk are cached.
 	CacheDir string
 
 	// NoCache turns the disk cache off.
@@ -72,6 +74,13 @@ type Options struct {
 	// parsed, with the number parsed so far and the number to parse. It
 	// may be called from several goroutines, but never at once.
 	Progress func(done, total int)
+
+	// Stage, when set, is called as a map enters each of its stages, with
+	// the stage's name: "index" (the tree walked, files parsed), "link",
+	// "rank", "render", then "keep" (what the next map reuses written). A
+	// map that reuses a kept one whole enters fewer. It is called from the
+	// goroutine of Build; a command shows with it where a long map is.
+	Stage func(stage string)
 
 	// Exclude lists patterns of paths to leave out of the map, with the
 	// meaning they have in a .gitignore file, in the glob syntax of
