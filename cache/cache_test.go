@@ -735,34 +735,41 @@ func TestLoadMany(t *testing.T) {
 	}
 }
 
-// BenchmarkStore writes a cold map's entries: 2,000 of the size of a
-// source file's (300 tags over 60 names, 2 KB of words) into an empty
-// cache.
+// BenchmarkStore writes a cold map's entries into an empty cache: 2,000
+// of the size of a source file's (300 tags over 60 names, 2 KB of words),
+// and 100,000 small ones (5 tags), where the order of the writes tells.
 func BenchmarkStore(b *testing.B) {
-	put := make(map[string]Entry)
-	for i := range 2000 {
-		p := fmt.Sprintf("dir%d/f%d.go", i%40, i)
-		var ts []tags.Tag
-		for j := range 300 {
-			kind := tags.Reference
-			if j%5 == 0 {
-				kind = tags.Definition
+	for _, bc := range []struct {
+		name        string
+		files, tags int
+	}{{"2000", 2000, 300}, {"100000-small", 100000, 5}} {
+		b.Run(bc.name, func(b *testing.B) {
+			put := make(map[string]Entry)
+			for i := range bc.files {
+				p := fmt.Sprintf("dir%d/f%d.go", i%40, i)
+				var ts []tags.Tag
+				for j := range bc.tags {
+					kind := tags.Reference
+					if j%5 == 0 {
+						kind = tags.Definition
+					}
+					ts = append(ts, tags.Tag{Path: p, Name: fmt.Sprintf("identifier%d", j%60), Kind: kind, Sub: "call", Line: j})
+				}
+				put[p] = Entry{Size: 1 << 14, ModTime: int64(i), Tags: tags.Pack(ts), Words: bytes.Repeat([]byte{byte(i)}, 2048*bc.tags/300)}
 			}
-			ts = append(ts, tags.Tag{Path: p, Name: fmt.Sprintf("identifier%d", j%60), Kind: kind, Sub: "call", Line: j})
-		}
-		put[p] = Entry{Size: 1 << 14, ModTime: int64(i), Tags: tags.Pack(ts), Words: bytes.Repeat([]byte{byte(i)}, 2048)}
-	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		c, err := New(b.TempDir(), "/some/root", nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		if err := c.Store(ctx, put, nil); err != nil {
-			b.Fatal(err)
-		}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				c, err := New(b.TempDir(), "/some/root", nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if err := c.Store(ctx, put, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
