@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -31,7 +32,15 @@ func TestGitleaksRules(t *testing.T) {
 		var b strings.Builder
 		sample(&b, re.Simplify())
 		token := b.String()
-		if !regexp.MustCompile(pattern).MatchString(`"` + token + `"`) {
+		compiled, err := regexp.Compile(pattern)
+		if err != nil {
+			t.Errorf("rule %s: %v", id, err)
+			continue
+		}
+		if group, _ := strconv.Atoi(f[1]); group > compiled.NumSubexp() {
+			t.Errorf("rule %s: group %d of %d", id, group, compiled.NumSubexp())
+		}
+		if !compiled.MatchString(`"` + token + `"`) {
 			t.Errorf("rule %s: the sample %q does not match its pattern", id, token)
 			continue
 		}

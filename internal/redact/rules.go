@@ -17,8 +17,10 @@ type rule struct {
 	// re matches a secret; the secret is its group number group, or
 	// when group is 0 its first group that took part in the match, or the
 	// whole match when it has no group.
-	re    *regexp.Regexp
-	group int
+	re *regexp.Regexp
+	// compile, when re is nil, returns it, made on first use.
+	compile func() *regexp.Regexp
+	group   int
 	// entropy is the least Shannon entropy of a secret, in bits per
 	// byte; 0 for any.
 	entropy float64
@@ -34,7 +36,11 @@ func (r *rule) spans(line string, out []span) []span {
 	if r.find != nil {
 		return r.find(line, out)
 	}
-	for _, m := range r.re.FindAllStringSubmatchIndex(line, -1) {
+	re := r.re
+	if re == nil {
+		re = r.compile()
+	}
+	for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
 		s := span{m[0], m[1]}
 		if r.group > 0 {
 			s = span{m[2*r.group], m[2*r.group+1]}
