@@ -199,6 +199,7 @@ var aiderChanges = map[string]change{
 	"long":       weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.LongIdent = w }),
 	"common":     weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.CommonIdent = w }),
 	"self":       weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.Unreferenced = w }),
+	"mentioned":  weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.MentionedUnused = w }),
 	"lone":       weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.Lone = w }),
 	"reverse":    flag(func(c *policy.Config) { c.Reverse = policy.Default().Reverse }),
 	"reverse=":   weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Reverse = w }),
