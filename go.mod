@@ -6,6 +6,7 @@ require (
 	github.com/UserNobody14/tree-sitter-dart v0.0.0-20260707040301-be07cf7118d3
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/dekobon/tree-sitter-groovy v0.2.2
 	github.com/dlclark/regexp2 v1.10.0
 	github.com/go-git/go-git/v5 v5.19.3

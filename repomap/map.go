@@ -147,7 +147,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 		var c *cache.Cache
 		if r.Dir != "" && !o.NoCache {
 			var err error
-			if c, err = cache.New(o.CacheDir, r.Dir, &cache.Options{Timeout: o.CacheTimeout}); err != nil {
+			if c, err = cache.New(o.CacheDir, r.Dir, &cache.Options{Timeout: o.CacheTimeout, Logger: o.Logger}); err != nil {
 				o.Logger.Warn("repomap: tag cache off", "root", r.Dir, "err", err)
 			}
 		}
@@ -232,8 +232,11 @@ type lastRender struct {
 	snap    *index.Snapshot
 }
 
-// stamp is what tells that a file changed.
-type stamp struct{ size, mod int64 }
+// stamp is what tells that a file changed (index.File).
+type stamp struct {
+	size, mod, change int64
+	ino               uint64
+}
 
 func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	m.mu.Lock()
@@ -446,7 +449,7 @@ func (m *Map) linked(ctx context.Context, snap *index.Snapshot) (linked, error) 
 func stamps(files []index.File) map[string]stamp {
 	state := make(map[string]stamp, len(files))
 	for _, f := range files {
-		state[f.Path] = stamp{f.Size, f.Mod}
+		state[f.Path] = stamp{f.Size, f.Mod, f.Change, f.Ino}
 	}
 	return state
 }

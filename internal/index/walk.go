@@ -30,6 +30,13 @@ type File struct {
 	Rel  string // its path relative to its root
 	Size int64
 	Mod  int64 // modification time, Unix nanoseconds
+	// Change is the file's status change time (ctime), Unix
+	// nanoseconds, and Dev and Ino its device and inode numbers, where
+	// the system tells them (zero where it does not): a file replaced by
+	// another of the same size and modification time, or whose
+	// modification time was set back, has another inode or change time.
+	Change   int64
+	Dev, Ino uint64
 }
 
 // Omitted is a file left out of the map, with the reason.
@@ -44,18 +51,14 @@ func walk(ctx context.Context, fsys fs.FS) ([]File, []Omitted, error) {
 	return walkTree(ctx, fsys, walkOptions{})
 }
 
-// walkRoot lists the files of the root r as walkTree does, with the
-// rules of git from above the tree (gitPatterns) when r has a directory
-// on disk.
+// walkRoot lists the files of the root r as walkTree does, with o, and
+// the rules of git from above the tree (gitPatterns) when r has a
+// directory on disk.
 //
-// With disk, r.FS is the directory disk on disk (os.DirFS), and the walk
-// reads its directories there (diskDir); with rw too, the lists come
-// from rw, or the walk is followed by it (rootWatch).
-func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string, workers int, rw *rootWatch) ([]File, []Omitted, error) {
-	o := walkOptions{exclude: exclude, include: include, workers: workers}
-	if disk {
-		o.disk = r.Dir
-	}
+// With o.root, r.FS is the directory on disk o.root has open, and the
+// walk reads its directories there (diskDir); with rw too, the lists
+// come from rw, or the walk is followed by it (rootWatch).
+func walkRoot(ctx context.Context, r Root, o walkOptions, rw *rootWatch) ([]File, []Omitted, error) {
 	if r.Dir != "" {
 		git, err := gitPatterns(r.Dir)
 		if err != nil {
@@ -63,10 +66,10 @@ func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string,
 		}
 		o.git = git
 	}
-	if rw == nil || !disk {
+	if rw == nil || o.root == nil {
 		return walkTree(ctx, r.FS, o)
 	}
-	outside := outsideRules(r.FS, o.git)
+	outside := outsideRules(treeReader{r.FS, o.root}, o.git)
 	files, skipped, ok, err := rw.since(outside)
 	switch {
 	case err != nil:
@@ -80,7 +83,7 @@ func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string,
 	if files, skipped, err = walkTree(ctx, r.FS, o); err != nil {
 		return nil, nil, err
 	}
-	if err := rw.done(old, files, skipped, outside, newSelection(exclude, include)); err != nil {
+	if err := rw.done(old, files, skipped, outside, newSelection(o.exclude, o.include)); err != nil {
 		rw.failed = err
 	}
 	return files, skipped, nil
@@ -89,9 +92,41 @@ func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string,
 // outsideRules returns the ignore rules that a walk of fsys starts with,
 // those from outside the tree: git's (walkOptions.git), and the tree's
 // .git/info/exclude, in the directory the walk never enters.
-func outsideRules(fsys fs.FS, git []gitignore.Pattern) []gitignore.Pattern {
-	return append(slices.Clip(git), readIgnore(fsys, ".git/info/exclude", nil)...)
+func outsideRules(t treeReader, git []gitignore.Pattern) []gitignore.Pattern {
+	return append(slices.Clip(git), readIgnore(t, ".git/info/exclude", nil)...)
 }
+
+// treeReader reads the small files of a tree that its walk reads (its
+// ignore files): through root, the tree's directory open on disk, when
+// not nil (rootDir.openFile), else through fsys.
+type treeReader struct {
+	fsys fs.FS
+	root *rootDir
+}
+
+// maxIgnoreFile is the most of an ignore file that is read.
+const maxIgnoreFile = 8 << 20
+
+// readFile returns the content of the file at name, a regular file that
+// no symbolic link leads to, read to at most maxIgnoreFile bytes when
+// the tree is on disk.
+func (t treeReader) readFile(name string) ([]byte, error) {
+	if t.root == nil {
+		return fs.ReadFile(t.fsys, name)
+	}
+	f, st, err := t.root.openFile(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !st.regular {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errNotRegular}
+	}
+	return readInto(f, st.size, maxIgnoreFile, nil)
+}
+
+// errNotRegular is the error of a read of what is not a regular file.
+var errNotRegular = errors.New("not a regular file")
 
 // walkOptions tells a walk what to leave out beyond the ignore files it
 // finds inside the tree.
@@ -104,12 +139,16 @@ type walkOptions struct {
 	git []gitignore.Pattern
 	// workers is how many goroutines read directories; 0 means one.
 	workers int
-	// disk, when not empty, is the tree's directory on disk, where its
-	// fs.FS reads (os.DirFS): the walk reads directories there.
-	disk string
+	// root, when not nil, is the tree's directory open on disk, where
+	// its fs.FS reads (os.DirFS): the walk opens directories there
+	// (rootDir.openDir).
+	root *rootDir
 	// watch, when not nil, watches each directory of the walk before it
 	// is read, and is given each one's rules (rootWatch).
 	watch *rootWatch
+	// beforeDir, when not nil, is called with each directory before the
+	// walk opens it: for tests to change the tree under the walk.
+	beforeDir func(dir string)
 }
 
 // walkTree lists the regular files under the root of fsys, in lexical
@@ -129,16 +168,27 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]File, []Omitted
 	if o.watch != nil {
 		o.watch.add(".")
 	}
-	entries, err := fs.ReadDir(fsys, ".")
+	t := treeReader{fsys, o.root}
+	var entries []fs.DirEntry
+	var err error
+	if o.root != nil {
+		var dd *diskDir
+		if dd, err = o.root.openDir("."); err == nil {
+			entries, err = dd.readDir()
+			dd.close()
+		}
+	} else {
+		entries, err = fs.ReadDir(fsys, ".")
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("repomap: walk: %w", err)
 	}
 	// .repomapignore comes after .gitignore, so that its "!" patterns can
 	// take back what the root's .gitignore leaves out.
-	patterns := outsideRules(fsys, o.git)
-	patterns = append(patterns, dirIgnore(fsys, ".", entries, nil)...)
-	patterns = append(patterns, readIgnore(fsys, IgnoreFile, nil)...)
-	w := &walker{ctx: ctx, fsys: fsys, disk: o.disk, watch: o.watch, sel: newSelection(o.exclude, o.include)}
+	patterns := outsideRules(t, o.git)
+	patterns = append(patterns, dirIgnore(t, ".", entries, nil)...)
+	patterns = append(patterns, readIgnore(t, IgnoreFile, nil)...)
+	w := &walker{ctx: ctx, tree: t, watch: o.watch, beforeDir: o.beforeDir, sel: newSelection(o.exclude, o.include)}
 	top := &dirList{}
 	w.run(max(o.workers, 1), dirJob{dir: ".", entries: entries, ignore: newIgnoreSet(nil, patterns, nil), out: top})
 	if w.err != nil {
@@ -155,11 +205,11 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]File, []Omitted
 // the lists of its directories in the order of its entries, so that the
 // files come out in the same order however the work was shared.
 type walker struct {
-	ctx   context.Context
-	fsys  fs.FS
-	disk  string     // the tree's directory on disk, or "" (walkOptions.disk)
-	watch *rootWatch // walkOptions.watch
-	sel   selection
+	ctx       context.Context
+	tree      treeReader       // the tree, and its directory on disk (walkOptions.root)
+	watch     *rootWatch       // walkOptions.watch
+	beforeDir func(dir string) // walkOptions.beforeDir
+	sel       selection
 
 	mu      sync.Mutex
 	more    sync.Cond // signalled when a job is queued or the last is done
@@ -285,24 +335,32 @@ func (w *walker) dir(job dirJob) error {
 	if w.watch != nil && entries == nil {
 		w.watch.add(job.dir)
 	}
+	if w.beforeDir != nil {
+		w.beforeDir(job.dir)
+	}
 	var dd *diskDir
-	if w.disk != "" {
-		if dd = openDiskDir(filepath.Join(w.disk, filepath.FromSlash(job.dir))); dd != nil {
-			defer dd.close()
+	if root := w.tree.root; root != nil {
+		// Opened relative to the root, following no link: the directory
+		// the walk listed may have been replaced by one since.
+		var err error
+		if dd, err = root.openDir(job.dir); err != nil {
+			out.items = append(out.items, dirItem{skip: &Omitted{job.dir, openFailure(err)}})
+			return nil
 		}
+		defer dd.close()
 	}
 	if entries == nil {
 		var err error
 		if dd != nil {
 			entries, err = dd.readDir()
 		} else {
-			entries, err = fs.ReadDir(w.fsys, job.dir)
+			entries, err = fs.ReadDir(w.tree.fsys, job.dir)
 		}
 		if err != nil {
 			out.items = append(out.items, dirItem{skip: &Omitted{job.dir, "unreadable: " + errText(err)}})
 			return nil
 		}
-		if more := dirIgnore(w.fsys, job.dir, entries, job.parts); len(more) > 0 {
+		if more := dirIgnore(w.tree, job.dir, entries, job.parts); len(more) > 0 {
 			ignore = newIgnoreSet(ignore, more, job.parts)
 		}
 	}
@@ -346,27 +404,39 @@ func (w *walker) dir(job dirJob) error {
 			out.items = append(out.items, dirItem{skip: &Omitted{p, "not a regular file"}})
 			continue
 		}
-		size, mod, err := w.stamp(dd, d)
-		if err != nil {
+		st, err := w.stat(dd, d)
+		switch {
+		case err != nil:
 			out.items = append(out.items, dirItem{skip: &Omitted{p, "unreadable: " + errText(err)}})
 			continue
+		case !st.regular: // it changed since the directory was read
+			out.items = append(out.items, dirItem{skip: &Omitted{p, "not a regular file"}})
+			continue
 		}
-		out.items = append(out.items, dirItem{file: &File{Path: p, Size: size, Mod: mod}})
+		out.items = append(out.items, dirItem{file: &File{Path: p, Size: st.size, Mod: st.mod, Change: st.change, Dev: st.dev, Ino: st.ino}})
 	}
 	return nil
 }
 
-// stamp returns the size and modification time of the file of entry d,
-// read by dd, its directory open on disk, when it is not nil.
-func (w *walker) stamp(dd *diskDir, d fs.DirEntry) (size, mod int64, err error) {
+// stat returns what the system tells of the file of entry d, read by
+// dd, its directory open on disk, when it is not nil.
+func (w *walker) stat(dd *diskDir, d fs.DirEntry) (fileStat, error) {
 	if dd != nil {
-		return dd.stamp(d.Name())
+		return dd.stat(d.Name())
 	}
 	info, err := d.Info()
 	if err != nil {
-		return 0, 0, err
+		return fileStat{}, err
 	}
-	return info.Size(), info.ModTime().UnixNano(), nil
+	return statOfInfo(info), nil
+}
+
+// openFailure is why an entry that could not be opened is left out.
+func openFailure(err error) string {
+	if isLink(err) {
+		return "symbolic link"
+	}
+	return "unreadable: " + errText(err)
 }
 
 // ignoreSet is the ignore rules that apply in one directory, the last
@@ -473,20 +543,20 @@ func (s *ignoreSet) match(ps []string, isDir bool, scratch []int32) (bool, []int
 
 // dirIgnore returns the patterns of the .gitignore file among entries, the
 // entries of the directory dir whose path parts are domain, or none.
-func dirIgnore(fsys fs.FS, dir string, entries []fs.DirEntry, domain []string) []gitignore.Pattern {
+func dirIgnore(t treeReader, dir string, entries []fs.DirEntry, domain []string) []gitignore.Pattern {
 	if _, ok := slices.BinarySearchFunc(entries, ".gitignore", func(d fs.DirEntry, name string) int {
 		return strings.Compare(d.Name(), name)
 	}); !ok {
 		return nil
 	}
-	return readIgnore(fsys, path.Join(dir, ".gitignore"), domain)
+	return readIgnore(t, path.Join(dir, ".gitignore"), domain)
 }
 
 // readIgnore reads the gitignore patterns of the file at name, which apply
 // below the directory whose path parts are domain. A missing or unreadable
 // file has no patterns.
-func readIgnore(fsys fs.FS, name string, domain []string) []gitignore.Pattern {
-	data, err := fs.ReadFile(fsys, name)
+func readIgnore(t treeReader, name string, domain []string) []gitignore.Pattern {
+	data, err := t.readFile(name)
 	if err != nil {
 		return nil
 	}

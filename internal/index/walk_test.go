@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -200,6 +201,18 @@ func TestRepomapIgnore(t *testing.T) {
 	}
 }
 
+// openRoot returns the directory at dir open for a walk on disk, closed
+// when the test ends; nil where the system opens none (rootDir).
+func openRoot(t *testing.T, dir string) *rootDir {
+	t.Helper()
+	d, err := openRootDir(dir)
+	if err != nil {
+		return nil
+	}
+	t.Cleanup(d.close)
+	return d
+}
+
 // writeFiles writes the files of tree under dir.
 func writeFiles(t *testing.T, dir string, tree map[string]string) {
 	t.Helper()
@@ -365,7 +378,11 @@ func TestWalkRoot(t *testing.T) {
 	})
 	dir := filepath.Join(repo, "a", "b")
 	list := func(r Root) []string {
-		files, _, err := walkRoot(context.Background(), r, r.Dir != "", nil, []string{"*.go", "*.yaml"}, 2, nil)
+		o := walkOptions{include: []string{"*.go", "*.yaml"}, workers: 2}
+		if r.Dir != "" {
+			o.root = openRoot(t, r.Dir)
+		}
+		files, _, err := walkRoot(context.Background(), r, o, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -408,13 +425,19 @@ func TestWalkOnDisk(t *testing.T) {
 	}
 	r := Root{Dir: dir, FS: os.DirFS(dir)}
 	for _, workers := range []int{1, 3} {
-		wantFiles, wantSkips, err := walkRoot(context.Background(), r, false, nil, nil, workers, nil)
+		wantFiles, wantSkips, err := walkRoot(context.Background(), r, walkOptions{workers: workers}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, skips, err := walkRoot(context.Background(), r, true, nil, nil, workers, nil)
+		files, skips, err := walkRoot(context.Background(), r, walkOptions{workers: workers, root: openRoot(t, dir)}, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for i := range files {
+			if runtime.GOOS == "linux" && files[i].Ino == 0 {
+				t.Errorf("on disk, %s has no inode", files[i].Path)
+			}
+			files[i].Change, files[i].Dev, files[i].Ino = 0, 0, 0 // which the fs.FS does not tell
 		}
 		if !slices.Equal(files, wantFiles) || !slices.Equal(skips, wantSkips) || len(files) != 6 || len(skips) != 2 {
 			t.Errorf("on disk, %d workers: %v, skips %v; through the fs.FS: %v, skips %v", workers, files, skips, wantFiles, wantSkips)

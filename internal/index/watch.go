@@ -165,12 +165,12 @@ func (rw *rootWatch) since(outside []gitignore.Pattern) (files []File, skipped [
 	// stamps change in place.
 	for _, i := range stale {
 		f := &rw.files[i]
-		info, err := os.Lstat(filepath.Join(rw.dir, filepath.FromSlash(f.Path)))
-		if err != nil || !info.Mode().IsRegular() {
+		st, err := lstat(filepath.Join(rw.dir, filepath.FromSlash(f.Path)))
+		if err != nil || !st.regular {
 			rw.walked = false
 			return nil, nil, false, nil
 		}
-		f.Size, f.Mod = info.Size(), info.ModTime().UnixNano()
+		f.Size, f.Mod, f.Change, f.Dev, f.Ino = st.size, st.mod, st.change, st.dev, st.ino
 	}
 	return rw.files, rw.skipped, true, nil
 }
