@@ -37,8 +37,10 @@ type Options struct {
 	// larger files are listed by name only. Zero means 1 MiB.
 	MaxFileSize int64
 
-	// ParseTimeout bounds the time spent parsing one file; a file that
-	// takes longer is listed by name only. Zero means 5 seconds.
+	// ParseTimeout bounds the time spent parsing one file, time of the
+	// processor where the system tells it (Linux), so that a busy
+	// machine does not run out of it sooner; a file that takes longer
+	// is listed by name only. Zero means 5 seconds.
 	ParseTimeout time.Duration
 
 	// CacheDir is where tag caches are kept; "" means
