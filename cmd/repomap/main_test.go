@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repomap-dev/repomap/internal/cachetest"
 	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
 	"github.com/repomap-dev/repomap/tags"
@@ -25,7 +26,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("REPOMAP_TEST_MAIN") == "1" {
 		main()
 	}
-	os.Exit(m.Run())
+	os.Exit(cachetest.Main(m))
 }
 
 // writeTree writes files (slash-separated path → text) under a new
