@@ -98,6 +98,22 @@ type Options struct {
 	// no match are not walked.
 	Include []string
 
+	// NoIgnoreParent leaves out the ignore rules of the directories above
+	// a root: the .gitignore files between the top of the git repository
+	// that holds it and the root. (Without it they apply below the root,
+	// not to the root itself: a root that a repository above it ignores,
+	// such as Python's library under pyenv's "/versions", is mapped, as
+	// ripgrep searches a directory it is given.) The repository's
+	// .git/info/exclude and core.excludesFile still apply.
+	NoIgnoreParent bool
+
+	// NoIgnore leaves out every ignore rule: .gitignore files, the rules
+	// of git's config and .git/info/exclude, .repomapignore, and the
+	// built-in ones of trees outside git (bytecode such as
+	// __pycache__/*.pyc). Exclude and Include still apply, and .git is
+	// never walked.
+	NoIgnore bool
+
 	// Roles give roles to the files whose paths match their globs, in place
 	// of the ones found from the files' paths and content (see Role); they
 	// come after the rules of a root's RolesFile, and the last rule that
@@ -215,7 +231,8 @@ func CheckRanking(name string) error {
 // indexOptions returns what the index takes of o, which has its defaults.
 func (o *Options) indexOptions() index.Options {
 	return index.Options{Parallelism: o.Parallelism, MaxFileSize: o.MaxFileSize, ParseTimeout: o.ParseTimeout,
-		Exclude: o.Exclude, Include: o.Include, Roles: o.Roles, Progress: o.Progress, Logger: o.Logger}
+		Exclude: o.Exclude, Include: o.Include, NoIgnore: o.NoIgnore, NoIgnoreParent: o.NoIgnoreParent,
+		Roles: o.Roles, Progress: o.Progress, Logger: o.Logger}
 }
 
 // Budget returns the token budget of a map: maxTokens when it is

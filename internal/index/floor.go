@@ -34,7 +34,7 @@ func Floor(ctx context.Context, dir string, o Options) (FloorStats, error) {
 		r.dir = d
 		defer d.close()
 	}
-	files, _, err := walkRoot(ctx, r.Root, walkOptions{exclude: o.Exclude, include: o.Include, workers: o.Parallelism, root: r.dir}, nil)
+	files, _, err := walkRoot(ctx, r.Root, walkOptionsOf(o, r.dir), nil)
 	if err != nil {
 		return FloorStats{}, err
 	}

@@ -697,7 +697,8 @@ func (x *Index) Walk(ctx context.Context) ([]File, []Omitted, error) {
 	var files []File
 	var skipped []Omitted
 	for i, r := range x.roots {
-		o := walkOptions{exclude: x.opts.Exclude, include: x.opts.Include, workers: x.opts.Parallelism, root: x.dirOf(r), beforeDir: x.beforeDir}
+		o := walkOptionsOf(*x.opts, x.dirOf(r))
+		o.beforeDir = x.beforeDir
 		fs, sk, err := walkRoot(ctx, r.Root, o, x.watchOf(r))
 		if w := r.watch; w != nil && w.failed != nil {
 			x.opts.Logger.Debug("repomap: the tree is walked, not watched", "root", r.Dir, "err", w.failed)

@@ -21,9 +21,12 @@ type Options struct {
 	// Exclude and Include select the files of each root by their paths
 	// (see repomap.Options).
 	Exclude, Include []string
-	Roles            []RoleRule            // rules of roles after each root's RolesFile
-	Progress         func(done, total int) // called as files are parsed; may be nil
-	Logger           *slog.Logger          // never nil
+	// NoIgnore and NoIgnoreParent leave out ignore rules (see
+	// repomap.Options).
+	NoIgnore, NoIgnoreParent bool
+	Roles                    []RoleRule            // rules of roles after each root's RolesFile
+	Progress                 func(done, total int) // called as files are parsed; may be nil
+	Logger                   *slog.Logger          // never nil
 }
 
 // Root is one tree the index walks.
