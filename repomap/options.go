@@ -114,6 +114,15 @@ type Options struct {
 	// never walked.
 	NoIgnore bool
 
+	// ParseVendored parses the files that package managers install
+	// (those below node_modules, bower_components or jspm_packages whose
+	// role is vendored; see Role) too. Without it they are listed by
+	// name, without tags: they rank last anyway, and a Node project's
+	// node_modules can hold a thousand times its own files. Committed
+	// vendored code (vendor/, third_party/) is parsed either way: a Go
+	// build resolves imports there.
+	ParseVendored bool
+
 	// Roles give roles to the files whose paths match their globs, in place
 	// of the ones found from the files' paths and content (see Role); they
 	// come after the rules of a root's RolesFile, and the last rule that
@@ -231,7 +240,7 @@ func CheckRanking(name string) error {
 // indexOptions returns what the index takes of o, which has its defaults.
 func (o *Options) indexOptions() index.Options {
 	return index.Options{Parallelism: o.Parallelism, MaxFileSize: o.MaxFileSize, ParseTimeout: o.ParseTimeout,
-		Exclude: o.Exclude, Include: o.Include, NoIgnore: o.NoIgnore, NoIgnoreParent: o.NoIgnoreParent,
+		Exclude: o.Exclude, Include: o.Include, NoIgnore: o.NoIgnore, NoIgnoreParent: o.NoIgnoreParent, ParseVendored: o.ParseVendored,
 		Roles: o.Roles, Progress: o.Progress, Logger: o.Logger}
 }
 

@@ -32,6 +32,7 @@ type config struct {
 	exclude, include list
 	noIgnore         bool // -no-ignore
 	noIgnoreParent   bool // -no-ignore-parent
+	parseVendored    bool // -parse-vendored
 	roles            list // -role: "ROLE GLOB"
 	verbose          bool
 	roots            list // -root, for commands whose arguments are not roots
@@ -92,6 +93,7 @@ func (c *config) treeFlags(fl *flag.FlagSet) {
 	fl.Var(&c.include, "include", "keep only the files that `pattern` matches, as for --exclude, or that lie under a directory it matches (\"services/api\"); repeatable")
 	fl.BoolVar(&c.noIgnoreParent, "no-ignore-parent", false, "leave out the .gitignore files of the directories above a root (they apply below it, not to the root itself)")
 	fl.BoolVar(&c.noIgnore, "no-ignore", false, "leave out every ignore rule: .gitignore, .git/info/exclude, git's core.excludesFile, .repomapignore and the built-in rules of trees outside git; --exclude still applies")
+	fl.BoolVar(&c.parseVendored, "parse-vendored", false, "parse the files that package managers install (node_modules, bower_components, jspm_packages) too; without it they are listed by name")
 	fl.Var(&c.roles, "role", "give files a role by a `rule`, written as a line of .repomaproles: a role, a space and a glob, as \"fixture **/golden/**\" or \"source tools/gen.go\"; the roles are source, test, example, fixture, generated, vendored, docs, config, community and asset; repeatable, after the rules of .repomaproles, the last match winning")
 	fl.BoolVar(&c.verbose, "v", false, "log skipped files and other diagnostics to standard error")
 }
@@ -220,6 +222,7 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 		Include:        c.include,
 		NoIgnore:       c.noIgnore,
 		NoIgnoreParent: c.noIgnoreParent,
+		ParseVendored:  c.parseVendored,
 		Roles:          roles,
 		Progress:       progress,
 		Logger:         slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),

@@ -27,7 +27,10 @@
 // ignores is mapped, the rules applying below it; --no-ignore-parent leaves
 // out the .gitignore files above the root, --no-ignore every ignore rule.
 // Outside git, compiled code of interpreters (__pycache__, *.pyc, *.class)
-// is left out.
+// is left out. The files that package managers install (node_modules,
+// bower_components, jspm_packages) are listed by name, unparsed, unless
+// --parse-vendored; committed vendored code (vendor/, third_party/) is
+// parsed.
 //
 // The budget (--tokens) is a hard cap on the map, counted with the
 // o200k_base tokenizer (or cl100k_base with --encoding); the tokenizer's
@@ -126,6 +129,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -207,6 +213,9 @@
 //	--no-ignore-parent
 //	      leave out the .gitignore files of the directories above a root (they
 //	      apply below it, not to the root itself)
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -266,6 +275,9 @@
 //	--no-ignore-parent
 //	      leave out the .gitignore files of the directories above a root (they
 //	      apply below it, not to the root itself)
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -332,6 +344,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -436,6 +451,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -547,6 +565,9 @@
 //	--no-ignore-parent
 //	      leave out the .gitignore files of the directories above a root (they
 //	      apply below it, not to the root itself)
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")

@@ -44,7 +44,10 @@ ripgrep does with a path it is given, a root that a repository above it
 ignores is mapped, the rules applying below it; --no-ignore-parent leaves
 out the .gitignore files above the root, --no-ignore every ignore rule.
 Outside git, compiled code of interpreters (__pycache__, *.pyc, *.class)
-is left out.
+is left out. The files that package managers install (node_modules,
+bower_components, jspm_packages) are listed by name, unparsed, unless
+--parse-vendored; committed vendored code (vendor/, third_party/) is
+parsed.
 
 The budget (--tokens) is a hard cap on the map, counted with the
 o200k_base tokenizer (or cl100k_base with --encoding); the tokenizer's

@@ -778,6 +778,11 @@ func (x *Index) watchOf(r *root) *rootWatch {
 // error.
 func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*Snapshot, error) {
 	x.loadCaches(ctx)
+	// The roles of files are kept while the rules are the same: a Map
+	// kept open gives the files that did not change the roles it gave.
+	if rules := x.roleRules(); x.roles == nil || len(x.roles) > 2*len(files) || !slices.EqualFunc(rules, x.rolesBy, slices.Equal) {
+		x.roles, x.rolesBy = make(map[string]roleOf, len(files)), rules
+	}
 	parsed := x.extract(ctx, files)
 	x.persist(files)
 	x.last = files
@@ -786,11 +791,6 @@ func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*S
 	}
 	s := &Snapshot{idx: x, Files: files, entries: make([]*entry, len(files)), Roles: make([]Role, len(files)), byPath: make(map[string]int, len(files)), Parsed: parsed}
 	s.Skipped = skipped
-	// The roles of files are kept while the rules are the same: a Map
-	// kept open gives the files that did not change the roles it gave.
-	if rules := x.roleRules(); x.roles == nil || len(x.roles) > 2*len(files) || !slices.EqualFunc(rules, x.rolesBy, slices.Equal) {
-		x.roles, x.rolesBy = make(map[string]roleOf, len(files)), rules
-	}
 	for i, f := range files {
 		e := x.files[f.Path]
 		if e == nil {
@@ -804,7 +804,7 @@ func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*S
 		}
 		s.Roles[i] = r.role
 		s.byPath[f.Path] = i
-		if e.skip != "" {
+		if e.skip != "" && e.skip != notParsedVendored {
 			s.Skipped = append(s.Skipped, Omitted{f.Path, e.skip})
 		}
 	}
@@ -827,6 +827,35 @@ func (x *Index) roleRules() []roleRules {
 		out[i] = append(out[i], x.opts.Roles...)
 	}
 	return out
+}
+
+// notParsedVendored is why a file that a package manager installed has
+// no tags, without Options.ParseVendored. The file is listed, not
+// skipped: a Node project's node_modules holds thousands of them.
+const notParsedVendored = "vendored: not parsed"
+
+// installDirs are the directories that package managers fill, whose
+// files are copies of other projects that no commit holds (Go's vendor/
+// and third_party/ directories are committed, and a build resolves
+// imports there: their files are parsed).
+var installDirs = set("node_modules bower_components jspm_packages")
+
+// unparsed reports whether the file f is to be left without a parse,
+// without Options.ParseVendored: it lies in a directory of installDirs
+// and is vendored, as the rules of roles or its path say (a rule can
+// give it another role, and its content cannot make it vendored: see
+// fileRole).
+func (x *Index) unparsed(f File) bool {
+	if x.opts.ParseVendored || !slices.ContainsFunc(strings.Split(path.Dir(f.Rel), "/"), func(d string) bool { return installDirs[strings.ToLower(d)] }) {
+		return false
+	}
+	if r, ok := x.roles[f.Path]; ok && r.rel == f.Rel {
+		return r.role == RoleVendored
+	}
+	if r, ok := x.rolesBy[f.Root].match(f.Rel); ok {
+		return r == RoleVendored
+	}
+	return pathRole(f.Rel) == RoleVendored
 }
 
 // fileRole returns the role of the file at rel: the one the rules give
@@ -1140,11 +1169,13 @@ func (x *Index) extract(ctx context.Context, files []File) int {
 	var outlined []bool // per file of todo: whether a map showed it, with its outline
 	var olds []*entry   // per file of todo: the entry whose content it may still have, or nil
 	var lazy []*entry
+	var unparsed []bool // per file of todo: vendored, left without a parse
 	for i, f := range files {
 		e := x.files[f.Path]
 		var old *entry
+		vendored := x.unparsed(f)
 		switch {
-		case e == nil || e.size != f.Size || e.reparse || x.limitChanged(e):
+		case e == nil || e.size != f.Size || e.reparse || x.limitChanged(e) || vendored != (e.skip == notParsedVendored):
 		case e.stamp != stampOf(f) || e.racy:
 			if e.sum != 0 {
 				old = e
@@ -1158,6 +1189,7 @@ func (x *Index) extract(ctx context.Context, files []File) int {
 		todo = append(todo, i)
 		outlined = append(outlined, e != nil && (e.outline != nil || e.lazy != nil && e.lazy.outline))
 		olds = append(olds, old)
+		unparsed = append(unparsed, vendored)
 	}
 	if len(todo) == 0 {
 		return 0
@@ -1207,7 +1239,12 @@ func (x *Index) extract(ctx context.Context, files []File) int {
 			if old != nil && old.lazy != nil {
 				old = nil // not read from the disk cache: parsed anew
 			}
-			e := x.parse(ctx, p, files[todo[k]], outlined[k], &bufs[w], old)
+			var e *entry
+			if f := files[todo[k]]; unparsed[k] {
+				e = &entry{id: x.newID(), stamp: stampOf(f), dirty: true, skip: notParsedVendored}
+			} else {
+				e = x.parse(ctx, p, f, outlined[k], &bufs[w], old)
+			}
 			if ctx.Err() == nil { // else the parse may have been cut short
 				entries[k].Store(e)
 				report()

@@ -22,11 +22,12 @@ type Options struct {
 	// (see repomap.Options).
 	Exclude, Include []string
 	// NoIgnore and NoIgnoreParent leave out ignore rules (see
-	// repomap.Options).
-	NoIgnore, NoIgnoreParent bool
-	Roles                    []RoleRule            // rules of roles after each root's RolesFile
-	Progress                 func(done, total int) // called as files are parsed; may be nil
-	Logger                   *slog.Logger          // never nil
+	// repomap.Options); ParseVendored parses the files of vendored
+	// directories.
+	NoIgnore, NoIgnoreParent, ParseVendored bool
+	Roles                                   []RoleRule            // rules of roles after each root's RolesFile
+	Progress                                func(done, total int) // called as files are parsed; may be nil
+	Logger                                  *slog.Logger          // never nil
 }
 
 // Root is one tree the index walks.
