@@ -129,6 +129,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--parse-vendored
 //	      parse the files that package managers install (node_modules,
 //	      bower_components, jspm_packages) too; without it they are listed by name
@@ -213,6 +216,9 @@
 //	--no-ignore-parent
 //	      leave out the .gitignore files of the directories above a root (they
 //	      apply below it, not to the root itself)
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--parse-vendored
 //	      parse the files that package managers install (node_modules,
 //	      bower_components, jspm_packages) too; without it they are listed by name
@@ -275,6 +281,9 @@
 //	--no-ignore-parent
 //	      leave out the .gitignore files of the directories above a root (they
 //	      apply below it, not to the root itself)
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--parse-vendored
 //	      parse the files that package managers install (node_modules,
 //	      bower_components, jspm_packages) too; without it they are listed by name
@@ -344,6 +353,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--parse-vendored
 //	      parse the files that package managers install (node_modules,
 //	      bower_components, jspm_packages) too; without it they are listed by name
@@ -451,6 +463,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--parse-vendored
 //	      parse the files that package managers install (node_modules,
 //	      bower_components, jspm_packages) too; without it they are listed by name
@@ -565,6 +580,9 @@
 //	--no-ignore-parent
 //	      leave out the .gitignore files of the directories above a root (they
 //	      apply below it, not to the root itself)
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--parse-vendored
 //	      parse the files that package managers install (node_modules,
 //	      bower_components, jspm_packages) too; without it they are listed by name
@@ -770,9 +788,19 @@
 //
 // # repomap version
 //
-// Version prints repomap's version: the version of the module it was built
-// from, or "(devel)" for a build from a working tree. "repomap --version"
-// does the same.
+// Version prints repomap's version, the commit it was built from and when,
+// the Go version that built it, and the platform it runs on:
+//
+//	repomap v0.3.0 (commit 4f1c2e9a7b3d, 2026-07-01T12:00:00Z) go1.26.8 linux/amd64
+//
+// A release build has them stamped in by its build. A binary that
+// "go install github.com/repomap-dev/repomap/cmd/repomap@VERSION" built
+// takes them from the module's build information: VERSION, and the commit
+// of a pseudo-version. A build in a git clone takes them from git: a tag's
+// version or a pseudo-version, "+dirty" when the clone had changes, and the
+// commit's hash and time. A build without them says "(devel)" and leaves
+// out what it does not know. "repomap --version" and "repomap -V" do the
+// same.
 //
 // Usage:
 //
