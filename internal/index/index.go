@@ -567,14 +567,6 @@ func (s *Snapshot) Paths() []string {
 	return out
 }
 
-// entry returns the entry of the file at p, or nil.
-func (s *Snapshot) entry(p string) *entry {
-	if i, ok := s.byPath[p]; ok {
-		return s.entries[i]
-	}
-	return nil
-}
-
 // Source is a file as a map shows it: its lines, credentials redacted,
 // and its outline, nil for none.
 type Source struct {
