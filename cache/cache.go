@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -22,7 +24,7 @@ import (
 )
 
 // schema is the version of the on-disk format.
-const schema = 1
+const schema = 2
 
 var (
 	bucketMeta  = []byte("meta")
@@ -49,6 +51,18 @@ var (
 type Entry struct {
 	Size    int64 // the file's size when it was parsed
 	ModTime int64 // its modification time, Unix nanoseconds
+	// Change is its status change time (ctime), Unix nanoseconds, and
+	// Inode its inode number; zero where the system tells neither.
+	Change int64
+	Inode  uint64
+	// Sum is a hash of the content that was parsed (xxHash64), or zero
+	// for none: what tells whether a file whose stamp changed, or could
+	// not tell a change, changed.
+	Sum uint64
+	// Racy says that the file was modified so close to its read that
+	// an edit in the same tick of the file system's clock would leave
+	// its stamp as it is: its content is checked again next time.
+	Racy bool
 	// Tags is the file's tags, as Store writes them. Load leaves them
 	// in Encoded instead, for the caller to decode when it needs them;
 	// Store writes Encoded as it was read when Tags is empty.
@@ -79,6 +93,10 @@ type Options struct {
 	// NoPrune keeps Store from pruning the directory (see Prune), which
 	// it does at most once a day.
 	NoPrune bool
+	// Logger is told, once, of values of the database whose checksums
+	// do not match them, which are left out as if not there; nil means
+	// none is told.
+	Logger *slog.Logger
 }
 
 // Cache is the tag cache of one root. Its methods may be called from
@@ -89,6 +107,8 @@ type Cache struct {
 	fingerprint []byte
 	timeout     time.Duration
 	prune       bool
+	logger      *slog.Logger
+	damaged     *atomic.Bool // a damaged value was logged
 }
 
 // DefaultDir returns the default directory of caches:
@@ -108,11 +128,17 @@ func New(dir, root string, opts *Options) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
+	given := dir != ""
 	if dir, err = dirOrDefault(dir); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The databases hold the names and rendered maps of private source:
+	// they are the user's alone, whatever the umask.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
+	}
+	if info, err := os.Stat(dir); err == nil && !given && info.Mode().Perm()&0o077 != 0 {
+		os.Chmod(dir, 0o700) // made by an earlier version, under the umask
 	}
 	path, err := dbPath(dir, abs)
 	if err != nil {
@@ -128,6 +154,10 @@ func New(dir, root string, opts *Options) (*Cache, error) {
 		c.timeout = opts.Timeout
 	}
 	c.prune = opts == nil || !opts.NoPrune
+	c.logger, c.damaged = slog.New(slog.DiscardHandler), new(atomic.Bool)
+	if opts != nil && opts.Logger != nil {
+		c.logger = opts.Logger
+	}
 	return c, nil
 }
 
@@ -141,7 +171,7 @@ func (c *Cache) Path() string { return c.path }
 func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
 	out := make(map[string]Entry)
 	err := c.read(ctx, bucketFiles, nil, func(keys []string, vals [][]byte) error {
-		entries, ok, err := decodeAll(ctx, vals, decode)
+		entries, ok, err := c.decodeAll(ctx, vals, decode)
 		for i, e := range entries {
 			if ok[i] { // a bad entry is dropped, not fatal
 				out[keys[i]] = e
@@ -161,6 +191,9 @@ func (c *Cache) Load(ctx context.Context) (map[string]Entry, error) {
 // every entry out of the database took it a sixth of its CPU time.
 type Stamp struct {
 	Size, ModTime int64         // as in Entry
+	Change        int64         // as in Entry
+	Inode, Sum    uint64        // as in Entry
+	Racy          bool          // as in Entry
 	Generated     bool          // as in Entry
 	Outline       bool          // the entry has an outline
 	Skip          string        // as in Entry
@@ -191,7 +224,7 @@ func (c *Cache) LoadStamps(ctx context.Context, see func(e Entry) any) (map[stri
 	err := c.read(ctx, bucketFiles, nil, func(keys []string, vals [][]byte) error {
 		out = make(map[string]Stamp, len(keys))
 		seen := make([]any, len(vals))
-		entries, ok, err := decodeAll(ctx, vals, decodeInPlace, func(i int, e Entry) {
+		entries, ok, err := c.decodeAll(ctx, vals, decodeInPlace, func(i int, e Entry) {
 			if see != nil {
 				seen[i] = see(e)
 			}
@@ -223,6 +256,7 @@ func (c *Cache) loadKeptStamps(ctx context.Context) (out map[string]Stamp, ok bo
 		for i, v := range vals {
 			st, good := readStamp(v)
 			if !good {
+				c.damage(1)
 				out, ok = nil, false
 				return nil
 			}
@@ -242,7 +276,7 @@ func (c *Cache) loadKeptStamps(ctx context.Context) (out map[string]Stamp, ok bo
 func (c *Cache) Get(ctx context.Context, paths []string) (map[string]Entry, error) {
 	out := make(map[string]Entry, len(paths))
 	err := c.read(ctx, bucketFiles, paths, func(keys []string, vals [][]byte) error {
-		entries, ok, err := decodeAll(ctx, vals, decode)
+		entries, ok, err := c.decodeAll(ctx, vals, decode)
 		for i, e := range entries {
 			if ok[i] {
 				out[keys[i]] = e
@@ -326,6 +360,32 @@ func (c *Cache) read(ctx context.Context, bucket []byte, paths []string, f func(
 		c.touch(info.ModTime())
 	}
 	return nil
+}
+
+// decodeAll is decodeAll that reports the values whose checksums do not
+// match them (damage).
+func (c *Cache) decodeAll(ctx context.Context, vals [][]byte, dec func([]byte) (Entry, error), then ...func(i int, e Entry)) (entries []Entry, ok []bool, err error) {
+	var bad atomic.Int64
+	checked := func(b []byte) (Entry, error) {
+		e, err := dec(b)
+		if errors.Is(err, errChecksum) {
+			bad.Add(1)
+		}
+		return e, err
+	}
+	entries, ok, err = decodeAll(ctx, vals, checked, then...)
+	c.damage(int(bad.Load()))
+	return entries, ok, err
+}
+
+// damage logs, the first time n is not zero, that n values of the
+// database were left out because their checksums do not match them:
+// what reads them takes them for missing, and the next write replaces
+// them.
+func (c *Cache) damage(n int) {
+	if n > 0 && c.damaged.CompareAndSwap(false, true) {
+		c.logger.Warn("repomap: tag cache: damaged values left out (checksum mismatch)", "db", c.path, "values", n)
+	}
 }
 
 // decodeAll decodes vals with dec on as many goroutines as there are
@@ -533,7 +593,7 @@ func (c *Cache) LoadBlob(ctx context.Context, name string) ([]byte, error) {
 	err = safely(func() error {
 		return db.View(func(tx *bolt.Tx) error {
 			if b := tx.Bucket(bucketBlobs); b != nil && c.current(tx) {
-				if v := b.Get([]byte(name)); v != nil {
+				if v := c.blob(b.Get([]byte(name))); v != nil {
 					out = bytes.Clone(v) // v lives as long as tx
 				}
 			}
@@ -573,7 +633,7 @@ func (c *Cache) ReadBlobs(ctx context.Context, names []string, f func(blobs [][]
 		return db.View(func(tx *bolt.Tx) error {
 			if b := tx.Bucket(bucketBlobs); b != nil && c.current(tx) {
 				for i, name := range names {
-					blobs[i] = b.Get([]byte(name))
+					blobs[i] = c.blob(b.Get([]byte(name)))
 				}
 			}
 			ferr = f(blobs)
@@ -584,6 +644,20 @@ func (c *Cache) ReadBlobs(ctx context.Context, names []string, f func(blobs [][]
 		return fmt.Errorf("cache: read blobs: %w", err)
 	}
 	return ferr
+}
+
+// blob returns the blob v holds without its checksum, or nil when v is
+// nil or its checksum does not match it (damage).
+func (c *Cache) blob(v []byte) []byte {
+	if v == nil {
+		return nil
+	}
+	b, err := checkSum(v)
+	if err != nil {
+		c.damage(1)
+		return nil
+	}
+	return b[:len(b):len(b)]
 }
 
 // StoreBlob stores data under name, replacing what was there.
@@ -607,7 +681,7 @@ func (c *Cache) StoreBlobs(ctx context.Context, names []string, data [][]byte) e
 			return err
 		}
 		for i, name := range names {
-			if err := b.Put([]byte(name), data[i]); err != nil {
+			if err := b.Put([]byte(name), appendSum(slices.Clip(data[i]), 0)); err != nil {
 				return err
 			}
 		}
@@ -664,7 +738,7 @@ func (c *Cache) pruneDaily(now time.Time) {
 	if info, err := os.Stat(stamp); err == nil && now.Sub(info.ModTime()) < 24*time.Hour {
 		return
 	}
-	if err := os.WriteFile(stamp, nil, 0o644); err != nil {
+	if err := os.WriteFile(stamp, nil, 0o600); err != nil {
 		return
 	}
 	os.Chtimes(stamp, time.Time{}, now)
@@ -700,7 +774,14 @@ func (c *Cache) open(readOnly bool, write int) (*bolt.DB, error) {
 			}
 			o.InitialMmapSize = int(min(size+int64(write)+int64(write)/4, 1<<30))
 		}
-		db, err = bolt.Open(c.path, 0o644, o)
+		db, err = bolt.Open(c.path, 0o600, o)
+		if err == nil && !readOnly {
+			// bbolt creates the file as the umask lets it, and an earlier
+			// version made it readable by others.
+			if info, err := os.Stat(c.path); err == nil && info.Mode().Perm() != 0o600 {
+				os.Chmod(c.path, 0o600)
+			}
+		}
 		return err
 	})
 	switch {

@@ -633,6 +633,11 @@ func FuzzCacheDecode(f *testing.F) {
 	f.Add([]byte{0xff, 0xff, 0xff})
 	f.Add(appendStamp(nil, Stamp{Size: 9, ModTime: -3, Outline: true, Skip: "why", TimedOut: 1, Timeout: time.Second, Strings: 4, Tags: 7}))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// Most changed bytes fail the checksum: the input is tried as it
+		// is, and as the body of a value with its checksum.
+		if len(b) > 0 && b[0]&1 == 1 {
+			b = appendSum(bytes.Clone(b[1:]), 0)
+		}
 		// A kept stamp reads back as it was written.
 		if st, ok := readStamp(b); ok {
 			if again, ok := readStamp(appendStamp(nil, st)); !ok || again != st {

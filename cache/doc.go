@@ -6,12 +6,15 @@
 // One database per root: the file <dir>/<key>.db, where dir is by default
 // os.UserCacheDir()/repomap and key is the first 32 hex digits of the
 // SHA-256 of the root's absolute path. Nothing is written into the tree.
+// The directory is made mode 0700 and the databases 0600, whatever the
+// umask: they hold the names and rendered maps of private source.
 //
 // # Pruning
 //
 // A database's modification time is its last use: a write sets it, and so
-// does a read, at most once an hour. [Prune] removes the databases not
-// used for 90 days ([DefaultMaxAge]), then the least recently used ones
+// does a read, at most once an hour. [Prune] removes the databases of
+// roots that no longer exist and those not used for 90 days
+// ([DefaultMaxAge]), then the least recently used ones
 // while all of them together are larger than 1 GiB ([DefaultMaxSize]);
 // [List] describes each database, with the root it records, and [Remove]
 // removes one root's. None of them removes a database that another
@@ -39,7 +42,7 @@
 //
 // Bucket "meta" holds:
 //
-//	"schema"       the format version, one byte (currently 1)
+//	"schema"       the format version, one byte (currently 2)
 //	"fingerprint"  SHA-256 of everything tags depend on: the tag format
 //	               version, every query file and the versions of the
 //	               grammar modules; entries written under another
@@ -51,6 +54,10 @@
 //
 //	size      uvarint   the file's size when it was parsed
 //	mtime     varint    its modification time, Unix nanoseconds
+//	ctime     varint    its status change time, Unix nanoseconds (0: none)
+//	inode     uvarint   its inode number (0: none)
+//	sum       8 bytes   xxHash64 of the content parsed, little-endian
+//	                    (0: none)
 //	nstrings  uvarint   then each string: uvarint length, bytes
 //	ntags     uvarint   then each tag: uvarint kind (1 def, 2 ref; plus
 //	                    4 when a qualifier follows), uvarint index of its
@@ -61,7 +68,9 @@
 //	flags     byte      optional: bit 0, an outline follows; bit 1, the
 //	                    file's head says it is generated; bit 2, words
 //	                    follow; bit 3, the file's parses timed out;
-//	                    bit 4, why it has no tags follows
+//	                    bit 4, why it has no tags follows; bit 5, the
+//	                    file changed too close to its read for the
+//	                    stamp to tell a later change (racy)
 //	words     bytes     with flags bit 2: uvarint length, then the file's
 //	                    words.Bag in its binary form
 //	timed out bytes     with flags bit 3: uvarint count of the parses that
@@ -69,13 +78,25 @@
 //	                    in nanoseconds
 //	skip      bytes     with flags bit 4: uvarint length, then why the
 //	                    file was left out of parsing
-//	outline   bytes     with flags bit 0, to the end: the file's
-//	                    tags.Outline in its binary form
+//	outline   bytes     with flags bit 0: the file's tags.Outline in its
+//	                    binary form
+//	crc       4 bytes   CRC-32C of all the above, little-endian
 //
-// An entry is valid while the file's size and modification time are those
-// recorded.
+// An entry is valid while the file's size, modification and change times
+// and inode are those recorded, and the entry is not racy; a caller that
+// finds them changed, or the entry racy, may check the file's content
+// against sum before it parses the file again.
+//
+// Bucket "stamps" maps the same paths to what [Cache.LoadStamps] reads
+// of each entry: the same stamp and sum, flags, why it has no tags, its
+// timeouts and the counts of its strings and tags, then a CRC-32C.
 //
 // Bucket "blobs" maps a name to what a caller derived from the entries
-// ([Cache.StoreBlob]): bytes the cache does not read. It is emptied with
-// the files when the fingerprint changes.
+// ([Cache.StoreBlob]): the bytes it gave, which the cache does not read,
+// then their CRC-32C. It is emptied with the files when the fingerprint
+// changes.
+//
+// A value whose checksum does not match it was damaged where bbolt
+// checks nothing (bbolt checks its pages' structure, not their content):
+// it is read as missing, and logged once (Options.Logger).
 package cache

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io/fs"
 	"math"
 	"runtime/debug"
@@ -16,13 +17,45 @@ import (
 	"github.com/repomap-dev/repomap/tags"
 )
 
-// errMalformed reports an entry that does not decode.
-var errMalformed = errors.New("cache: malformed entry")
+var (
+	// errMalformed reports an entry that does not decode.
+	errMalformed = errors.New("cache: malformed entry")
+	// errChecksum reports a value whose checksum is not that of its
+	// bytes: the database was damaged where bbolt does not look.
+	errChecksum = errors.New("cache: checksum mismatch")
+)
+
+// castagnoli is the table of CRC-32C, which the processor computes on
+// most machines: a value's checksum costs a fraction of reading it.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// appendSum appends the CRC-32C of b[start:] to b, little-endian: every
+// value the cache writes ends with the checksum of the rest of it.
+func appendSum(b []byte, start int) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli))
+}
+
+// checkSum returns v without its checksum, or errChecksum when the
+// checksum is not that of the rest of v.
+func checkSum(v []byte) ([]byte, error) {
+	if len(v) < 4 {
+		return nil, errChecksum
+	}
+	body := v[:len(v)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(v[len(v)-4:]) {
+		return nil, errChecksum
+	}
+	return body, nil
+}
 
 // encode appends the entry's binary form (see the package doc) to b.
 func encode(b []byte, e Entry) []byte {
+	start := len(b)
 	b = binary.AppendUvarint(b, uint64(max(e.Size, 0)))
 	b = binary.AppendVarint(b, e.ModTime)
+	b = binary.AppendVarint(b, e.Change)
+	b = binary.AppendUvarint(b, e.Inode)
+	b = binary.LittleEndian.AppendUint64(b, e.Sum)
 	if e.Tags.NumStrings() == 0 && len(e.Tags.Tags) == 0 && len(e.Encoded.b) > 0 {
 		b = append(b, e.Encoded.b...) // as it was read
 	} else {
@@ -44,6 +77,9 @@ func encode(b []byte, e Entry) []byte {
 	if e.Skip != "" {
 		flags |= flagSkip
 	}
+	if e.Racy {
+		flags |= flagRacy
+	}
 	if flags != 0 {
 		b = append(b, flags)
 	}
@@ -62,7 +98,7 @@ func encode(b []byte, e Entry) []byte {
 	if e.Outline != nil {
 		b, _ = e.Outline.AppendBinary(b)
 	}
-	return b
+	return appendSum(b, start)
 }
 
 // encodeTags appends the binary form of set, its strings then its tags,
@@ -170,13 +206,21 @@ func decodeInPlace(b []byte) (Entry, error) { return decodeEntry(b, false) }
 // b when copied is set.
 func decodeEntry(b []byte, copied bool) (Entry, error) {
 	var e Entry
+	b, bad := checkSum(b)
+	if bad != nil {
+		return e, bad
+	}
 	r := reader{b: b, ok: true}
 	size := r.uvarint()
 	mtime := r.varint()
-	if !r.ok || size > math.MaxInt64 {
+	change := r.varint()
+	inode := r.uvarint()
+	if !r.ok || size > math.MaxInt64 || len(b)-r.i < 8 {
 		return e, errMalformed
 	}
-	e.Size, e.ModTime = int64(size), mtime
+	e.Size, e.ModTime, e.Change, e.Inode = int64(size), mtime, change, inode
+	e.Sum = binary.LittleEndian.Uint64(b[r.i:])
+	r.i += 8
 
 	// What follows the size and time is copied once, out of the
 	// database's memory: the tags' part, and the words after it.
@@ -196,10 +240,10 @@ func decodeEntry(b []byte, copied bool) (Entry, error) {
 	if len(b) > 0 {
 		flags := b[0]
 		b = b[1:]
-		if flags&^(flagOutline|flagGenerated|flagWords|flagTimedOut|flagSkip) != 0 {
+		if flags&^(flagOutline|flagGenerated|flagWords|flagTimedOut|flagSkip|flagRacy) != 0 {
 			return e, errMalformed
 		}
-		e.Generated = flags&flagGenerated != 0
+		e.Generated, e.Racy = flags&flagGenerated != 0, flags&flagRacy != 0
 		if flags&flagWords != 0 {
 			l, n := binary.Uvarint(b)
 			if n <= 0 || l == 0 || l > uint64(len(b)-n) {
@@ -413,6 +457,7 @@ const (
 	flagWords     = 1 << 2 // the words follow, before the outline
 	flagTimedOut  = 1 << 3 // the parses that timed out and their timeout follow, after the words
 	flagSkip      = 1 << 4 // why the file has no tags follows, after those
+	flagRacy      = 1 << 5 // the file changed too close to its read for its stamp to tell a later change
 )
 
 // tagFormat is bumped whenever tag extraction changes in a way that the
@@ -451,23 +496,29 @@ func Fingerprint() []byte {
 // reads it.
 func stampOf(e Entry) Stamp {
 	n, m := e.Encoded.Len()
-	return Stamp{Size: e.Size, ModTime: e.ModTime, Generated: e.Generated, Outline: e.Outline != nil,
-		Skip: e.Skip, TimedOut: e.TimedOut, Timeout: e.Timeout, Strings: n, Tags: m}
+	return Stamp{Size: e.Size, ModTime: e.ModTime, Change: e.Change, Inode: e.Inode, Sum: e.Sum, Racy: e.Racy,
+		Generated: e.Generated, Outline: e.Outline != nil, Skip: e.Skip, TimedOut: e.TimedOut, Timeout: e.Timeout, Strings: n, Tags: m}
 }
 
 // Bits of a stamp's flags byte.
 const (
 	stampGenerated = 1 << iota
 	stampOutline
+	stampRacy
 )
 
 // appendStamp appends the form of st, but for Seen: its size (uvarint),
-// modification time (varint), a flags byte, Skip (uvarint length,
-// bytes), TimedOut (uvarint), Timeout (varint nanoseconds), Strings and
-// Tags (uvarints).
+// modification and change times (varints), inode (uvarint), content sum
+// (8 bytes, little-endian), a flags byte, Skip (uvarint length, bytes),
+// TimedOut (uvarint), Timeout (varint nanoseconds), Strings and Tags
+// (uvarints), then the CRC-32C of all that (4 bytes, little-endian).
 func appendStamp(b []byte, st Stamp) []byte {
+	start := len(b)
 	b = binary.AppendUvarint(b, uint64(max(st.Size, 0)))
 	b = binary.AppendVarint(b, st.ModTime)
+	b = binary.AppendVarint(b, st.Change)
+	b = binary.AppendUvarint(b, st.Inode)
+	b = binary.LittleEndian.AppendUint64(b, st.Sum)
 	var flags byte
 	if st.Generated {
 		flags |= stampGenerated
@@ -475,31 +526,43 @@ func appendStamp(b []byte, st Stamp) []byte {
 	if st.Outline {
 		flags |= stampOutline
 	}
+	if st.Racy {
+		flags |= stampRacy
+	}
 	b = append(b, flags)
 	b = binary.AppendUvarint(b, uint64(len(st.Skip)))
 	b = append(b, st.Skip...)
 	b = binary.AppendUvarint(b, uint64(max(st.TimedOut, 0)))
 	b = binary.AppendVarint(b, int64(st.Timeout))
 	b = binary.AppendUvarint(b, uint64(max(st.Strings, 0)))
-	return binary.AppendUvarint(b, uint64(max(st.Tags, 0)))
+	b = binary.AppendUvarint(b, uint64(max(st.Tags, 0)))
+	return appendSum(b, start)
 }
 
 // readStamp reads what appendStamp wrote; ok is false when b is not
 // that.
 func readStamp(b []byte) (st Stamp, ok bool) {
+	b, err := checkSum(b)
+	if err != nil {
+		return Stamp{}, false
+	}
 	r := reader{b: b, ok: true}
 	size := r.uvarint()
 	st.ModTime = r.varint()
-	if !r.ok || r.i >= len(b) || size > math.MaxInt64 {
+	st.Change = r.varint()
+	st.Inode = r.uvarint()
+	if !r.ok || len(b)-r.i < 9 || size > math.MaxInt64 {
 		return Stamp{}, false
 	}
 	st.Size = int64(size)
+	st.Sum = binary.LittleEndian.Uint64(b[r.i:])
+	r.i += 8
 	flags := b[r.i]
 	r.i++
-	if flags&^(stampGenerated|stampOutline) != 0 {
+	if flags&^(stampGenerated|stampOutline|stampRacy) != 0 {
 		return Stamp{}, false
 	}
-	st.Generated, st.Outline = flags&stampGenerated != 0, flags&stampOutline != 0
+	st.Generated, st.Outline, st.Racy = flags&stampGenerated != 0, flags&stampOutline != 0, flags&stampRacy != 0
 	n := r.uvarint()
 	if !r.ok || n > uint64(len(b)-r.i) {
 		return Stamp{}, false

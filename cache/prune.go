@@ -104,7 +104,7 @@ func List(dir string) ([]DB, error) {
 func readRoot(path string) string {
 	var root string
 	safely(func() error {
-		db, err := bolt.Open(path, 0o644, &bolt.Options{ReadOnly: true, Timeout: 100 * time.Millisecond})
+		db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: 100 * time.Millisecond})
 		if err != nil {
 			return err
 		}
@@ -119,11 +119,12 @@ func readRoot(path string) string {
 	return root
 }
 
-// Prune removes from dir ("" means DefaultDir) the databases that no map
-// has used for longer than opts.MaxAge, then, while their total size is
-// above opts.MaxSize, the least recently used of the others, and returns
-// those it removed. A database that another process holds is left in
-// place, as are those of opts.Keep.
+// Prune removes from dir ("" means DefaultDir) the databases of roots
+// that no longer exist and those that no map has used for longer than
+// opts.MaxAge, then, while their total size is above opts.MaxSize, the
+// least recently used of the others, and returns those it removed. A
+// database that another process holds is left in place, as are those of
+// opts.Keep.
 func Prune(dir string, opts *PruneOptions) ([]DB, error) {
 	var o PruneOptions
 	if opts != nil {
@@ -146,8 +147,23 @@ func Prune(dir string, opts *PruneOptions) ([]DB, error) {
 	return removeDBs(dbs, func(db DB, total int64) bool {
 		old := o.MaxAge > 0 && now.Sub(db.LastUse) > o.MaxAge
 		big := o.MaxSize > 0 && total > o.MaxSize
-		return (old || big) && !slices.Contains(o.Keep, db.Path)
+		return (old || big || rootGone(db)) && !slices.Contains(o.Keep, db.Path)
 	})
+}
+
+// rootGone reports whether the root the database db records no longer
+// exists. A database whose root cannot be read (another process holds
+// it, or it is damaged) is not taken for one whose root is gone.
+func rootGone(db DB) bool {
+	if db.Corrupt {
+		return false
+	}
+	root := readRoot(db.Path)
+	if root == "" {
+		return false
+	}
+	_, err := os.Stat(root)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // RemoveAll removes every database in dir ("" means DefaultDir) but
@@ -218,7 +234,7 @@ func removeDB(db DB) (bool, error) {
 		// process that is writing it.
 		var locked bool
 		safely(func() error {
-			b, err := bolt.Open(db.Path, 0o644, &bolt.Options{Timeout: 50 * time.Millisecond})
+			b, err := bolt.Open(db.Path, 0o600, &bolt.Options{Timeout: 50 * time.Millisecond})
 			locked = errors.Is(err, bolterrors.ErrTimeout)
 			if err == nil {
 				b.Close()

@@ -13,12 +13,19 @@ import (
 )
 
 // fillDir writes a database for each root into dir, each last used the
-// given number of days before now, and returns their paths.
-func fillDir(t *testing.T, dir string, now time.Time, days map[string]int) map[string]string {
+// given number of days before now, and returns their paths. With base,
+// each root is a directory of that name under base, made: Prune removes
+// the databases of roots that are gone.
+func fillDir(t *testing.T, dir, base string, now time.Time, days map[string]int) map[string]string {
 	t.Helper()
 	paths := make(map[string]string)
 	for root, d := range days {
-		c, err := New(dir, root, nil)
+		if base != "" {
+			if err := os.MkdirAll(filepath.Join(base, root), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, err := New(dir, filepath.Join(base, root), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +61,7 @@ func TestPrune(t *testing.T) {
 
 	t.Run("by age", func(t *testing.T) {
 		dir := t.TempDir()
-		paths := fillDir(t, dir, now, days)
+		paths := fillDir(t, dir, t.TempDir(), now, days)
 		removed, err := Prune(dir, &PruneOptions{Now: clock})
 		if err != nil {
 			t.Fatal(err)
@@ -69,7 +76,7 @@ func TestPrune(t *testing.T) {
 	})
 	t.Run("by size, least recently used first", func(t *testing.T) {
 		dir := t.TempDir()
-		paths := fillDir(t, dir, now, days)
+		paths := fillDir(t, dir, t.TempDir(), now, days)
 		info, err := os.Stat(paths["/src/today"])
 		if err != nil {
 			t.Fatal(err)
@@ -85,7 +92,7 @@ func TestPrune(t *testing.T) {
 	})
 	t.Run("kept and held databases stay", func(t *testing.T) {
 		dir := t.TempDir()
-		paths := fillDir(t, dir, now, days)
+		paths := fillDir(t, dir, t.TempDir(), now, days)
 		held, err := bolt.Open(paths["/src/stale"], 0o644, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -110,7 +117,7 @@ func TestPrune(t *testing.T) {
 func TestListAndRemove(t *testing.T) {
 	dir := t.TempDir()
 	now := time.Now()
-	paths := fillDir(t, dir, now, map[string]int{"/src/a": 2, "/src/b": 1})
+	paths := fillDir(t, dir, "", now, map[string]int{"/src/a": 2, "/src/b": 1})
 	if err := os.WriteFile(paths["/src/b"]+".corrupt", []byte("garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +182,7 @@ func TestLoadRecordsUse(t *testing.T) {
 
 func TestRemoveAll(t *testing.T) {
 	dir := t.TempDir()
-	paths := fillDir(t, dir, time.Now(), map[string]int{"/src/a": 1, "/src/b": 0})
+	paths := fillDir(t, dir, t.TempDir(), time.Now(), map[string]int{"/src/a": 1, "/src/b": 0})
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +202,7 @@ func TestRemoveAll(t *testing.T) {
 func TestStorePrunes(t *testing.T) {
 	dir := t.TempDir()
 	now := time.Now()
-	paths := fillDir(t, dir, now, map[string]int{"/src/old": 200}) // the first Store pruned an empty directory
+	paths := fillDir(t, dir, t.TempDir(), now, map[string]int{"/src/old": 200}) // the first Store pruned an empty directory
 	c, err := New(dir, "/src/new", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +229,7 @@ func TestStorePrunes(t *testing.T) {
 	}
 
 	// With NoPrune, nothing else is removed.
-	paths = fillDir(t, dir, now, map[string]int{"/src/older": 300})
+	paths = fillDir(t, dir, t.TempDir(), now, map[string]int{"/src/older": 300})
 	if err := os.Chtimes(filepath.Join(dir, pruneStamp), old, old); err != nil {
 		t.Fatal(err)
 	}

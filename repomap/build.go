@@ -78,8 +78,11 @@ type lastRender struct {
 	snap    *index.Snapshot
 }
 
-// stamp is what tells that a file changed.
-type stamp struct{ size, mod int64 }
+// stamp is what tells that a file changed (index.File).
+type stamp struct {
+	size, mod, change int64
+	ino               uint64
+}
 
 // build makes the map for req.
 func (m *Map) build(ctx context.Context, req Request) (*result, error) {
@@ -303,7 +306,7 @@ func (m *Map) linked(ctx context.Context, snap *index.Snapshot) (linked, error) 
 func stamps(files []index.File) map[string]stamp {
 	state := make(map[string]stamp, len(files))
 	for _, f := range files {
-		state[f.Path] = stamp{f.Size, f.Mod}
+		state[f.Path] = stamp{f.Size, f.Mod, f.Change, f.Ino}
 	}
 	return state
 }

@@ -155,7 +155,7 @@ var buildStamp = sync.OnceValue(func() string {
 
 // linkDigest returns the digest of what the link stage's result for s
 // with rk depends on: the build, the ranking's link settings, and each
-// file's path, stamp and tags as counted. Why a file has no tags is not
+// file's path, stamp, content hash and tags as counted. Why a file has no tags is not
 // in it: the disk cache does not keep it, and a process that read the
 // entries back would not find the links the process that parsed them
 // kept (on the Go standard library, which has files too large to parse,
@@ -172,6 +172,7 @@ func linkDigest(s *index.Snapshot, rk policy.Config) [sha256.Size]byte {
 		b = append(b, f.Path...)
 		b = binary.AppendVarint(b, f.Size)
 		b = binary.AppendVarint(b, f.Mod)
+		b = binary.AppendUvarint(b, s.Sum(i)) // its content, which its stamp may not show
 		nstr, ntags := s.TagCounts(i)
 		b = binary.AppendUvarint(b, uint64(ntags))
 		b = binary.AppendUvarint(b, uint64(nstr))

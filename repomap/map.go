@@ -108,7 +108,8 @@ func NewFS(fsys fs.FS, opts *Options) (*Map, error) {
 // from the files of one to the definitions of another count like any
 // other. Each root's files appear in the map under the root's Name. With
 // a single root, Name may be empty and paths are not prefixed. A Root with
-// Dir and no FS is the directory on disk.
+// Dir and no FS is the directory on disk. It is an error for the Dir of
+// one root to lie in another's, whose map holds its files already.
 func NewRoots(roots []Root, opts *Options) (*Map, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -116,6 +117,15 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 	}
 	if len(roots) == 0 {
 		return nil, errors.New("repomap: no root")
+	}
+	var dirs []string
+	for _, r := range roots {
+		if r.Dir != "" {
+			dirs = append(dirs, r.Dir)
+		}
+	}
+	if err := checkNesting(dirs); err != nil {
+		return nil, err
 	}
 	m := &Map{opts: o, blocks: make(render.Memo)}
 	var ixRoots []index.Root
@@ -146,7 +156,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 		var c *cache.Cache
 		if r.Dir != "" && !o.NoCache {
 			var err error
-			if c, err = cache.New(o.CacheDir, r.Dir, &cache.Options{Timeout: o.CacheTimeout}); err != nil {
+			if c, err = cache.New(o.CacheDir, r.Dir, &cache.Options{Timeout: o.CacheTimeout, Logger: o.Logger}); err != nil {
 				o.Logger.Warn("repomap: tag cache off", "root", r.Dir, "err", err)
 			}
 		}

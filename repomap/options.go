@@ -39,8 +39,10 @@ type Options struct {
 	// larger files are listed by name only. Zero means 1 MiB.
 	MaxFileSize int64
 
-	// ParseTimeout bounds the time spent parsing one file; a file that
-	// takes longer is listed by name only. Zero means 5 seconds.
+	// ParseTimeout bounds the time spent parsing one file, time of the
+	// processor where the system tells it (Linux), so that a busy
+	// machine does not run out of it sooner; a file that takes longer
+	// is listed by name only. Zero means 5 seconds.
 	ParseTimeout time.Duration
 
 	// CacheDir is where tag caches are kept; "" means the directory
@@ -106,6 +108,31 @@ type Options struct {
 	// at any depth. Exclude applies after it. Directories that can hold
 	// no match are not walked.
 	Include []string
+
+	// NoIgnoreParent leaves out the ignore rules of the directories above
+	// a root: the .gitignore files between the top of the git repository
+	// that holds it and the root. (Without it they apply below the root,
+	// not to the root itself: a root that a repository above it ignores,
+	// such as Python's library under pyenv's "/versions", is mapped, as
+	// ripgrep searches a directory it is given.) The repository's
+	// .git/info/exclude and core.excludesFile still apply.
+	NoIgnoreParent bool
+
+	// NoIgnore leaves out every ignore rule: .gitignore files, the rules
+	// of git's config and .git/info/exclude, .repomapignore, and the
+	// built-in ones of trees outside git (bytecode such as
+	// __pycache__/*.pyc). Exclude and Include still apply, and .git is
+	// never walked.
+	NoIgnore bool
+
+	// ParseVendored parses the files that package managers install
+	// (those below node_modules, bower_components or jspm_packages whose
+	// role is vendored; see Role) too. Without it they are listed by
+	// name, without tags: they rank last anyway, and a Node project's
+	// node_modules can hold a thousand times its own files. Committed
+	// vendored code (vendor/, third_party/) is parsed either way: a Go
+	// build resolves imports there.
+	ParseVendored bool
 
 	// Roles give roles to the files whose paths match their globs, in place
 	// of the ones found from the files' paths and content (see Role); they
@@ -224,7 +251,8 @@ func CheckRanking(name string) error {
 // indexOptions returns what the index takes of o, which has its defaults.
 func (o *Options) indexOptions() index.Options {
 	return index.Options{Parallelism: o.Parallelism, MaxFileSize: o.MaxFileSize, ParseTimeout: o.ParseTimeout,
-		Exclude: o.Exclude, Include: o.Include, Roles: o.Roles, Progress: o.Progress, Logger: o.Logger}
+		Exclude: o.Exclude, Include: o.Include, NoIgnore: o.NoIgnore, NoIgnoreParent: o.NoIgnoreParent, ParseVendored: o.ParseVendored,
+		Roles: o.Roles, Progress: o.Progress, Logger: o.Logger}
 }
 
 // Budget returns the token budget of a map: maxTokens when it is

@@ -2,7 +2,6 @@ package repomap
 
 import (
 	"context"
-	"strings"
 
 	"github.com/repomap-dev/repomap/internal/index"
 )
@@ -75,13 +74,4 @@ func Floor(ctx context.Context, dir string, opts *Options) (FloorStats, error) {
 		return FloorStats{}, err
 	}
 	return index.Floor(ctx, dir, o.indexOptions())
-}
-
-// set returns the words of a string as a set.
-func set(words string) map[string]bool {
-	m := make(map[string]bool)
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
 }

@@ -21,8 +21,9 @@ func (m *Map) Roots() []Root {
 // apart by the names of the directories above them, joined with "-":
 // "src/api" and "lib/api" become "src-api" and "lib-api". It is an error
 // to give a directory twice, or the file system's root among several, or
-// directories whose names cannot be told apart that way. Dir keeps each
-// directory as given.
+// directories whose names cannot be told apart that way, or directories
+// one of which lies in another, whose files its map holds already. Dir
+// keeps each directory as given.
 func DirRoots(dirs ...string) ([]Root, error) {
 	switch len(dirs) {
 	case 0:
@@ -50,6 +51,9 @@ func DirRoots(dirs ...string) ([]Root, error) {
 		if len(parts[i]) == 0 {
 			return nil, fmt.Errorf("repomap: root %s has no name: the root of the file system cannot be one of several roots", d)
 		}
+	}
+	if err := checkNesting(dirs); err != nil {
+		return nil, err
 	}
 	// depth[i] is how many elements of its path name root i: start with
 	// the base name, and add a parent to every name that is shared, as
@@ -99,11 +103,44 @@ func DirRoots(dirs ...string) ([]Root, error) {
 	return out, nil
 }
 
+// checkNesting returns an error when one of the directories dirs lies
+// in another, whose map holds its files already: the files would be
+// mapped twice. Directories given twice are not told here.
+func checkNesting(dirs []string) error {
+	abs := make([]string, len(dirs))
+	for i, d := range dirs {
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return fmt.Errorf("repomap: root %s: %w", d, err)
+		}
+		abs[i] = a
+		for j := range i {
+			outer, inner := j, i
+			switch {
+			case inside(abs[j], a):
+				outer, inner = i, j
+			case !inside(a, abs[j]):
+				continue
+			}
+			return fmt.Errorf("repomap: roots %s and %s nest: %s lies in %s, whose map holds its files (--include keeps a part of a root)",
+				dirs[outer], dirs[inner], dirs[inner], dirs[outer])
+		}
+	}
+	return nil
+}
+
+// inside reports whether the absolute path p lies below the directory
+// dir.
+func inside(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
 // MapPath returns the path in the map of the file at p. A relative p is
 // taken to be a path in the map already ("name/path" with several
 // roots) and is returned cleaned and slash-separated; an absolute one is
-// made relative to the root on disk that holds it (the innermost, when
-// roots nest) and prefixed with that root's name. MapPath reports false
+// made relative to the root on disk that holds it (roots do not nest:
+// see NewRoots) and prefixed with that root's name. MapPath reports false
 // for an absolute path that no root holds.
 func (m *Map) MapPath(p string) (string, bool) {
 	if !filepath.IsAbs(p) {

@@ -64,6 +64,9 @@ func TestDirRoots(t *testing.T) {
 		{dirs: []string{"/a-x", "/b/a/x", "/c/a/x"}, want: []string{"a-x", "b-a-x", "c-a-x"}},
 		{dirs: []string{"/a-x", "/a/x", "/z/x"}, wantErr: "would both be named"},
 		{dirs: []string{"/a/x", "/a/x/"}, wantErr: "the same directory"},
+		{dirs: []string{"/src", "/src/app"}, wantErr: "nest: " + abs("/src/app") + " lies in " + abs("/src")},
+		{dirs: []string{"/src/app/lib", "/y", "/src/app"}, wantErr: "nest: " + abs("/src/app/lib") + " lies in " + abs("/src/app")},
+		{dirs: []string{"/src/app", "/src/application"}, want: []string{"app", "application"}},
 		{dirs: []string{"/", "/a"}, wantErr: "has no name"},
 		{dirs: nil, wantErr: "no root"},
 	} {
@@ -97,7 +100,7 @@ func TestDirRoots(t *testing.T) {
 
 func TestMapPath(t *testing.T) {
 	base := t.TempDir()
-	app, lib := filepath.Join(base, "app"), filepath.Join(base, "app", "vendor", "lib")
+	app, lib := filepath.Join(base, "app"), filepath.Join(base, "lib")
 	for _, d := range []string{app, lib} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -120,7 +123,6 @@ func TestMapPath(t *testing.T) {
 		{"app/main.go", "app/main.go", true},
 		{"./lib/x/../y.go", "lib/y.go", true},
 		{filepath.Join(app, "cmd", "main.go"), "app/cmd/main.go", true},
-		// The innermost root holds a file of nested roots.
 		{filepath.Join(lib, "lib.go"), "lib/lib.go", true},
 		{filepath.Join(base, "other.go"), "", false},
 	} {
@@ -128,6 +130,10 @@ func TestMapPath(t *testing.T) {
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("MapPath(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
+	}
+	// Nested roots would map the same files twice.
+	if _, err := NewRoots([]Root{{Name: "app", Dir: app}, {Name: "lib", Dir: filepath.Join(app, "vendor", "lib")}}, &Options{NoCache: true}); err == nil || !strings.Contains(err.Error(), "nest") {
+		t.Errorf("NewRoots of nested roots: error %v, want one saying they nest", err)
 	}
 	if got := m.Roots(); len(got) != 2 || got[0].Name != "app" || got[1].Name != "lib" || got[0].FS == nil {
 		t.Errorf("Roots() = %+v, want app and lib with their FS", got)

@@ -126,12 +126,13 @@ func (p *Parser) blockTags(ctx context.Context, name, path string, src []byte) (
 	if err != nil {
 		return nil, err
 	}
-	tree, deadline, err := p.parseTimed(ctx, c.lang, l.source(src), nil)
+	tree, b, err := p.parseTimed(ctx, c.lang, l.source(src), nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tree.Close()
-	set, err := p.query(ctx, tree, c, l, path, src, deadline)
+	defer b.release()
+	set, err := p.query(ctx, tree, c, l, path, src, b)
 	return set.Unpack(path), err
 }
 

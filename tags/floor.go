@@ -3,7 +3,6 @@ package tags
 import (
 	"context"
 	"fmt"
-	"time"
 )
 
 // Floor parses the file at path, whose content is src, and runs its
@@ -29,16 +28,13 @@ func (p *Parser) Floor(ctx context.Context, path string, src []byte) (int, error
 	if err != nil {
 		return 0, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
-	tree, deadline, err := p.parseTimed(ctx, c.lang, l.source(src), nil)
+	tree, b, err := p.parseTimed(ctx, c.lang, l.source(src), nil)
 	if err != nil {
 		return 0, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
 	defer tree.Close()
-	var limit time.Duration
-	if !deadline.IsZero() {
-		limit = max(time.Until(deadline), time.Microsecond)
-	}
-	p.cursor.SetTimeoutMicros(micros(limit))
+	defer b.release()
+	p.cursor.SetTimeoutMicros(micros(b.wall()))
 	n := 0
 	matches := p.cursor.Matches(c.query, tree.RootNode(), src)
 	for m := matches.Next(); m != nil; m = matches.Next() {

@@ -9,7 +9,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -133,10 +132,8 @@ func (p *Parser) tokens(ctx context.Context, spec *lexSpec, l *language, file st
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var deadline time.Time
-	if p.timeout > 0 {
-		deadline = time.Now().Add(p.timeout)
-	}
+	b := newBudget(p.timeout)
+	defer b.release()
 	it, err := lx.Tokenise(&chroma.TokeniseOptions{State: "root"}, lexText(src))
 	if err != nil {
 		return nil, err
@@ -149,7 +146,7 @@ func (p *Parser) tokens(ctx context.Context, spec *lexSpec, l *language, file st
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if !deadline.IsZero() && time.Now().After(deadline) {
+			if b.spent() {
 				return nil, ErrTimeout
 			}
 		}

@@ -56,11 +56,12 @@ func (p *Parser) Outline(ctx context.Context, path string, src []byte) (*Outline
 	if err != nil {
 		return nil, err
 	}
-	tree, _, err := p.parseTimed(ctx, lang, l.source(src), nil)
+	tree, b, err := p.parseTimed(ctx, lang, l.source(src), nil)
 	if err != nil {
 		return nil, fmt.Errorf("tags: outline %s: %w", path, err)
 	}
 	defer tree.Close()
+	b.release()
 	return outlineOf(tree, name), nil
 }
 

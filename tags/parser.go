@@ -41,8 +41,10 @@ type Parser struct {
 
 // ParserOptions configures a Parser. The zero value is ready to use.
 type ParserOptions struct {
-	// Timeout bounds the time spent parsing one file; a file that takes
-	// longer gives ErrTimeout. Zero means no limit.
+	// Timeout bounds the time spent parsing one file, time of the
+	// processor spent by the parsing thread where the system tells it
+	// (Linux), of the clock elsewhere; a file that takes longer gives
+	// ErrTimeout. Zero means no limit.
 	Timeout time.Duration
 
 	// Queries, when set, is where the parser takes its compiled tags
@@ -176,28 +178,27 @@ func grammar(name string) (*ts.Language, error) {
 }
 
 // parseTimed parses src in the grammar lang and returns the tree, which
-// the caller closes, and the time by which the parse and whatever follows
-// on the tree must be done: zero without a timeout.
+// the caller closes, and the budget of the parse and whatever follows on
+// the tree (nil without a timeout), which the caller releases.
 //
 // The timeout and ctx reach tree-sitter as its timeout and cancellation
 // flag rather than as a progress callback: go-tree-sitter 0.25 never
 // releases the handle it makes for ParseOptions, so every parse with a
-// callback would leak the callback and all it holds, ctx included.
-func (p *Parser) parseTimed(ctx context.Context, lang *ts.Language, src []byte, old *ts.Tree) (*ts.Tree, time.Time, error) {
-	var deadline time.Time
+// callback would leak the callback and all it holds, ctx included. A
+// parse that the clock cut short before the budget was spent (a busy
+// machine) is resumed where it stopped, as tree-sitter allows, with
+// what is left of the budget.
+func (p *Parser) parseTimed(ctx context.Context, lang *ts.Language, src []byte, old *ts.Tree) (*ts.Tree, *budget, error) {
 	if p.parser == nil {
-		return nil, deadline, errClosed
+		return nil, nil, errClosed
 	}
 	if err := p.parser.SetLanguage(lang); err != nil {
-		return nil, deadline, fmt.Errorf("tags: set language: %w", err)
+		return nil, nil, fmt.Errorf("tags: set language: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, deadline, err
+		return nil, nil, err
 	}
-	if p.timeout > 0 {
-		deadline = time.Now().Add(p.timeout)
-	}
-	p.parser.SetTimeoutMicros(micros(p.timeout))
+	b := newBudget(p.timeout)
 	atomic.StoreUintptr(p.cancel, 0)
 	flagged := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
@@ -205,37 +206,49 @@ func (p *Parser) parseTimed(ctx context.Context, lang *ts.Language, src []byte, 
 		close(flagged)
 	})
 	n := len(src)
-	tree := p.parser.ParseWithOptions(func(i int, _ ts.Point) []byte {
-		if i < n {
-			return src[i:]
+	var tree *ts.Tree
+	for resumed := 0; ; resumed++ {
+		p.parser.SetTimeoutMicros(micros(b.wall()))
+		tree = p.parser.ParseWithOptions(func(i int, _ ts.Point) []byte {
+			if i < n {
+				return src[i:]
+			}
+			return nil
+		}, old, nil)
+		if tree != nil || b == nil || ctx.Err() != nil || b.spent() || resumed == maxResumes {
+			break
 		}
-		return nil
-	}, old, nil)
+	}
 	if !stop() {
 		<-flagged // the flag is set: the next parse may clear it
 	}
 	if tree == nil {
+		b.release()
 		p.renewParser()
 		if err := ctx.Err(); err != nil {
-			return nil, deadline, err
+			return nil, nil, err
 		}
 		if p.timeout > 0 {
-			return nil, deadline, ErrTimeout
+			return nil, nil, ErrTimeout
 		}
-		return nil, deadline, fmt.Errorf("tags: parse failed")
+		return nil, nil, fmt.Errorf("tags: parse failed")
 	}
-	return tree, deadline, nil
+	return tree, b, nil
 }
+
+// maxResumes bounds how many times a parse cut short by the clock is
+// resumed within its budget.
+const maxResumes = 64
 
 // reparse parses src, the source of the file at path in the language
 // name, from the tree Trees keeps of the file, edited to src, when it
 // keeps one, or else from scratch.
-func (p *Parser) reparse(ctx context.Context, lang *ts.Language, path, name string, src []byte) (*ts.Tree, time.Time, error) {
+func (p *Parser) reparse(ctx context.Context, lang *ts.Language, path, name string, src []byte) (*ts.Tree, *budget, error) {
 	if p.trees != nil {
 		if k := p.trees.take(path, name); k != nil {
 			e := edit(k.src, src)
 			k.tree.Edit(&e)
-			tree, deadline, err := p.parseTimed(ctx, lang, src, k.tree)
+			tree, b, err := p.parseTimed(ctx, lang, src, k.tree)
 			k.tree.Close()
 			if err != nil || !tree.RootNode().HasError() {
 				if err == nil {
@@ -243,9 +256,10 @@ func (p *Parser) reparse(ctx context.Context, lang *ts.Language, path, name stri
 					p.trees.reused++
 					p.trees.mu.Unlock()
 				}
-				return tree, deadline, err
+				return tree, b, err
 			}
 			tree.Close() // errors: from scratch, as a new parser would
+			b.release()
 		}
 	}
 	return p.parseTimed(ctx, lang, src, nil)
@@ -325,10 +339,11 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 		return File{}, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
 	parsed := l.source(src)
-	tree, deadline, err := p.reparse(ctx, c.lang, path, name, parsed)
+	tree, b, err := p.reparse(ctx, c.lang, path, name, parsed)
 	if err != nil {
 		return File{}, fmt.Errorf("tags: parse %s: %w", path, err)
 	}
+	defer b.release()
 	// The outline is made from a copy of the tree on a goroutine of its
 	// own while the query runs: a file whose outline is asked for is
 	// one a map showed before it changed, and a Map kept open waits for
@@ -343,7 +358,7 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 			outlined <- outlineOf(copied, name)
 		}()
 	}
-	set, err := p.query(ctx, tree, c, l, path, src, deadline)
+	set, err := p.query(ctx, tree, c, l, path, src, b)
 	if outline {
 		f.Outline = <-outlined
 	}
@@ -361,18 +376,37 @@ func (p *Parser) parse(ctx context.Context, path string, src []byte, outline boo
 }
 
 // query runs the tags query c on tree and returns the tags.
-func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *language, path string, src []byte, deadline time.Time) (Set, error) {
+func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *language, path string, src []byte, b *budget) (Set, error) {
 	// The query can take far longer than the parse (time quadratic in the
-	// nesting of some trees): the parse's deadline bounds it too. It is
+	// nesting of some trees): the parse's budget bounds it too. It is
 	// the cursor's timeout, as the progress callback of
 	// MatchesWithOptions lives in memory that go-tree-sitter 0.25 leaves
-	// to the garbage collector while C still points to it.
-	var limit time.Duration
-	if !deadline.IsZero() {
-		if limit = time.Until(deadline); limit <= 0 {
+	// to the garbage collector while C still points to it. A query that
+	// the clock cut short before the budget was spent (a busy machine)
+	// is run again with what is left of it.
+	for again := 0; ; again++ {
+		if b.spent() {
+			return Set{}, fmt.Errorf("tags: parse %s: %w", path, ErrTimeout)
+		}
+		limit := b.wall()
+		start := time.Now()
+		set, err := p.queryWithin(ctx, tree, c, l, path, src, limit)
+		if err != nil {
+			return Set{}, fmt.Errorf("tags: parse %s: %w", path, err)
+		}
+		if limit == 0 || time.Since(start) < limit {
+			return set, nil
+		}
+		// The query stopped at its limit, or finished too late to tell.
+		if b.spent() || again == maxResumes {
 			return Set{}, fmt.Errorf("tags: parse %s: %w", path, ErrTimeout)
 		}
 	}
+}
+
+// queryWithin runs the tags query c on tree, which the cursor stops once
+// limit has passed (zero: no limit), and returns the tags.
+func (p *Parser) queryWithin(ctx context.Context, tree *ts.Tree, c *compiled, l *language, path string, src []byte, limit time.Duration) (Set, error) {
 	p.cursor.SetTimeoutMicros(micros(limit))
 	raw := p.raw[:0]
 	p.quals = cleared(p.quals)
@@ -399,11 +433,7 @@ func (p *Parser) query(ctx context.Context, tree *ts.Tree, c *compiled, l *langu
 	}
 	p.raw = raw
 	if err := ctx.Err(); err != nil {
-		return Set{}, fmt.Errorf("tags: parse %s: %w", path, err)
-	}
-	if !deadline.IsZero() && time.Now().After(deadline) {
-		// The query stopped at the deadline, or finished too late to tell.
-		return Set{}, fmt.Errorf("tags: parse %s: %w", path, ErrTimeout)
+		return Set{}, err
 	}
 
 	// One node is one tag: where several patterns captured it, the first

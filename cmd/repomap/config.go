@@ -29,6 +29,9 @@ type config struct {
 	cacheDir         string
 	noCache          bool
 	exclude, include list
+	noIgnore         bool // -no-ignore
+	noIgnoreParent   bool // -no-ignore-parent
+	parseVendored    bool // -parse-vendored
 	roles            list // -role: "ROLE GLOB"
 	verbose          bool
 	parseTimeout     time.Duration
@@ -88,6 +91,9 @@ func (c *config) treeFlags(fl *flag.FlagSet) {
 	fl.BoolVar(&c.noCache, "no-cache", false, "neither read nor write the tag cache")
 	fl.Var(&c.exclude, "exclude", "leave out the files and directories that `pattern` matches, as a .gitignore line does (\"vendor/\", \"*_test.go\" at any depth, \"/build\" at the root, \"**/*.pb.go\"); repeatable")
 	fl.Var(&c.include, "include", "keep only the files that `pattern` matches, as for --exclude, or that lie under a directory it matches (\"services/api\"); repeatable")
+	fl.BoolVar(&c.noIgnoreParent, "no-ignore-parent", false, "leave out the .gitignore files of the directories above a root (they apply below it, not to the root itself)")
+	fl.BoolVar(&c.noIgnore, "no-ignore", false, "leave out every ignore rule: .gitignore, .git/info/exclude, git's core.excludesFile, .repomapignore and the built-in rules of trees outside git; --exclude still applies")
+	fl.BoolVar(&c.parseVendored, "parse-vendored", false, "parse the files that package managers install (node_modules, bower_components, jspm_packages) too; without it they are listed by name")
 	fl.Var(&c.roles, "role", "give files a role by a `rule`, written as a line of .repomaproles: a role, a space and a glob, as \"fixture **/golden/**\" or \"source tools/gen.go\"; the roles are source, test, example, fixture, generated, vendored, docs, config, community and asset; repeatable, after the rules of .repomaproles, the last match winning")
 	fl.BoolVar(&c.verbose, "v", false, "log skipped files and other diagnostics to standard error")
 	fl.DurationVar(&c.parseTimeout, "parse-timeout", 0, "the longest one file may take to parse, as 30s, before it is listed by name only (default 5s); for slow machines and emulators")
@@ -209,21 +215,24 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 		refresh, _ = repomap.ParseRefresh(c.refresh) // checked by check
 	}
 	return repomap.NewRoots(roots, &repomap.Options{
-		MaxTokens:     c.tokens,
-		ContextWindow: c.window,
-		Encoding:      c.encoding,
-		CacheDir:      c.cacheDir,
-		NoCache:       c.noCache,
-		Refresh:       refresh,
-		Ranking:       c.ranking,
-		Style:         c.style,
-		Exclude:       c.exclude,
-		Include:       c.include,
-		Roles:         roles,
-		ParseTimeout:  c.parseTimeout,
-		Progress:      progress,
-		Stage:         stage,
-		Logger:        slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
+		MaxTokens:      c.tokens,
+		ContextWindow:  c.window,
+		Encoding:       c.encoding,
+		CacheDir:       c.cacheDir,
+		NoCache:        c.noCache,
+		Refresh:        refresh,
+		Ranking:        c.ranking,
+		Style:          c.style,
+		Exclude:        c.exclude,
+		Include:        c.include,
+		NoIgnore:       c.noIgnore,
+		NoIgnoreParent: c.noIgnoreParent,
+		ParseVendored:  c.parseVendored,
+		ParseTimeout:   c.parseTimeout,
+		Roles:          roles,
+		Progress:       progress,
+		Stage:          stage,
+		Logger:         slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
 	})
 }
 

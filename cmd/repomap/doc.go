@@ -19,7 +19,18 @@
 // root, a trailing slash matches directories; a directory that --exclude
 // matches is not walked. So are the files that git ignores from above the
 // root when the root lies in a git repository (every .gitignore up to the
-// repository's top, .git/info/exclude and core.excludesFile).
+// repository's top, .git/info/exclude, and core.excludesFile as git's
+// config files set it, includes and $GIT_CONFIG_GLOBAL too), and those of
+// nested repositories' and submodules' info/exclude. As in git, a file git
+// tracks is mapped though a rule ignores it, and .git is never mapped. As
+// ripgrep does with a path it is given, a root that a repository above it
+// ignores is mapped, the rules applying below it; --no-ignore-parent leaves
+// out the .gitignore files above the root, --no-ignore every ignore rule.
+// Outside git, compiled code of interpreters (__pycache__, *.pyc, *.class)
+// is left out. The files that package managers install (node_modules,
+// bower_components, jspm_packages) are listed by name, unparsed, unless
+// --parse-vendored; committed vendored code (vendor/, third_party/) is
+// parsed.
 //
 // The budget (--tokens) is a hard cap on the map, counted with the
 // o200k_base tokenizer (or cl100k_base with --encoding); the tokenizer's
@@ -108,12 +119,22 @@
 //	      input), and mention the files and identifiers it names
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-ignore
+//	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
+//	      core.excludesFile, .repomapignore and the built-in rules of trees
+//	      outside git; --exclude still applies
+//	--no-ignore-parent
+//	      leave out the .gitignore files of the directories above a root (they
+//	      apply below it, not to the root itself)
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
 //	--parse-timeout duration
 //	      the longest one file may take to parse, as 30s, before it is listed by
 //	      name only (default 5s); for slow machines and emulators (default 0s)
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -188,9 +209,19 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-ignore
+//	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
+//	      core.excludesFile, .repomapignore and the built-in rules of trees
+//	      outside git; --exclude still applies
+//	--no-ignore-parent
+//	      leave out the .gitignore files of the directories above a root (they
+//	      apply below it, not to the root itself)
 //	--parse-timeout duration
 //	      the longest one file may take to parse, as 30s, before it is listed by
 //	      name only (default 5s); for slow machines and emulators (default 0s)
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -243,9 +274,19 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-ignore
+//	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
+//	      core.excludesFile, .repomapignore and the built-in rules of trees
+//	      outside git; --exclude still applies
+//	--no-ignore-parent
+//	      leave out the .gitignore files of the directories above a root (they
+//	      apply below it, not to the root itself)
 //	--parse-timeout duration
 //	      the longest one file may take to parse, as 30s, before it is listed by
 //	      name only (default 5s); for slow machines and emulators (default 0s)
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -302,12 +343,22 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-ignore
+//	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
+//	      core.excludesFile, .repomapignore and the built-in rules of trees
+//	      outside git; --exclude still applies
+//	--no-ignore-parent
+//	      leave out the .gitignore files of the directories above a root (they
+//	      apply below it, not to the root itself)
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
 //	--parse-timeout duration
 //	      the longest one file may take to parse, as 30s, before it is listed by
 //	      name only (default 5s); for slow machines and emulators (default 0s)
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -402,12 +453,22 @@
 //	      input), as repomap does
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-ignore
+//	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
+//	      core.excludesFile, .repomapignore and the built-in rules of trees
+//	      outside git; --exclude still applies
+//	--no-ignore-parent
+//	      leave out the .gitignore files of the directories above a root (they
+//	      apply below it, not to the root itself)
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
 //	--parse-timeout duration
 //	      the longest one file may take to parse, as 30s, before it is listed by
 //	      name only (default 5s); for slow machines and emulators (default 0s)
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -512,9 +573,19 @@
 //	      error (default 32768)
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-ignore
+//	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
+//	      core.excludesFile, .repomapignore and the built-in rules of trees
+//	      outside git; --exclude still applies
+//	--no-ignore-parent
+//	      leave out the .gitignore files of the directories above a root (they
+//	      apply below it, not to the root itself)
 //	--parse-timeout duration
 //	      the longest one file may take to parse, as 30s, before it is listed by
 //	      name only (default 5s); for slow machines and emulators (default 0s)
+//	--parse-vendored
+//	      parse the files that package managers install (node_modules,
+//	      bower_components, jspm_packages) too; without it they are listed by name
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")

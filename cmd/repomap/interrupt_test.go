@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestInterrupt maps the Go tree's source cold and signals the process
@@ -64,5 +65,46 @@ func TestInterrupt(t *testing.T) {
 				t.Errorf("after %v stderr says context canceled:\n%s", tc.sig, rest)
 			}
 		})
+	}
+}
+
+// TestSecondSignal checks that a second signal ends the process at once,
+// with the first one's status and "interrupted", while the command is
+// still running: the first only asks it to keep what it finished and end.
+func TestSecondSignal(t *testing.T) {
+	var stderr syncBuffer
+	codes := make(chan int, 1)
+	ctx, stop := interruptible(context.Background(), &stderr, func(code int) { codes <- code })
+	defer stop()
+	self, err := os.FindProcess(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := self.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first signal did not end the context")
+	}
+	select {
+	case code := <-codes:
+		t.Fatalf("the first signal ended the process (%d)", code)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := self.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-codes:
+		if code != 130 {
+			t.Errorf("the second signal ended the process with %d, want 130", code)
+		}
+		if got := stderr.String(); got != "repomap: interrupted\n" {
+			t.Errorf("stderr %q, want \"repomap: interrupted\\n\"", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second signal did not end the process")
 	}
 }

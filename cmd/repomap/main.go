@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -18,33 +22,55 @@ func main() {
 		// and keeps the Go standard library's cold map under 0.7 GB.
 		debug.SetGCPercent(400)
 	}
-	ctx, stop := interruptible(context.Background())
+	ctx, stop := interruptible(context.Background(), os.Stderr, os.Exit)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
+// forceAfter is how long after a first signal the process ends anyway:
+// the map keeps what it finished and ends well within it (it waits a
+// second for the reads and parses under way), unless the disk cache's
+// write, or the system, hangs.
+const forceAfter = 10 * time.Second
+
 // interruptible returns a context that SIGINT or SIGTERM ends, with an
-// interrupt as its cause. After the first signal, a second one ends the
-// process at once.
-func interruptible(parent context.Context) (context.Context, func()) {
+// interrupt as its cause, for the command to keep what it finished and
+// end. A second signal, or a command still running forceAfter the first,
+// ends the process at once: exit is called with the first signal's
+// status, after "interrupted" on stderr.
+func interruptible(parent context.Context, stderr io.Writer, exit func(code int)) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
-	ch := make(chan os.Signal, 1)
+	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
 	go func() {
+		var sig os.Signal
 		select {
-		case sig := <-ch:
-			signal.Stop(ch)
-			code := 128 + 2
-			if s, ok := sig.(syscall.Signal); ok {
-				code = 128 + int(s)
-			}
-			cancel(interrupt{sig: sig, code: code})
-		case <-ctx.Done():
+		case sig = <-ch:
+		case <-done:
+			return
 		}
+		code := 128 + 2
+		if s, ok := sig.(syscall.Signal); ok {
+			code = 128 + int(s)
+		}
+		cancel(interrupt{sig: sig, code: code})
+		select {
+		case <-ch:
+		case <-time.After(forceAfter):
+		case <-done:
+			return
+		}
+		fmt.Fprintln(stderr, "repomap: interrupted")
+		exit(code)
 	}()
+	var once sync.Once
 	return ctx, func() {
-		signal.Stop(ch)
-		cancel(nil)
+		once.Do(func() {
+			close(done)
+			signal.Stop(ch)
+			cancel(nil)
+		})
 	}
 }

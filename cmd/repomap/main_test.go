@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repomap-dev/repomap/internal/cachetest"
 	"github.com/repomap-dev/repomap/repomap"
 	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/tags"
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("REPOMAP_TEST_MAIN") == "1" {
 		main()
 	}
-	os.Exit(m.Run())
+	os.Exit(cachetest.Main(m))
 }
 
 // writeTree writes files (slash-separated path → text) under a new

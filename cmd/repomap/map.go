@@ -36,7 +36,18 @@ without a slash matches at any depth, a leading slash anchors it at the
 root, a trailing slash matches directories; a directory that --exclude
 matches is not walked. So are the files that git ignores from above the
 root when the root lies in a git repository (every .gitignore up to the
-repository's top, .git/info/exclude and core.excludesFile).
+repository's top, .git/info/exclude, and core.excludesFile as git's
+config files set it, includes and $GIT_CONFIG_GLOBAL too), and those of
+nested repositories' and submodules' info/exclude. As in git, a file git
+tracks is mapped though a rule ignores it, and .git is never mapped. As
+ripgrep does with a path it is given, a root that a repository above it
+ignores is mapped, the rules applying below it; --no-ignore-parent leaves
+out the .gitignore files above the root, --no-ignore every ignore rule.
+Outside git, compiled code of interpreters (__pycache__, *.pyc, *.class)
+is left out. The files that package managers install (node_modules,
+bower_components, jspm_packages) are listed by name, unparsed, unless
+--parse-vendored; committed vendored code (vendor/, third_party/) is
+parsed.
 
 The budget (--tokens) is a hard cap on the map, counted with the
 o200k_base tokenizer (or cl100k_base with --encoding); the tokenizer's

@@ -29,8 +29,12 @@ type FloorStats struct {
 // Include, MaxFileSize and ParseTimeout, and caches nothing. Only a walk
 // that fails or a context that is done give an error.
 func Floor(ctx context.Context, dir string, o Options) (FloorStats, error) {
-	r := Root{Dir: dir, FS: os.DirFS(dir)}
-	files, _, err := walkRoot(ctx, r, true, o.Exclude, o.Include, o.Parallelism, nil)
+	r := &root{Root: Root{Dir: dir, FS: os.DirFS(dir), OnDisk: true}}
+	if d, err := openRootDir(dir); err == nil {
+		r.dir = d
+		defer d.close()
+	}
+	files, _, err := walkRoot(ctx, r.Root, walkOptionsOf(o, r.dir), nil)
 	if err != nil {
 		return FloorStats{}, err
 	}
@@ -62,9 +66,9 @@ func Floor(ctx context.Context, dir string, o Options) (FloorStats, error) {
 
 // floorFile reads f and runs the floor's parse and query of it with p,
 // counting what it did in st.
-func floorFile(ctx context.Context, p *tags.Parser, r Root, f File, maxSize int64, st *FloorStats, buf *[]byte) {
+func floorFile(ctx context.Context, p *tags.Parser, r *root, f File, maxSize int64, st *FloorStats, buf *[]byte) {
 	f.Rel = f.Path
-	src, ok, _ := readForParse(r.FS, f, maxSize, buf)
+	src, _, ok, _ := readForParse(r, f, maxSize, buf)
 	if !ok || tags.Detect(f.Rel, src) == "" {
 		return
 	}

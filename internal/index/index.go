@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -14,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/redact"
@@ -42,6 +45,10 @@ type Index struct {
 	sel      selection         // Options.Exclude and Include: what the walk can list
 	ids      atomic.Uint64     // the last entry's id
 	last     []File            // the files of the last Update
+	busy     atomic.Int32      // extracts whose workers may still run (see cancelGrace)
+	// beforeDir, when not nil, is called with each directory before a
+	// walk opens it (walkOptions.beforeDir): for tests.
+	beforeDir func(dir string)
 }
 
 // newID returns the id of a new entry.
@@ -160,6 +167,17 @@ func (x *Index) Close() error {
 			r.watch.close()
 			r.watch = nil
 		}
+		for _, d := range append(r.retired, r.dir) {
+			if d != nil {
+				d.close()
+			}
+		}
+		r.dir, r.retired = nil, nil
+	}
+	if x.busy.Load() > 0 {
+		// A worker that a map gave up on is still reading or parsing
+		// with the trees and queries: they are left to the process.
+		return nil
 	}
 	if x.outliner != nil {
 		x.outliner.Close()
@@ -171,12 +189,15 @@ func (x *Index) Close() error {
 	return x.queries.Close()
 }
 
-// entry is what the index knows of one file, valid while its size and
-// modification time are unchanged. An entry is replaced, never changed,
-// when its file changes, but for lines, which are read on first use.
+// entry is what the index knows of one file, valid while its stamp is
+// unchanged and it is not racy (see extract). An entry is replaced, never
+// changed, when its file changes, but for lines, which are read on first
+// use.
 type entry struct {
-	id        uint64 // one of its own: an entry of a file that changed is another entry
-	size, mod int64
+	id uint64 // one of its own: an entry of a file that changed is another entry
+	stamp
+	sum       uint64        // xxHash64 of the content parsed; 0 for none (not read)
+	racy      bool          // the stamp cannot tell an edit made right after the read
 	tags      tags.Set      // its tags, once decoded: see decode
 	enc       cache.Encoded // its tags as the disk cache holds them, until decoded
 	outline   *tags.Outline // nil until a map shows the file, or for a file without one
@@ -199,6 +220,59 @@ type entry struct {
 	// reads them, and the fields above are those of its stamp.
 	lazy *lazyEntry
 }
+
+// stamp is what tells, without reading a file, that it changed: its
+// size, its modification and status change times, and its inode. A file
+// whose modification time was set back (cp -p, tar, rsync -a), or that
+// was replaced by another of the same size and time (an atomic rename),
+// has another change time or inode.
+type stamp struct {
+	size, mod, change int64
+	ino               uint64
+}
+
+// stampOf returns the stamp of f as the walk saw it.
+func stampOf(f File) stamp { return stamp{f.Size, f.Mod, f.Change, f.Ino} }
+
+// stampOfStat returns the stamp of a file a read opened.
+func stampOfStat(st fileStat) stamp { return stamp{st.size, st.mod, st.change, st.ino} }
+
+// touched returns when the file of st was last written to, as its stamp
+// tells: its change time, which every write sets from the system's clock
+// and which no tool sets back, or, where the system tells none, its
+// modification time.
+func (st stamp) touched() int64 {
+	if st.change != 0 {
+		return st.change
+	}
+	return st.mod
+}
+
+// racyWindow returns how close to its read a file's last write
+// (touched) must be for the read's stamp to be racy: an edit later in
+// the same tick of the file system's clock leaves the stamp as it is. A
+// file system that keeps nanoseconds stamps files from the kernel's
+// coarse clock, whose tick is a few milliseconds (a jiffy: 4 ms at 250
+// Hz, 10 ms at 100); one that keeps whole seconds (ext3, HFS+, and FAT's
+// two) gives change times without a fraction of a second, which no
+// kernel's clock gives but once in a billion.
+func racyWindow(st stamp) time.Duration {
+	if st.touched()%int64(time.Second) != 0 {
+		return 20 * time.Millisecond
+	}
+	return 2 * time.Second
+}
+
+// isRacy reports whether a file of stamp st read at readAt (Unix
+// nanoseconds) could change again without its stamp showing it, as git
+// tells a "racily clean" entry of its index.
+func isRacy(st stamp, readAt int64) bool {
+	return st.touched() >= readAt-int64(racyWindow(st))
+}
+
+// maxSettle is the longest an update waits for the racy entries it made
+// to be racy no longer (settleRacy).
+const maxSettle = 50 * time.Millisecond
 
 // lazyEntry is where the rest of an entry read as a stamp is, with what
 // the stamp told of it.
@@ -359,7 +433,7 @@ func (x *Index) fill(ctx context.Context, es []*entry) {
 		}
 		for _, e := range todo {
 			l := e.lazy
-			if c, ok := got[l.rel]; ok && c.Size == e.size && c.ModTime == e.mod {
+			if c, ok := got[l.rel]; ok && cachedStamp(c) == e.stamp && c.Sum == e.sum {
 				e.enc, e.words, e.outline, e.generated, e.lazy = c.Encoded, c.Words, c.Outline, c.Generated, nil
 				if len(c.Tags.Tags) > 0 || c.Tags.NumStrings() > 0 {
 					e.tags = c.Tags
@@ -372,8 +446,8 @@ func (x *Index) fill(ctx context.Context, es []*entry) {
 			if p == nil {
 				p = x.newParser()
 			}
-			f := File{Path: r.mapPath(l.rel), Root: l.root, Rel: l.rel, Size: e.size, Mod: e.mod}
-			if parsed := x.parse(ctx, p, f, l.outline, nil); ctx.Err() == nil {
+			f := File{Path: r.mapPath(l.rel), Root: l.root, Rel: l.rel, Size: e.size, Mod: e.mod, Change: e.change} // no inode: read as it is now
+			if parsed := x.parse(ctx, p, f, l.outline, nil, nil); ctx.Err() == nil {
 				id := e.id
 				*e = *parsed // else the parse may have been cut short
 				e.id = id    // the same entry, read at last
@@ -472,11 +546,17 @@ func (s *Snapshot) Read(ctx context.Context, is []int) {
 func (s *Snapshot) Redacted(i int) int { return s.entries[i].redacted }
 
 // Retry reports whether some file of s is to be parsed again by the next
-// process (a parse that timed out once): a map of s is not to be kept
-// for it.
+// process (a parse that timed out once), or its content checked again (a
+// racy entry, see isRacy): a map of s is not to be kept for it, since
+// the tree's stamps may not show what the next process finds.
 func (s *Snapshot) Retry() bool {
-	return slices.ContainsFunc(s.entries, func(e *entry) bool { return e.retry })
+	return slices.ContainsFunc(s.entries, func(e *entry) bool { return e.retry || e.racy })
 }
+
+// Sum returns the hash of the content of file i when it was parsed, or 0
+// when it was not read: what changes when the file does, which its stamp
+// may not show.
+func (s *Snapshot) Sum(i int) uint64 { return s.entries[i].sum }
 
 // Paths returns the Paths of the files, in map order.
 func (s *Snapshot) Paths() []string {
@@ -485,14 +565,6 @@ func (s *Snapshot) Paths() []string {
 		out[i] = f.Path
 	}
 	return out
-}
-
-// entry returns the entry of the file at p, or nil.
-func (s *Snapshot) entry(p string) *entry {
-	if i, ok := s.byPath[p]; ok {
-		return s.entries[i]
-	}
-	return nil
 }
 
 // Source is a file as a map shows it: its lines, credentials redacted,
@@ -565,7 +637,7 @@ func (s *Snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Pa
 	}
 	needOutline := e.outline == nil && !e.noOutline
 	if e.lines == nil || needOutline {
-		text, reason := readSource(x.roots[f.Root].FS, f.Rel, x.opts.MaxFileSize, nil)
+		text, _, reason := x.roots[f.Root].readSource(f, x.opts.MaxFileSize, nil)
 		if reason != "" {
 			x.opts.Logger.Debug("repomap: render: skipped", "path", p, "reason", reason)
 			return nil
@@ -626,7 +698,9 @@ func (x *Index) Walk(ctx context.Context) ([]File, []Omitted, error) {
 	var files []File
 	var skipped []Omitted
 	for i, r := range x.roots {
-		fs, sk, err := walkRoot(ctx, r.Root, r.OnDisk, x.opts.Exclude, x.opts.Include, x.opts.Parallelism, x.watchOf(r))
+		o := walkOptionsOf(*x.opts, x.dirOf(r))
+		o.beforeDir = x.beforeDir
+		fs, sk, err := walkRoot(ctx, r.Root, o, x.watchOf(r))
 		if w := r.watch; w != nil && w.failed != nil {
 			x.opts.Logger.Debug("repomap: the tree is walked, not watched", "root", r.Dir, "err", w.failed)
 			w.close()
@@ -638,9 +712,12 @@ func (x *Index) Walk(ctx context.Context) ([]File, []Omitted, error) {
 		files = slices.Grow(files, len(fs))
 		for _, f := range fs {
 			f.Root, f.Rel, f.Path = i, f.Path, r.mapPath(f.Path)
-			if strings.Contains(f.Path, redact.Marker) && slices.ContainsFunc(files, func(g File) bool { return g.Path == f.Path }) {
-				skipped = append(skipped, Omitted{f.Path, "its path, a credential redacted, is another file's"})
-				continue
+			if f.Path != f.Rel && r.Name == "" || r.Name != "" && f.Path != r.Name+"/"+f.Rel {
+				// Redacted or quoted: it may read as another file's path.
+				if slices.ContainsFunc(files, func(g File) bool { return g.Path == f.Path }) {
+					skipped = append(skipped, Omitted{f.Path, "its path, a credential redacted or its bytes quoted, is another file's"})
+					continue
+				}
 			}
 			files = append(files, f)
 		}
@@ -650,6 +727,30 @@ func (x *Index) Walk(ctx context.Context) ([]File, []Omitted, error) {
 		}
 	}
 	return files, skipped, nil
+}
+
+// dirOf returns the directory of the root r open on disk (rootDir), or
+// nil when r is not on disk or this system opens no directories so. The
+// directory is opened again when the one at r.Dir is no longer the one
+// open (the root was moved or made anew); the one open before stays open
+// until the index is closed, for what may still read through it.
+func (x *Index) dirOf(r *root) *rootDir {
+	if !r.OnDisk {
+		return nil
+	}
+	d, err := openRootDir(r.Dir)
+	if err != nil {
+		return nil // the walk fails, or lists through the tree's fs.FS
+	}
+	if r.dir != nil && r.dir.same(d) {
+		d.close()
+		return r.dir
+	}
+	if r.dir != nil {
+		r.retired = append(r.retired, r.dir)
+	}
+	r.dir = d
+	return d
 }
 
 // watchOf returns the watch of the root r (rootWatch), made on the
@@ -678,6 +779,11 @@ func (x *Index) watchOf(r *root) *rootWatch {
 // error.
 func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*Snapshot, error) {
 	x.loadCaches(ctx)
+	// The roles of files are kept while the rules are the same: a Map
+	// kept open gives the files that did not change the roles it gave.
+	if rules := x.roleRules(); x.roles == nil || len(x.roles) > 2*len(files) || !slices.EqualFunc(rules, x.rolesBy, slices.Equal) {
+		x.roles, x.rolesBy = make(map[string]roleOf, len(files)), rules
+	}
 	parsed := x.extract(ctx, files)
 	x.persist(ctx, files)
 	x.last = files
@@ -686,15 +792,10 @@ func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*S
 	}
 	s := &Snapshot{idx: x, Files: files, entries: make([]*entry, len(files)), Roles: make([]Role, len(files)), byPath: make(map[string]int, len(files)), Parsed: parsed}
 	s.Skipped = skipped
-	// The roles of files are kept while the rules are the same: a Map
-	// kept open gives the files that did not change the roles it gave.
-	if rules := x.roleRules(); x.roles == nil || len(x.roles) > 2*len(files) || !slices.EqualFunc(rules, x.rolesBy, slices.Equal) {
-		x.roles, x.rolesBy = make(map[string]roleOf, len(files)), rules
-	}
 	for i, f := range files {
 		e := x.files[f.Path]
 		if e == nil {
-			e = &entry{id: x.newID(), size: f.Size, mod: f.Mod}
+			e = &entry{id: x.newID(), stamp: stampOf(f)}
 		}
 		s.entries[i] = e
 		r, ok := x.roles[f.Path]
@@ -704,7 +805,7 @@ func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*S
 		}
 		s.Roles[i] = r.role
 		s.byPath[f.Path] = i
-		if e.skip != "" {
+		if e.skip != "" && e.skip != notParsedVendored {
 			s.Skipped = append(s.Skipped, Omitted{f.Path, e.skip})
 		}
 	}
@@ -727,6 +828,35 @@ func (x *Index) roleRules() []roleRules {
 		out[i] = append(out[i], x.opts.Roles...)
 	}
 	return out
+}
+
+// notParsedVendored is why a file that a package manager installed has
+// no tags, without Options.ParseVendored. The file is listed, not
+// skipped: a Node project's node_modules holds thousands of them.
+const notParsedVendored = "vendored: not parsed"
+
+// installDirs are the directories that package managers fill, whose
+// files are copies of other projects that no commit holds (Go's vendor/
+// and third_party/ directories are committed, and a build resolves
+// imports there: their files are parsed).
+var installDirs = set("node_modules bower_components jspm_packages")
+
+// unparsed reports whether the file f is to be left without a parse,
+// without Options.ParseVendored: it lies in a directory of installDirs
+// and is vendored, as the rules of roles or its path say (a rule can
+// give it another role, and its content cannot make it vendored: see
+// fileRole).
+func (x *Index) unparsed(f File) bool {
+	if x.opts.ParseVendored || !slices.ContainsFunc(strings.Split(path.Dir(f.Rel), "/"), func(d string) bool { return installDirs[strings.ToLower(d)] }) {
+		return false
+	}
+	if r, ok := x.roles[f.Path]; ok && r.rel == f.Rel {
+		return r.role == RoleVendored
+	}
+	if r, ok := x.rolesBy[f.Root].match(f.Rel); ok {
+		return r == RoleVendored
+	}
+	return pathRole(f.Rel) == RoleVendored
 }
 
 // fileRole returns the role of the file at rel: the one the rules give
@@ -763,7 +893,8 @@ func (x *Index) loadCaches(ctx context.Context) {
 				if see != nil && st.Seen != nil {
 					l.seen, l.seenBy = st.Seen, see.Key
 				}
-				e := &entry{id: x.newID(), size: st.Size, mod: st.ModTime, generated: st.Generated, skip: st.Skip, lazy: l}
+				e := &entry{id: x.newID(), stamp: stamp{st.Size, st.ModTime, st.Change, st.Inode}, sum: st.Sum, racy: st.Racy,
+					generated: st.Generated, skip: st.Skip, lazy: l}
 				x.timedOutEntry(e, st.TimedOut, st.Timeout)
 				return e
 			})
@@ -783,17 +914,22 @@ func (x *Index) loadCaches(ctx context.Context) {
 			continue
 		}
 		adopt(x, r, entries, func(_ string, c cache.Entry) *entry {
-			e := &entry{id: x.newID(), size: c.Size, mod: c.ModTime, tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
+			e := &entry{id: x.newID(), stamp: cachedStamp(c), sum: c.Sum, racy: c.Racy,
+				tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
 			x.timedOutEntry(e, c.TimedOut, c.Timeout)
 			return e
 		})
 	}
 }
 
+// cachedStamp returns the stamp of the disk cache's entry c.
+func cachedStamp(c cache.Entry) stamp { return stamp{c.Size, c.ModTime, c.Change, c.Inode} }
+
 // A parse that runs out of Options.ParseTimeout leaves the file out. The
-// timeout is of the clock, which a busy machine runs out sooner: the
-// disk cache keeps that it did, and the next process parses the file
-// again; once timedOutTries processes in a row ran out of the same
+// timeout is of the processor's time where the system tells it (tags'
+// budget), which a busy machine does not run out sooner, and elsewhere
+// of the clock: the disk cache keeps that it did, and the next process
+// parses the file again; once timedOutTries processes in a row ran out of the same
 // timeout, or a shorter one than theirs, the file is left out without a
 // parse until it changes. (NuttX's 145 KB gb18030.h, a list of numbers
 // that tree-sitter's C parser recovers from for longer than 5 seconds,
@@ -897,7 +1033,8 @@ func (x *Index) persist(ctx context.Context, files []File) {
 				if w.put == nil {
 					w.put = make(map[string]cache.Entry)
 				}
-				w.put[f.Rel] = cache.Entry{Size: e.size, ModTime: e.mod, Tags: e.tags, Encoded: e.enc, Words: e.words, Outline: e.outline, Generated: e.generated,
+				w.put[f.Rel] = cache.Entry{Size: e.size, ModTime: e.mod, Change: e.change, Inode: e.ino, Sum: e.sum, Racy: e.racy,
+					Tags: e.tags, Encoded: e.enc, Words: e.words, Outline: e.outline, Generated: e.generated,
 					Skip: e.skip, TimedOut: e.timedOut, Timeout: e.timeout}
 				w.written = append(w.written, written{e, e.outline})
 			}
@@ -1021,20 +1158,45 @@ func (x *Index) warnCache(r *root, err error) {
 }
 
 // extract brings the tags of every file up to date, parsing in parallel
-// the files whose size or modification time changed, and returns how many
-// files were parsed. When ctx is done it stops, and keeps the tags of the
-// files parsed in full till then.
+// the files that changed, and returns how many files were parsed. A file
+// whose size changed is parsed. One whose size is the same but whose
+// stamp is not, or whose entry is racy, is read and its content's hash
+// compared with the entry's: the same content keeps its tags, with the
+// new stamp. When ctx is done it stops, and keeps the tags of the files
+// parsed in full till then; it waits at most cancelGrace for a read or
+// a parse under way.
 func (x *Index) extract(ctx context.Context, files []File) int {
 	var todo []int
 	var outlined []bool // per file of todo: whether a map showed it, with its outline
+	var olds []*entry   // per file of todo: the entry whose content it may still have, or nil
+	var lazy []*entry
+	var unparsed []bool // per file of todo: vendored, left without a parse
 	for i, f := range files {
-		if e := x.files[f.Path]; e == nil || e.size != f.Size || e.mod != f.Mod || e.reparse || x.limitChanged(e) {
-			todo = append(todo, i)
-			outlined = append(outlined, e != nil && (e.outline != nil || e.lazy != nil && e.lazy.outline))
+		e := x.files[f.Path]
+		var old *entry
+		vendored := x.unparsed(f)
+		switch {
+		case e == nil || e.size != f.Size || e.reparse || x.limitChanged(e) || vendored != (e.skip == notParsedVendored):
+		case e.stamp != stampOf(f) || e.racy:
+			if e.sum != 0 {
+				old = e
+				if e.lazy != nil {
+					lazy = append(lazy, e)
+				}
+			}
+		default:
+			continue
 		}
+		todo = append(todo, i)
+		outlined = append(outlined, e != nil && (e.outline != nil || e.lazy != nil && e.lazy.outline))
+		olds = append(olds, old)
+		unparsed = append(unparsed, vendored)
 	}
 	if len(todo) == 0 {
 		return 0
+	}
+	if len(lazy) > 0 {
+		x.fill(ctx, lazy) // what they hold, which their files may still have
 	}
 	// A few files changed: their trees are kept, for the next edit of
 	// them to be parsed from them.
@@ -1045,7 +1207,7 @@ func (x *Index) extract(ctx context.Context, files []File) int {
 		}
 		trees = x.trees
 	}
-	entries := make([]*entry, len(todo)) // nil for a file not parsed in full
+	entries := make([]atomic.Pointer[entry], len(todo)) // nil for a file not parsed in full
 	var done atomic.Int64
 	var progressMu sync.Mutex
 	reported := 0
@@ -1068,26 +1230,108 @@ func (x *Index) extract(ctx context.Context, files []File) int {
 		return tags.NewParser(&tags.ParserOptions{Timeout: x.opts.ParseTimeout, Queries: x.queries, Trees: trees})
 	}
 	bufs := make([][]byte, x.opts.Parallelism) // each worker's read buffer
-	onParsers(ctx, x.opts.Parallelism, len(todo), newParser, func(w int, p *tags.Parser, k int) {
-		e := x.parse(ctx, p, files[todo[k]], outlined[k], &bufs[w])
-		if ctx.Err() == nil { // else the parse may have been cut short
-			entries[k] = e
-			report()
+	finished := make(chan struct{})
+	x.busy.Add(1)
+	go func() {
+		defer close(finished)
+		defer x.busy.Add(-1)
+		onParsers(ctx, x.opts.Parallelism, len(todo), newParser, func(w int, p *tags.Parser, k int) {
+			old := olds[k]
+			if old != nil && old.lazy != nil {
+				old = nil // not read from the disk cache: parsed anew
+			}
+			var e *entry
+			if f := files[todo[k]]; unparsed[k] {
+				e = &entry{id: x.newID(), stamp: stampOf(f), dirty: true, skip: notParsedVendored}
+			} else {
+				e = x.parse(ctx, p, f, outlined[k], &bufs[w], old)
+			}
+			if ctx.Err() == nil { // else the parse may have been cut short
+				entries[k].Store(e)
+				report()
+			}
+		})
+	}()
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		// The workers stop between files, and tree-sitter within a
+		// parse; a read that blocks (a file system that hangs) is not
+		// waited on for long: what finished is kept, and written.
+		select {
+		case <-finished:
+		case <-time.After(cancelGrace):
+			x.opts.Logger.Debug("repomap: cancelled while files were still read", "after", cancelGrace)
 		}
-	})
+	}
 	parsed := 0
+	var racy []int // files whose entries are racy
 	for k, i := range todo {
-		if e := entries[k]; e != nil {
+		if e := entries[k].Load(); e != nil {
 			f := files[i]
-			if old := x.files[f.Path]; e.timedOut > 0 && old != nil && old.reparse && old.size == f.Size && old.mod == f.Mod && old.timeout >= e.timeout {
+			if old := x.files[f.Path]; e.timedOut > 0 && old != nil && old.reparse && old.stamp == stampOf(f) && old.timeout >= e.timeout {
 				e.timedOut += old.timedOut // one more in a row
 				e.retry = e.timedOut < timedOutTries
 			}
+			if e.id != idOf(olds[k]) {
+				parsed++
+			}
+			if e.racy {
+				racy = append(racy, i)
+			}
 			x.files[f.Path] = e
-			parsed++
 		}
 	}
+	return parsed + x.settleRacy(ctx, files, racy)
+}
+
+// settleRacy checks again the racy entries of files (at racy), once the
+// file system's clock has ticked past their stamps, when that is at most
+// maxSettle away: a file whose content is the same then has an entry
+// that is not racy, and one whose content changed is parsed again. It
+// returns how many it parsed. (A map right after an edit would otherwise
+// leave an entry that the next process checks again, and keep no map:
+// Snapshot.Retry.) On a file system of whole seconds the entries stay
+// racy.
+func (x *Index) settleRacy(ctx context.Context, files []File, racy []int) int {
+	var until int64
+	for _, i := range racy {
+		e := x.files[files[i].Path]
+		until = max(until, e.touched()+int64(racyWindow(e.stamp)))
+	}
+	wait := time.Duration(until - time.Now().UnixNano())
+	if len(racy) == 0 || wait > maxSettle || ctx.Err() != nil {
+		return 0
+	}
+	time.Sleep(max(wait, 0) + time.Millisecond)
+	p := x.newParser()
+	defer p.Close()
+	parsed := 0
+	for _, i := range racy {
+		f := files[i]
+		old := x.files[f.Path]
+		e := x.parse(ctx, p, f, old.outline != nil, nil, old)
+		if ctx.Err() != nil {
+			break
+		}
+		if e.id != old.id {
+			parsed++
+		}
+		x.files[f.Path] = e
+	}
 	return parsed
+}
+
+// cancelGrace is how long a map whose context is done waits for the
+// reads and parses under way before it keeps what finished.
+const cancelGrace = time.Second
+
+// idOf returns e's id, or 0 for nil.
+func idOf(e *entry) uint64 {
+	if e == nil {
+		return 0
+	}
+	return e.id
 }
 
 // A Map keeps the syntax trees of the files it parsed last, keptTrees
@@ -1106,17 +1350,29 @@ const (
 // it changed is likely to be shown again, and parsing it a second time
 // for the outline cost a Map kept open more than half of a re-render
 // after one file of net/http changed. It reads a file on disk into buf,
-// when not nil (readFile): nothing the entry keeps is in it.
-func (x *Index) parse(ctx context.Context, p *tags.Parser, f File, outline bool, buf *[]byte) *entry {
-	e := &entry{id: x.newID(), size: f.Size, mod: f.Mod, dirty: true}
+// when not nil (readInto): nothing the entry keeps is in it. With old,
+// an entry of the file read before, a content that hashes as old's did
+// is not parsed: the entry is old's, with the stamp of the file now.
+func (x *Index) parse(ctx context.Context, p *tags.Parser, f File, outline bool, buf *[]byte, old *entry) *entry {
+	e := &entry{id: x.newID(), stamp: stampOf(f), dirty: true}
 	r := x.roots[f.Root]
-	if !r.OnDisk {
-		buf = nil // its ReadFile may not be what Open reads
+	readAt := time.Now().UnixNano()
+	src, st, ok, reason := readForParse(r, f, x.opts.MaxFileSize, buf)
+	if st.regular {
+		e.stamp = stampOfStat(st) // what was read
 	}
-	src, ok, reason := readForParse(r.FS, f, x.opts.MaxFileSize, buf)
 	if !ok {
 		e.skip = reason
 		return e
+	}
+	if src != nil {
+		e.sum = xxhash.Sum64(src)
+		e.racy = isRacy(e.stamp, readAt)
+	}
+	if old != nil && e.sum != 0 && old.sum == e.sum {
+		same := *old
+		same.stamp, same.racy, same.dirty = e.stamp, e.racy, true
+		return &same
 	}
 	e.generated = generatedText(f.Rel, src)
 	if tags.Detect(f.Rel, src) == "" {
@@ -1154,61 +1410,130 @@ func (x *Index) parse(ctx context.Context, p *tags.Parser, f File, outline bool,
 	return e
 }
 
-// readForParse reads f from fsys for parsing, as readSource does (into
-// buf, when not nil), unless it cannot be in a language: neither its name
-// nor its content can make it one, or it is an image. It reports whether
-// it read the file, and why not when that is worth noting.
-func readForParse(fsys fs.FS, f File, limit int64, buf *[]byte) ([]byte, bool, string) {
+// readForParse reads f of r for parsing, as readSource does (into buf,
+// when not nil), unless it cannot be in a language: neither its name nor
+// its content can make it one, or it is an image. It reports whether it
+// read the file, and why not when that is worth noting, and returns what
+// the system told of the file it opened (the zero fileStat for none).
+func readForParse(r *root, f File, limit int64, buf *[]byte) ([]byte, fileStat, bool, string) {
 	if tags.Detect(f.Rel, nil) == "" && path.Ext(f.Rel) != "" || pathRole(f.Rel) == RoleAsset {
-		return nil, false, ""
+		return nil, fileStat{}, false, ""
 	}
 	if f.Size > limit {
-		return nil, false, fmt.Sprintf(largerThan+"%d bytes", limit)
+		return nil, fileStat{}, false, fmt.Sprintf(largerThan+"%d bytes", limit)
 	}
-	src, reason := readSource(fsys, f.Rel, limit, buf)
-	return src, reason == "", reason
+	src, st, reason := r.readSource(f, limit, buf)
+	return src, st, reason == "", reason
 }
 
-// readSource reads the file at name for parsing: at most limit bytes, not
-// binary, with a byte order mark dropped and line endings made "\n" so
-// that rows count as an editor counts lines. With buf, it reads into
-// *buf (see readFile), and what it returns may be in it.
+// readSource reads the file f of r for parsing or showing: at most limit
+// bytes, not binary, with a byte order mark dropped and line endings
+// made "\n" so that rows count as an editor counts lines. With buf, it
+// reads into *buf (see readInto), and what it returns may be in it. It
+// returns what the system told of the file it opened, and why it did not
+// read it, or "".
 //
-// The walk lists no symbolic links, but a file or a directory above it
-// may have been replaced by one since: where fsys can tell, a file whose
-// path has a link once it is read is refused, so that what the link leads
-// to, perhaps outside the root, is not shown.
-func readSource(fsys fs.FS, name string, limit int64, buf *[]byte) ([]byte, string) {
-	src, err := readFile(fsys, name, buf)
-	if err != nil {
-		return nil, "unreadable: " + errText(err)
-	}
-	if lfs, ok := fsys.(fs.ReadLinkFS); ok {
-		for i := range len(name) + 1 {
-			if i < len(name) && name[i] != '/' {
-				continue
-			}
-			info, err := lfs.Lstat(name[:i])
-			if err != nil {
-				return nil, "unreadable: " + errText(err)
-			}
-			if info.Mode()&fs.ModeSymlink != 0 {
-				return nil, "symbolic link"
+// It reads what the walk saw, or nothing. On disk, the file is opened
+// relative to the root's directory, following no symbolic link, without
+// waiting on a FIFO (rootDir), and read only when it is a regular file
+// with the walk's device and inode, through the size limit: a file
+// replaced by a link to /dev/zero, a FIFO or a larger file since the
+// walk, or a directory above it replaced by a link out of the root, is
+// not read. Elsewhere, where fsys can tell, a file whose path has a link
+// is refused before it is opened.
+func (r *root) readSource(f File, limit int64, buf *[]byte) ([]byte, fileStat, string) {
+	var in io.Reader
+	var st fileStat
+	if r.dir != nil {
+		file, s, err := r.dir.openFile(f.Rel)
+		if err != nil {
+			return nil, fileStat{}, openFailure(err)
+		}
+		defer file.Close()
+		if st = s; st.regular && f.Ino != 0 && (st.ino != f.Ino || st.dev != f.Dev) {
+			return nil, fileStat{}, "changed during the scan"
+		}
+		in = file
+	} else {
+		if lfs, ok := r.FS.(fs.ReadLinkFS); ok {
+			for i := range len(f.Rel) + 1 {
+				if i < len(f.Rel) && f.Rel[i] != '/' {
+					continue
+				}
+				info, err := lfs.Lstat(f.Rel[:i])
+				if err != nil {
+					return nil, fileStat{}, "unreadable: " + errText(err)
+				}
+				if info.Mode()&fs.ModeSymlink != 0 {
+					return nil, fileStat{}, "symbolic link"
+				}
 			}
 		}
+		if !r.OnDisk {
+			// A tree in memory, or of the caller's making: read as it
+			// reads its files (fs.ReadFileFS).
+			return r.readFS(f, limit)
+		}
+		file, err := r.FS.Open(f.Rel)
+		if err != nil {
+			return nil, fileStat{}, "unreadable: " + errText(err)
+		}
+		defer file.Close()
+		info, err := file.Stat()
+		if err != nil {
+			return nil, fileStat{}, "unreadable: " + errText(err)
+		}
+		st, in = statOfInfo(info), file
 	}
+	if !st.regular {
+		return nil, fileStat{}, "not a regular file"
+	}
+	if st.size > limit {
+		return nil, st, fmt.Sprintf(largerThan+"%d bytes", limit)
+	}
+	src, err := readInto(in, st.size, limit, buf)
+	if err != nil {
+		return nil, st, "unreadable: " + errText(err)
+	}
+	return cleanSource(src, st, limit)
+}
+
+// readFS reads the file f of r, a tree not on disk, with fs.ReadFile, as
+// readSource does.
+func (r *root) readFS(f File, limit int64) ([]byte, fileStat, string) {
+	info, err := fs.Stat(r.FS, f.Rel)
+	if err != nil {
+		return nil, fileStat{}, "unreadable: " + errText(err)
+	}
+	st := statOfInfo(info)
+	switch {
+	case !st.regular:
+		return nil, fileStat{}, "not a regular file"
+	case st.size > limit:
+		return nil, st, fmt.Sprintf(largerThan+"%d bytes", limit)
+	}
+	src, err := fs.ReadFile(r.FS, f.Rel)
+	if err != nil {
+		return nil, st, "unreadable: " + errText(err)
+	}
+	return cleanSource(src, st, limit)
+}
+
+// cleanSource returns src, read from a file of st, ready to parse or
+// show, or why it is not: larger than limit, or binary.
+func cleanSource(src []byte, st fileStat, limit int64) ([]byte, fileStat, string) {
 	if int64(len(src)) > limit {
-		return nil, fmt.Sprintf(largerThan+"%d bytes", limit)
+		return nil, st, fmt.Sprintf(largerThan+"%d bytes", limit)
 	}
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
-		return nil, "binary"
+		return nil, st, "binary"
 	}
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	if bytes.IndexByte(src, '\r') >= 0 {
 		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 		src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
 	}
-	return src, ""
+	return src, st, ""
 }
 
 // Digest returns the digest of the tree as a map sees it: the files
@@ -1222,6 +1547,8 @@ func (x *Index) Digest(files []File, skipped []Omitted) [sha256.Size]byte {
 		b = appendString(b, f.Path)
 		b = binary.AppendVarint(b, f.Size)
 		b = binary.AppendVarint(b, f.Mod)
+		b = binary.AppendVarint(b, f.Change)
+		b = binary.AppendUvarint(b, f.Ino)
 		if len(b) > 1<<15 {
 			h.Write(b)
 			b = b[:0]
@@ -1282,7 +1609,8 @@ func (s *Snapshot) State(i int) State {
 // mark dropped and line endings made "\n". It returns why it did not
 // read it, or "".
 func ReadSource(fsys fs.FS, name string, limit int64) ([]byte, string) {
-	return readSource(fsys, name, limit, nil)
+	src, _, reason := (&root{Root: Root{FS: fsys}}).readSource(File{Rel: name}, limit, nil)
+	return src, reason
 }
 
 // Watched reports how root r has been walked: the walks so far, and

@@ -1,20 +1,16 @@
 package index
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
@@ -30,6 +26,13 @@ type File struct {
 	Rel  string // its path relative to its root
 	Size int64
 	Mod  int64 // modification time, Unix nanoseconds
+	// Change is the file's status change time (ctime), Unix
+	// nanoseconds, and Dev and Ino its device and inode numbers, where
+	// the system tells them (zero where it does not): a file replaced by
+	// another of the same size and modification time, or whose
+	// modification time was set back, has another inode or change time.
+	Change   int64
+	Dev, Ino uint64
 }
 
 // Omitted is a file left out of the map, with the reason.
@@ -44,30 +47,26 @@ func walk(ctx context.Context, fsys fs.FS) ([]File, []Omitted, error) {
 	return walkTree(ctx, fsys, walkOptions{})
 }
 
-// walkRoot lists the files of the root r as walkTree does, with the
-// rules of git from above the tree (gitPatterns) when r has a directory
-// on disk.
+// walkRoot lists the files of the root r as walkTree does, with o, and
+// the rules of git from above the tree (gitPatterns) when r has a
+// directory on disk.
 //
-// With disk, r.FS is the directory disk on disk (os.DirFS), and the walk
-// reads its directories there (diskDir); with rw too, the lists come
-// from rw, or the walk is followed by it (rootWatch).
-func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string, workers int, rw *rootWatch) ([]File, []Omitted, error) {
-	o := walkOptions{exclude: exclude, include: include, workers: workers}
-	if disk {
-		o.disk = r.Dir
-	}
-	if r.Dir != "" {
-		git, err := gitPatterns(r.Dir)
+// With o.root, r.FS is the directory on disk o.root has open, and the
+// walk reads its directories there (diskDir); with rw too, the lists
+// come from rw, or the walk is followed by it (rootWatch).
+func walkRoot(ctx context.Context, r Root, o walkOptions, rw *rootWatch) ([]File, []Omitted, error) {
+	if r.Dir != "" && !o.noIgnore {
+		g, err := gitRulesOf(r.Dir, o.noIgnoreParent)
 		if err != nil {
 			return nil, nil, err
 		}
-		o.git = git
+		o.git, o.tracked, o.inRepo = g.patterns, g.tracked, g.inRepo
 	}
-	if rw == nil || !disk {
+	if rw == nil || o.root == nil {
 		return walkTree(ctx, r.FS, o)
 	}
-	outside := outsideRules(r.FS, o.git)
-	files, skipped, ok, err := rw.since(outside)
+	outside := outsideRules(treeReader{r.FS, o.root}, o.git)
+	files, skipped, ok, err := rw.since(outside, o.tracked)
 	switch {
 	case err != nil:
 		rw.failed = err
@@ -80,7 +79,7 @@ func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string,
 	if files, skipped, err = walkTree(ctx, r.FS, o); err != nil {
 		return nil, nil, err
 	}
-	if err := rw.done(old, files, skipped, outside, newSelection(exclude, include)); err != nil {
+	if err := rw.done(old, files, skipped, outside, o.tracked, newSelection(o.exclude, o.include)); err != nil {
 		rw.failed = err
 	}
 	return files, skipped, nil
@@ -89,9 +88,41 @@ func walkRoot(ctx context.Context, r Root, disk bool, exclude, include []string,
 // outsideRules returns the ignore rules that a walk of fsys starts with,
 // those from outside the tree: git's (walkOptions.git), and the tree's
 // .git/info/exclude, in the directory the walk never enters.
-func outsideRules(fsys fs.FS, git []gitignore.Pattern) []gitignore.Pattern {
-	return append(slices.Clip(git), readIgnore(fsys, ".git/info/exclude", nil)...)
+func outsideRules(t treeReader, git []gitignore.Pattern) []gitignore.Pattern {
+	return append(slices.Clip(git), readIgnore(t, ".git/info/exclude", nil)...)
 }
+
+// treeReader reads the small files of a tree that its walk reads (its
+// ignore files): through root, the tree's directory open on disk, when
+// not nil (rootDir.openFile), else through fsys.
+type treeReader struct {
+	fsys fs.FS
+	root *rootDir
+}
+
+// maxIgnoreFile is the most of an ignore file that is read.
+const maxIgnoreFile = 8 << 20
+
+// readFile returns the content of the file at name, a regular file that
+// no symbolic link leads to, read to at most maxIgnoreFile bytes when
+// the tree is on disk.
+func (t treeReader) readFile(name string) ([]byte, error) {
+	if t.root == nil {
+		return fs.ReadFile(t.fsys, name)
+	}
+	f, st, err := t.root.openFile(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !st.regular {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errNotRegular}
+	}
+	return readInto(f, st.size, maxIgnoreFile, nil)
+}
+
+// errNotRegular is the error of a read of what is not a regular file.
+var errNotRegular = errors.New("not a regular file")
 
 // walkOptions tells a walk what to leave out beyond the ignore files it
 // finds inside the tree.
@@ -104,13 +135,39 @@ type walkOptions struct {
 	git []gitignore.Pattern
 	// workers is how many goroutines read directories; 0 means one.
 	workers int
-	// disk, when not empty, is the tree's directory on disk, where its
-	// fs.FS reads (os.DirFS): the walk reads directories there.
-	disk string
+	// root, when not nil, is the tree's directory open on disk, where
+	// its fs.FS reads (os.DirFS): the walk opens directories there
+	// (rootDir.openDir).
+	root *rootDir
 	// watch, when not nil, watches each directory of the walk before it
 	// is read, and is given each one's rules (rootWatch).
 	watch *rootWatch
+	// beforeDir, when not nil, is called with each directory before the
+	// walk opens it: for tests to change the tree under the walk.
+	beforeDir func(dir string)
+	// noIgnore and noIgnoreParent are Options.NoIgnore and
+	// NoIgnoreParent.
+	noIgnore, noIgnoreParent bool
+	// tracked lists the files git tracks in the tree, which no ignore
+	// rule leaves out; inRepo says that the tree lies in a git
+	// repository, where the built-in rules (builtinRules) do not apply.
+	tracked *trackedFiles
+	inRepo  bool
 }
+
+// walkOptionsOf returns the options of a walk of a root with o, the
+// index's Options, through root, its directory open on disk, or nil.
+func walkOptionsOf(o Options, root *rootDir) walkOptions {
+	return walkOptions{exclude: o.Exclude, include: o.Include, workers: o.Parallelism, root: root,
+		noIgnore: o.NoIgnore, noIgnoreParent: o.NoIgnoreParent}
+}
+
+// builtinRules are the ignore rules of a tree outside git, of the files
+// no map has a use for and that a repository's .gitignore would leave
+// out: compiled code of interpreters (Python's __pycache__ and .pyc,
+// Java's .class, Emacs Lisp's .elc, Erlang's .beam, Lua's .luac). They
+// weigh least: an ignore file of the tree can take them back.
+var builtinRules = []string{"__pycache__/", "*.py[cod]", "*$py.class", "*.class", "*.elc", "*.beam", "*.luac"}
 
 // walkTree lists the regular files under the root of fsys, in lexical
 // order, honouring the .gitignore files of the tree (nested ones too),
@@ -129,16 +186,34 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]File, []Omitted
 	if o.watch != nil {
 		o.watch.add(".")
 	}
-	entries, err := fs.ReadDir(fsys, ".")
+	t := treeReader{fsys, o.root}
+	var entries []fs.DirEntry
+	var err error
+	if o.root != nil {
+		var dd *diskDir
+		if dd, err = o.root.openDir("."); err == nil {
+			entries, err = dd.readDir()
+			dd.close()
+		}
+	} else {
+		entries, err = fs.ReadDir(fsys, ".")
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("repomap: walk: %w", err)
 	}
 	// .repomapignore comes after .gitignore, so that its "!" patterns can
 	// take back what the root's .gitignore leaves out.
-	patterns := outsideRules(fsys, o.git)
-	patterns = append(patterns, dirIgnore(fsys, ".", entries, nil)...)
-	patterns = append(patterns, readIgnore(fsys, IgnoreFile, nil)...)
-	w := &walker{ctx: ctx, fsys: fsys, disk: o.disk, watch: o.watch, sel: newSelection(o.exclude, o.include)}
+	var patterns []gitignore.Pattern
+	if !o.noIgnore {
+		if !o.inRepo && !slices.ContainsFunc(entries, func(d fs.DirEntry) bool { return d.Name() == ".git" }) {
+			patterns = parseIgnore([]byte(strings.Join(builtinRules, "\n")), nil)
+		}
+		patterns = append(patterns, outsideRules(t, o.git)...)
+		patterns = append(patterns, dirIgnore(t, ".", entries, nil)...)
+		patterns = append(patterns, readIgnore(t, IgnoreFile, nil)...)
+	}
+	w := &walker{ctx: ctx, tree: t, watch: o.watch, beforeDir: o.beforeDir, sel: newSelection(o.exclude, o.include),
+		noIgnore: o.noIgnore, tracked: o.tracked}
 	top := &dirList{}
 	w.run(max(o.workers, 1), dirJob{dir: ".", entries: entries, ignore: newIgnoreSet(nil, patterns, nil), out: top})
 	if w.err != nil {
@@ -155,11 +230,13 @@ func walkTree(ctx context.Context, fsys fs.FS, o walkOptions) ([]File, []Omitted
 // the lists of its directories in the order of its entries, so that the
 // files come out in the same order however the work was shared.
 type walker struct {
-	ctx   context.Context
-	fsys  fs.FS
-	disk  string     // the tree's directory on disk, or "" (walkOptions.disk)
-	watch *rootWatch // walkOptions.watch
-	sel   selection
+	ctx       context.Context
+	tree      treeReader       // the tree, and its directory on disk (walkOptions.root)
+	watch     *rootWatch       // walkOptions.watch
+	beforeDir func(dir string) // walkOptions.beforeDir
+	sel       selection
+	noIgnore  bool          // walkOptions.noIgnore
+	tracked   *trackedFiles // walkOptions.tracked
 
 	mu      sync.Mutex
 	more    sync.Cond // signalled when a job is queued or the last is done
@@ -177,6 +254,9 @@ type dirJob struct {
 	entries []fs.DirEntry // nil until read
 	ignore  *ignoreSet
 	out     *dirList
+	// trackedOnly says that the rules leave the directory out, and that
+	// it is walked for the files git tracks in it alone.
+	trackedOnly bool
 }
 
 // dirList is what the walk found in one directory, in the order of its
@@ -285,25 +365,37 @@ func (w *walker) dir(job dirJob) error {
 	if w.watch != nil && entries == nil {
 		w.watch.add(job.dir)
 	}
+	if w.beforeDir != nil {
+		w.beforeDir(job.dir)
+	}
 	var dd *diskDir
-	if w.disk != "" {
-		if dd = openDiskDir(filepath.Join(w.disk, filepath.FromSlash(job.dir))); dd != nil {
-			defer dd.close()
+	if root := w.tree.root; root != nil {
+		// Opened relative to the root, following no link: the directory
+		// the walk listed may have been replaced by one since.
+		var err error
+		if dd, err = root.openDir(job.dir); err != nil {
+			out.items = append(out.items, dirItem{skip: &Omitted{job.dir, openFailure(err)}})
+			return nil
 		}
+		defer dd.close()
 	}
 	if entries == nil {
 		var err error
 		if dd != nil {
 			entries, err = dd.readDir()
 		} else {
-			entries, err = fs.ReadDir(w.fsys, job.dir)
+			entries, err = fs.ReadDir(w.tree.fsys, job.dir)
 		}
 		if err != nil {
 			out.items = append(out.items, dirItem{skip: &Omitted{job.dir, "unreadable: " + errText(err)}})
 			return nil
 		}
-		if more := dirIgnore(w.fsys, job.dir, entries, job.parts); len(more) > 0 {
-			ignore = newIgnoreSet(ignore, more, job.parts)
+		if !w.noIgnore && !job.trackedOnly {
+			more := nestedExclude(w.tree, job.dir, entries, job.parts)
+			more = append(more, dirIgnore(w.tree, job.dir, entries, job.parts)...)
+			if len(more) > 0 {
+				ignore = newIgnoreSet(ignore, more, job.parts)
+			}
 		}
 	}
 	if w.watch != nil {
@@ -317,25 +409,33 @@ func (w *walker) dir(job dirJob) error {
 			return err
 		}
 		name := d.Name()
+		if name == ".git" {
+			continue // git's own, a directory or a worktree's link to one
+		}
 		p := name
 		if job.dir != "." {
 			p = job.dir + "/" + name
 		}
 		ps := append(slices.Clip(job.parts), name)
 		typ := d.Type()
+		ignored := job.trackedOnly
 		switch {
 		case d.IsDir():
-			var ignored bool
-			if ignored, scratch = ignore.match(ps, true, scratch); ignored || name == ".git" || !w.sel.enter(p) {
+			if !ignored {
+				ignored, scratch = ignore.match(ps, true, scratch)
+			}
+			if ignored && !w.tracked.holds(p) || !w.sel.enter(p) {
 				continue
 			}
 			sub := &dirList{}
 			out.items = append(out.items, dirItem{dir: sub})
-			subs = append(subs, dirJob{dir: p, parts: ps, ignore: ignore.below(name), out: sub})
+			subs = append(subs, dirJob{dir: p, parts: ps, ignore: ignore.below(name), out: sub, trackedOnly: ignored})
 			continue
 		}
-		var ignored bool
-		if ignored, scratch = ignore.match(ps, false, scratch); ignored || !w.sel.keep(p) {
+		if !ignored {
+			ignored, scratch = ignore.match(ps, false, scratch)
+		}
+		if ignored && !w.tracked.has(p) || !w.sel.keep(p) {
 			continue
 		}
 		switch {
@@ -346,27 +446,39 @@ func (w *walker) dir(job dirJob) error {
 			out.items = append(out.items, dirItem{skip: &Omitted{p, "not a regular file"}})
 			continue
 		}
-		size, mod, err := w.stamp(dd, d)
-		if err != nil {
+		st, err := w.stat(dd, d)
+		switch {
+		case err != nil:
 			out.items = append(out.items, dirItem{skip: &Omitted{p, "unreadable: " + errText(err)}})
 			continue
+		case !st.regular: // it changed since the directory was read
+			out.items = append(out.items, dirItem{skip: &Omitted{p, "not a regular file"}})
+			continue
 		}
-		out.items = append(out.items, dirItem{file: &File{Path: p, Size: size, Mod: mod}})
+		out.items = append(out.items, dirItem{file: &File{Path: p, Size: st.size, Mod: st.mod, Change: st.change, Dev: st.dev, Ino: st.ino}})
 	}
 	return nil
 }
 
-// stamp returns the size and modification time of the file of entry d,
-// read by dd, its directory open on disk, when it is not nil.
-func (w *walker) stamp(dd *diskDir, d fs.DirEntry) (size, mod int64, err error) {
+// stat returns what the system tells of the file of entry d, read by
+// dd, its directory open on disk, when it is not nil.
+func (w *walker) stat(dd *diskDir, d fs.DirEntry) (fileStat, error) {
 	if dd != nil {
-		return dd.stamp(d.Name())
+		return dd.stat(d.Name())
 	}
 	info, err := d.Info()
 	if err != nil {
-		return 0, 0, err
+		return fileStat{}, err
 	}
-	return info.Size(), info.ModTime().UnixNano(), nil
+	return statOfInfo(info), nil
+}
+
+// openFailure is why an entry that could not be opened is left out.
+func openFailure(err error) string {
+	if isLink(err) {
+		return "symbolic link"
+	}
+	return "unreadable: " + errText(err)
 }
 
 // ignoreSet is the ignore rules that apply in one directory, the last
@@ -471,22 +583,61 @@ func (s *ignoreSet) match(ps []string, isDir bool, scratch []int32) (bool, []int
 	return false, scratch
 }
 
+// nestedExclude returns the patterns of the info/exclude file of the git
+// repository whose top level is the directory dir of the tree, whose
+// entries are entries and path parts domain, when a .git directory or
+// file among them makes it one (a nested repository or a submodule), or
+// none. They apply below dir, as that repository's .gitignore files do.
+// A submodule's git directory (its .git file says where) is read when it
+// lies in the tree, as the superproject's .git/modules does.
+func nestedExclude(t treeReader, dir string, entries []fs.DirEntry, domain []string) []gitignore.Pattern {
+	if dir == "." {
+		return nil // the root's: outsideRules and gitRulesOf read it
+	}
+	i, ok := slices.BinarySearchFunc(entries, ".git", func(d fs.DirEntry, name string) int {
+		return strings.Compare(d.Name(), name)
+	})
+	if !ok {
+		return nil
+	}
+	gitDir := path.Join(dir, ".git")
+	if !entries[i].IsDir() {
+		data, err := t.readFile(gitDir)
+		if err != nil {
+			return nil
+		}
+		g, found := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+		if g = strings.TrimSpace(g); !found || path.IsAbs(g) {
+			return nil
+		}
+		if gitDir = path.Join(dir, g); !fs.ValidPath(gitDir) {
+			return nil // outside the tree
+		}
+	}
+	if data, err := t.readFile(path.Join(gitDir, "commondir")); err == nil {
+		if c := path.Join(gitDir, strings.TrimSpace(string(data))); fs.ValidPath(c) {
+			gitDir = c
+		}
+	}
+	return readIgnore(t, path.Join(gitDir, "info", "exclude"), domain)
+}
+
 // dirIgnore returns the patterns of the .gitignore file among entries, the
 // entries of the directory dir whose path parts are domain, or none.
-func dirIgnore(fsys fs.FS, dir string, entries []fs.DirEntry, domain []string) []gitignore.Pattern {
+func dirIgnore(t treeReader, dir string, entries []fs.DirEntry, domain []string) []gitignore.Pattern {
 	if _, ok := slices.BinarySearchFunc(entries, ".gitignore", func(d fs.DirEntry, name string) int {
 		return strings.Compare(d.Name(), name)
 	}); !ok {
 		return nil
 	}
-	return readIgnore(fsys, path.Join(dir, ".gitignore"), domain)
+	return readIgnore(t, path.Join(dir, ".gitignore"), domain)
 }
 
 // readIgnore reads the gitignore patterns of the file at name, which apply
 // below the directory whose path parts are domain. A missing or unreadable
 // file has no patterns.
-func readIgnore(fsys fs.FS, name string, domain []string) []gitignore.Pattern {
-	data, err := fs.ReadFile(fsys, name)
+func readIgnore(t treeReader, name string, domain []string) []gitignore.Pattern {
+	data, err := t.readFile(name)
 	if err != nil {
 		return nil
 	}
@@ -520,10 +671,10 @@ type quickPattern struct {
 	name, suffix string
 }
 
-// newQuickPattern parses line as gitignore.ParsePattern does and takes
-// the longest literal part of its pattern as the one a path must have.
+// newQuickPattern parses line as parsePattern does and takes the longest
+// literal part of its pattern as the one a path must have.
 func newQuickPattern(line string, domain []string) quickPattern {
-	q := quickPattern{Pattern: gitignore.ParsePattern(line, domain)}
+	q := quickPattern{Pattern: parsePattern(line, domain)}
 	p := strings.TrimPrefix(line, "!")
 	if !strings.HasSuffix(p, `\ `) {
 		p = strings.TrimRight(p, " ")
@@ -642,11 +793,19 @@ func hasMeta(g string) bool { return strings.ContainsAny(g, `*?[{\`) }
 // matches an exclude glob.
 func (s selection) excluded(p string, dir bool) bool {
 	for _, g := range s.exclude {
-		if (dir || !g.dirOnly) && doublestar.MatchUnvalidated(g.pattern, p) {
+		if (dir || !g.dirOnly) && doublestar.MatchUnvalidated(g.pattern, p) && !g.isPrefix(p) {
 			return true
 		}
 	}
 	return false
+}
+
+// isPrefix reports whether p is the directory whose contents a glob
+// that ends in "/**" matches: "foo/**" matches what lies below foo, as
+// in a .gitignore file, not foo (which doublestar's "**" matches too).
+func (g glob) isPrefix(p string) bool {
+	t, ok := strings.CutSuffix(g.pattern, "/**")
+	return ok && doublestar.MatchUnvalidated(t, p)
 }
 
 // enter reports whether the walk should enter the directory at p: it is
@@ -717,209 +876,4 @@ func CheckGlobs(field string, globs []string) error {
 		}
 	}
 	return nil
-}
-
-// gitPatterns returns the ignore rules that git applies to the tree at
-// dir on disk from outside it, for walkOptions.git: the user's
-// core.excludesFile (by default $XDG_CONFIG_HOME/git/ignore, or
-// ~/.config/git/ignore), the repository's info/exclude, and the
-// .gitignore files of the directories from the repository's top level
-// down to dir's parent. They are rebased to dir: the patterns match
-// paths relative to dir, as the walk gives them, and as git would match
-// the same files from the top level, so that a file or a directory above
-// dir that git ignores leaves out all of the tree.
-//
-// The repository is the nearest directory at or above dir that holds a
-// .git directory or a .git file (a linked worktree or a submodule), and
-// nothing above its top level is read. A dir in no repository has no
-// such rules: gitPatterns returns none, and the walk honours the ignore
-// files inside the tree alone. core.excludesFile is read from the
-// system's, the user's ($XDG_CONFIG_HOME/git/config, ~/.gitconfig) and
-// the repository's config files, the last one setting it winning, as in
-// git; include directives are not followed. Missing files have no rules;
-// a file that exists but cannot be read, or a config file git could not
-// parse, is an error, since leaving its rules out could show what the
-// repository keeps out of git.
-func gitPatterns(dir string) ([]gitignore.Pattern, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, fmt.Errorf("repomap: git rules of %s: %w", dir, err)
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	top, gitDir, ok := enclosingRepo(abs)
-	if !ok {
-		return nil, nil
-	}
-	rel, err := filepath.Rel(top, abs)
-	if err != nil {
-		return nil, fmt.Errorf("repomap: git rules of %s: %w", dir, err)
-	}
-	var prefix []string
-	if rel != "." {
-		prefix = strings.Split(filepath.ToSlash(rel), "/")
-	}
-	common := commonDir(gitDir)
-
-	excludes, err := excludesFile(top, filepath.Join(common, "config"))
-	if err != nil {
-		return nil, err
-	}
-	var ps []gitignore.Pattern
-	for _, name := range []string{excludes, filepath.Join(common, "info", "exclude")} {
-		add, err := readIgnoreFile(name, nil)
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, add...)
-	}
-	for i := range prefix {
-		add, err := readIgnoreFile(filepath.Join(top, filepath.Join(prefix[:i]...), ".gitignore"), prefix[:i])
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, add...)
-	}
-	if len(ps) == 0 {
-		return nil, nil
-	}
-	return []gitignore.Pattern{rebased{prefix: prefix, patterns: ps}}, nil
-}
-
-// rebased stands for gitignore patterns of a repository, matched against
-// the paths of a tree that lies at prefix below its top level.
-type rebased struct {
-	prefix   []string
-	patterns []gitignore.Pattern
-}
-
-// Match matches the path below the tree as git would match it from the
-// top level: the last pattern that matches decides.
-func (r rebased) Match(p []string, isDir bool) gitignore.MatchResult {
-	full := append(slices.Clip(r.prefix), p...)
-	for i := len(r.patterns) - 1; i >= 0; i-- {
-		if m := r.patterns[i].Match(full, isDir); m != gitignore.NoMatch {
-			return m
-		}
-	}
-	return gitignore.NoMatch
-}
-
-// enclosingRepo returns the top level of the git repository that holds
-// the absolute directory dir, and its git directory, or false when no
-// directory at or above dir is a repository's top level.
-func enclosingRepo(dir string) (top, gitDir string, ok bool) {
-	for d := dir; ; {
-		dotGit := filepath.Join(d, ".git")
-		if info, err := os.Stat(dotGit); err == nil {
-			switch {
-			case info.IsDir():
-				if _, err := os.Stat(filepath.Join(dotGit, "HEAD")); err == nil {
-					return d, dotGit, true
-				}
-			case info.Mode().IsRegular():
-				// A linked worktree or a submodule: "gitdir: <path>".
-				if data, err := os.ReadFile(dotGit); err == nil {
-					if g, found := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); found {
-						g = strings.TrimSpace(g)
-						if !filepath.IsAbs(g) {
-							g = filepath.Join(d, g)
-						}
-						return d, g, true
-					}
-				}
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", "", false
-		}
-		d = parent
-	}
-}
-
-// commonDir returns the directory that holds the config and info/exclude
-// of the repository whose git directory is gitDir: the main repository's
-// for a linked worktree, gitDir itself otherwise.
-func commonDir(gitDir string) string {
-	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
-	if err != nil {
-		return gitDir
-	}
-	c := strings.TrimSpace(string(data))
-	if !filepath.IsAbs(c) {
-		c = filepath.Join(gitDir, c)
-	}
-	return c
-}
-
-// excludesFile returns the path of the core.excludesFile that git uses
-// in the repository at top whose config file is repoConfig.
-func excludesFile(top, repoConfig string) (string, error) {
-	home, _ := os.UserHomeDir()
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	if xdg == "" && home != "" {
-		xdg = filepath.Join(home, ".config")
-	}
-	var configs []string
-	if v := os.Getenv("GIT_CONFIG_NOSYSTEM"); v == "" || v == "0" || strings.EqualFold(v, "false") {
-		configs = append(configs, "/etc/gitconfig")
-	}
-	if xdg != "" {
-		configs = append(configs, filepath.Join(xdg, "git", "config"))
-	}
-	if home != "" {
-		configs = append(configs, filepath.Join(home, ".gitconfig"))
-	}
-	configs = append(configs, repoConfig)
-
-	var value string
-	for _, name := range configs {
-		data, err := os.ReadFile(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return "", fmt.Errorf("repomap: git config: %w", err)
-		}
-		cfg := gitconfig.New()
-		if err := gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
-			return "", fmt.Errorf("repomap: git config %s: %w", name, err)
-		}
-		if cfg.HasSection("core") {
-			if v := cfg.Section("core").Options.Get("excludesFile"); v != "" {
-				value = v
-			}
-		}
-	}
-	switch {
-	case value == "":
-		if xdg == "" {
-			return "", nil
-		}
-		return filepath.Join(xdg, "git", "ignore"), nil
-	case value == "~" || strings.HasPrefix(value, "~/"):
-		return filepath.Join(home, value[1:]), nil
-	case !filepath.IsAbs(value):
-		return filepath.Join(top, value), nil
-	}
-	return value, nil
-}
-
-// readIgnoreFile reads the gitignore patterns of the file at name on
-// disk, which apply below the directory whose path parts are domain. A
-// missing file, or an empty name, has no patterns.
-func readIgnoreFile(name string, domain []string) ([]gitignore.Pattern, error) {
-	if name == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("repomap: git rules: %w", err)
-	}
-	return parseIgnore(data, domain), nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -200,6 +201,18 @@ func TestRepomapIgnore(t *testing.T) {
 	}
 }
 
+// openRoot returns the directory at dir open for a walk on disk, closed
+// when the test ends; nil where the system opens none (rootDir).
+func openRoot(t *testing.T, dir string) *rootDir {
+	t.Helper()
+	d, err := openRootDir(dir)
+	if err != nil {
+		return nil
+	}
+	t.Cleanup(d.close)
+	return d
+}
+
 // writeFiles writes the files of tree under dir.
 func writeFiles(t *testing.T, dir string, tree map[string]string) {
 	t.Helper()
@@ -243,19 +256,7 @@ func gitHome(t *testing.T, base string) (home, xdg string) {
 // walkDir walks the tree at dir with git's rules, as a root on disk.
 func walkDir(t *testing.T, dir string) []string {
 	t.Helper()
-	git, err := gitPatterns(dir)
-	if err != nil {
-		t.Fatalf("gitPatterns(%s): %v", dir, err)
-	}
-	files, _, err := walkTree(context.Background(), os.DirFS(dir), walkOptions{git: git})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range files {
-		got = append(got, f.Path)
-	}
-	return got
+	return walkRootDir(t, dir, walkOptions{})
 }
 
 // gitFiles lists the files git does not ignore under dir, relative to it.
@@ -322,8 +323,10 @@ func TestGitPatterns(t *testing.T) {
 		}
 	})
 	t.Run("a root in an ignored directory", func(t *testing.T) {
-		if got := walkDir(t, filepath.Join(repo, "a", "build", "out")); len(got) != 0 {
-			t.Errorf("walk of a/build/out = %q, want nothing: git ignores build/", got)
+		// Named as the root, it is mapped, as ripgrep searches a path it
+		// is given: the rules apply below it.
+		if got, want := walkDir(t, filepath.Join(repo, "a", "build", "out")), []string{"keep.go", "o.go"}; !slices.Equal(got, want) {
+			t.Errorf("walk of a/build/out = %q, want %q", got, want)
 		}
 	})
 	t.Run("core.excludesFile in ~/.gitconfig", func(t *testing.T) {
@@ -365,15 +368,15 @@ func TestWalkRoot(t *testing.T) {
 	})
 	dir := filepath.Join(repo, "a", "b")
 	list := func(r Root) []string {
-		files, _, err := walkRoot(context.Background(), r, r.Dir != "", nil, []string{"*.go", "*.yaml"}, 2, nil)
+		o := walkOptions{include: []string{"*.go", "*.yaml"}, workers: 2}
+		if r.Dir != "" {
+			o.root = openRoot(t, r.Dir)
+		}
+		files, _, err := walkRoot(context.Background(), r, o, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, f := range files {
-			got = append(got, f.Path)
-		}
-		return got
+		return filePaths(files)
 	}
 	// A root on disk follows git's rules from above it.
 	if got, want := list(Root{FS: os.DirFS(dir), Dir: dir}), []string{"main.go"}; !slices.Equal(got, want) {
@@ -408,13 +411,19 @@ func TestWalkOnDisk(t *testing.T) {
 	}
 	r := Root{Dir: dir, FS: os.DirFS(dir)}
 	for _, workers := range []int{1, 3} {
-		wantFiles, wantSkips, err := walkRoot(context.Background(), r, false, nil, nil, workers, nil)
+		wantFiles, wantSkips, err := walkRoot(context.Background(), r, walkOptions{workers: workers}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, skips, err := walkRoot(context.Background(), r, true, nil, nil, workers, nil)
+		files, skips, err := walkRoot(context.Background(), r, walkOptions{workers: workers, root: openRoot(t, dir)}, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for i := range files {
+			if runtime.GOOS == "linux" && files[i].Ino == 0 {
+				t.Errorf("on disk, %s has no inode", files[i].Path)
+			}
+			files[i].Change, files[i].Dev, files[i].Ino = 0, 0, 0 // which the fs.FS does not tell
 		}
 		if !slices.Equal(files, wantFiles) || !slices.Equal(skips, wantSkips) || len(files) != 6 || len(skips) != 2 {
 			t.Errorf("on disk, %d workers: %v, skips %v; through the fs.FS: %v, skips %v", workers, files, skips, wantFiles, wantSkips)
@@ -516,7 +525,7 @@ func TestQuickPattern(t *testing.T) {
 	skipped := 0
 	for _, domain := range [][]string{nil, {"a"}, {"packages", "p"}} {
 		for _, line := range lines {
-			plain, quick := gitignore.ParsePattern(line, domain), newQuickPattern(line, domain)
+			plain, quick := parsePattern(line, domain), newQuickPattern(line, domain)
 			for _, p := range paths {
 				for _, dir := range []bool{false, true} {
 					if got, want := quick.Match(p, dir), plain.Match(p, dir); got != want {
@@ -564,7 +573,7 @@ func TestIgnoreSet(t *testing.T) {
 	for range 200 {
 		// Rules from outside the tree (not quick ones), the top's, and a
 		// nested ignore file's at nestAt.
-		outside := []gitignore.Pattern{gitignore.ParsePattern(lines[rng.IntN(len(lines))], nil)}
+		outside := []gitignore.Pattern{parsePattern(lines[rng.IntN(len(lines))], nil)}
 		top := append(outside, pick(1+rng.IntN(12))...)
 		nestAt := []string{parts[rng.IntN(len(parts))]}
 		var nested []gitignore.Pattern

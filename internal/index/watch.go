@@ -47,6 +47,7 @@ type rootWatch struct {
 	skipped []Omitted
 	at      map[string]int      // per path of files, its index; -1 for a path of skipped
 	outside []gitignore.Pattern // the rules from outside the tree (walkTree)
+	tracked *trackedFiles       // the files git tracks, which no rule leaves out (walkOptions.tracked)
 	sel     selection
 	rewalks int   // walks made since the watch began
 	failed  error // what ended the watch
@@ -97,7 +98,7 @@ func (rw *rootWatch) rearm() map[int32]string {
 // done takes the lists of a walk the watch followed from its start, and
 // ends the watches of directories that walk did not list. It reports
 // an error of the watch, which then cannot be used.
-func (rw *rootWatch) done(old map[int32]string, files []File, skipped []Omitted, outside []gitignore.Pattern, sel selection) error {
+func (rw *rootWatch) done(old map[int32]string, files []File, skipped []Omitted, outside []gitignore.Pattern, tracked *trackedFiles, sel selection) error {
 	if rw.err != nil {
 		return rw.err
 	}
@@ -106,7 +107,7 @@ func (rw *rootWatch) done(old map[int32]string, files []File, skipped []Omitted,
 			rw.d.remove(wd)
 		}
 	}
-	rw.walked, rw.files, rw.skipped, rw.outside, rw.sel = true, files, skipped, outside, sel
+	rw.walked, rw.files, rw.skipped, rw.outside, rw.tracked, rw.sel = true, files, skipped, outside, tracked, sel
 	rw.at = make(map[string]int, len(files)+len(skipped))
 	for i, f := range files {
 		rw.at[f.Path] = i
@@ -122,8 +123,9 @@ func (rw *rootWatch) done(old map[int32]string, files []File, skipped []Omitted,
 // for the caller to copy, not to keep); or, when the
 // events say the tree must be walked again, or the watch failed (err),
 // not ok. outside is the rules from outside the tree that a walk now
-// starts with.
-func (rw *rootWatch) since(outside []gitignore.Pattern) (files []File, skipped []Omitted, ok bool, err error) {
+// starts with, and tracked the files git now tracks in it: when either
+// changed (a file added to git's index), the tree is walked again.
+func (rw *rootWatch) since(outside []gitignore.Pattern, tracked *trackedFiles) (files []File, skipped []Omitted, ok bool, err error) {
 	if !rw.walked {
 		return nil, nil, false, nil
 	}
@@ -131,7 +133,7 @@ func (rw *rootWatch) since(outside []gitignore.Pattern) (files []File, skipped [
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if !reflect.DeepEqual(outside, rw.outside) {
+	if !reflect.DeepEqual(outside, rw.outside) || !tracked.sameIndex(rw.tracked) {
 		return nil, nil, false, nil
 	}
 	var stale []int // files whose stamps may have changed
@@ -165,12 +167,12 @@ func (rw *rootWatch) since(outside []gitignore.Pattern) (files []File, skipped [
 	// stamps change in place.
 	for _, i := range stale {
 		f := &rw.files[i]
-		info, err := os.Lstat(filepath.Join(rw.dir, filepath.FromSlash(f.Path)))
-		if err != nil || !info.Mode().IsRegular() {
+		st, err := lstat(filepath.Join(rw.dir, filepath.FromSlash(f.Path)))
+		if err != nil || !st.regular {
 			rw.walked = false
 			return nil, nil, false, nil
 		}
-		f.Size, f.Mod = info.Size(), info.ModTime().UnixNano()
+		f.Size, f.Mod, f.Change, f.Dev, f.Ino = st.size, st.mod, st.change, st.dev, st.ino
 	}
 	return rw.files, rw.skipped, true, nil
 }
@@ -186,11 +188,14 @@ func (rw *rootWatch) leftOut(dir, name string, isDir bool) bool {
 	if dir != "." {
 		p = dir + "/" + name
 	}
+	if name == ".git" {
+		return true
+	}
 	ignored, _ := ignore.match(strings.Split(p, "/"), isDir, nil)
 	if isDir {
-		return ignored || name == ".git" || !rw.sel.enter(p)
+		return ignored && !rw.tracked.holds(p) || !rw.sel.enter(p)
 	}
-	return ignored || !rw.sel.keep(p)
+	return ignored && !rw.tracked.has(p) || !rw.sel.keep(p)
 }
 
 // exists reports whether the tree has an entry at p, or may have.

@@ -58,12 +58,12 @@ func TestWatchedWalk(t *testing.T) {
 	// watched walk must walk again (1), must not (0), or may (-1).
 	check := func(step string, rewalk int) {
 		t.Helper()
-		want, wantSkips, err := walkRoot(ctx, r, true, nil, nil, 2, nil)
+		want, wantSkips, err := walkRoot(ctx, r, walkOptions{workers: 2, root: openRoot(t, dir)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		before := rw.rewalks
-		got, gotSkips, err := walkRoot(ctx, r, true, nil, nil, 2, rw)
+		got, gotSkips, err := walkRoot(ctx, r, walkOptions{workers: 2, root: openRoot(t, dir)}, rw)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,10 @@
+package eval
+
+import (
+	"os"
+	"testing"
+
+	"github.com/repomap-dev/repomap/internal/cachetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(cachetest.Main(m)) }
