@@ -12,6 +12,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/jvm"
+	"github.com/repomap-dev/repomap/internal/link/langs"
+	"github.com/repomap-dev/repomap/internal/link/rust"
 	"github.com/repomap-dev/repomap/internal/policy"
 )
 
@@ -103,6 +107,20 @@ func changeNames(table map[string]change) string {
 	return strings.Join(names, ", ")
 }
 
+// rules is a change that resolves the languages of r by r.
+func rules(r *link.Rules) change {
+	return flag(func(c *policy.Config) { c.Link.Rules = langs.With(c.Link.Rules, r) })
+}
+
+// mergeRules returns the rules of base, with those of more in their
+// places: the default rules and what changes before "resolve" added.
+func mergeRules(base, more []*link.Rules) []*link.Rules {
+	for _, r := range more {
+		base = langs.With(base, r)
+	}
+	return base
+}
+
 // flag is a change without a value.
 func flag(set func(c *policy.Config)) change {
 	return change{set: func(c *policy.Config, _ string) bool { set(c); return true }}
@@ -135,9 +153,9 @@ func count(takes string, lo, hi int, set func(c *policy.Config, n int)) change {
 
 // defaultChanges are the changes the default ranking takes.
 var defaultChanges = map[string]change{
-	"rust":       flag(func(c *policy.Config) { c.Link.Rust = true }),
-	"scala":      flag(func(c *policy.Config) { c.Link.Scala = true }),
-	"kotlin":     flag(func(c *policy.Config) { c.Link.Kotlin = true }),
+	"rust":       rules(rust.Rules),
+	"scala":      rules(jvm.Scala),
+	"kotlin":     rules(jvm.Rules),
 	"doccode":    flag(func(c *policy.Config) { c.Link.DocCode = true }),
 	"docmaps":    flag(func(c *policy.Config) { c.DocMaps = true }),
 	"byname":     flag(func(c *policy.Config) { c.ByName = true }),
@@ -158,15 +176,16 @@ var aiderChanges = map[string]change{
 	"builtins": flag(func(c *policy.Config) { c.Link.Builtins = true }),
 	"names":    weight("a weight in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Link.Names = w }),
 	"private":  weight("a weight in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Private = w }),
-	"rust":     flag(func(c *policy.Config) { c.Link.Rust = true }),
-	"scala":    flag(func(c *policy.Config) { c.Link.Scala = true }),
-	"kotlin":   flag(func(c *policy.Config) { c.Link.Kotlin = true }),
+	"rust":     rules(rust.Rules),
+	"scala":    rules(jvm.Scala),
+	"kotlin":   rules(jvm.Rules),
 	"family":   flag(func(c *policy.Config) { c.Link.Family = true }),
 	"resolve": flag(func(c *policy.Config) {
-		c.Link.Resolve, c.Link.Fallback = true, policy.Default().Link.Fallback
+		d := policy.Default().Link
+		c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, mergeRules(d.Rules, c.Link.Rules), d.Fallback
 	}),
 	"resolve=": weight("the weight of unresolved name matches, in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) {
-		c.Link.Resolve, c.Link.Fallback = true, w
+		c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, mergeRules(policy.Default().Link.Rules, c.Link.Rules), w
 	}),
 	"docs":     flag(func(c *policy.Config) { c.Docs = policy.DocsFactor }),
 	"docs=":    weight("a factor in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Docs = w }),

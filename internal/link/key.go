@@ -2,6 +2,8 @@ package link
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/repomap-dev/repomap/rank"
 )
@@ -112,4 +114,11 @@ func ClassOf(key string) Class {
 		return Private
 	}
 	return Resolved
+}
+
+// goPrivate reports whether a key of scope and name is of a name a Go
+// package keeps to itself: in the scope of a Go package (package golang
+// names them "go:" and a number), not exported.
+func goPrivate(scope, name string) bool {
+	return strings.HasPrefix(scope, "go:") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf
 }

@@ -1,6 +1,9 @@
 package policy
 
-import "github.com/repomap-dev/repomap/internal/link"
+import (
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/langs"
+)
 
 // The settings of the default ranking. Each was kept because repomap
 // eval measured it better on held-out history, tasks and canons; the
@@ -63,7 +66,7 @@ const (
 // overview's front doors and READMEs.
 func Default() Config {
 	return Config{
-		Link: link.Config{Resolve: true, Fallback: fallbackWeight, Family: true, Fixtures: true, Exports: true,
+		Link: link.Config{Resolve: true, Rules: langs.Default(), Fallback: fallbackWeight, Family: true, Fixtures: true, Exports: true,
 			Readme: true, DocCode: true},
 		Reverse: reverseWeight, Private: privateWeight, OverviewLong: overviewLong,
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,
