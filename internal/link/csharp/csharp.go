@@ -260,11 +260,8 @@ func (r *csharpResolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 		if r.Pkgs[u.target] {
 			return append(out, link.Ref{Name: name, Scope: r.PkgScope(u.target)})
 		}
-		switch n, at := r.Named(u.target); at {
-		case link.InTree:
-			return r.TypeKeys(out, []pkgscope.TypeName{n})
-		case link.Outside:
-			return out
+		if keys, done := r.NamedKeys(out, u.target); done {
+			return keys
 		}
 	case "call":
 		return r.callKeys(out, i, j, name, qual)
@@ -294,39 +291,38 @@ func (r *csharpResolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
 func (r *csharpResolver) callKeys(out []link.Ref, i, j int, name, qual string) []link.Ref {
-	fallback := link.FallbackRef(name)
-	var keys []link.Ref
-	done := false
+	c := pkgscope.Call{Name: name, Recv: pkgscope.Typed}
 	switch {
 	case qual == "" || qual == "this":
-		keys, done = r.OwnKeys(out, i, name, qual == "")
+		c.Recv, c.Plain = pkgscope.Own, qual == ""
 	case qual == "base":
-		keys, done = r.SuperKeys(out, i, name)
+		c.Recv = pkgscope.Super
 	case !csValue(qual):
-		// Another expression: "a.B().C()".
+		c.Recv = pkgscope.Other // another expression: "a.B().C()"
 	default: // x.M() on a declared name, C.M() on a type
-		ns, at := r.ReceiverType(i, j, qual)
-		if at != link.InTree && len(r.File(i).Vars[qual]) == 0 && !unicode.IsUpper(rune(qual[0])) {
+		c.Types, c.At = r.ReceiverType(i, j, qual)
+		switch {
+		case c.At != link.InTree && len(r.File(i).Vars[qual]) == 0 && !unicode.IsUpper(rune(qual[0])):
 			// A value whose type the file does not say.
 			if keys, ok := r.extKeys(out, i, name); ok || csObject[name] {
 				return keys
 			}
-			break
-		}
-		switch at {
-		case link.Outside:
-			keys, _ = r.extKeys(out, i, name)
+			c.Recv = pkgscope.Other
+		case c.At == link.Outside:
+			keys, _ := r.extKeys(out, i, name)
 			return keys
-		case link.InTree:
-			if keys, done = r.TypeMemberKeys(out, r.TypeFiles(ns), name); !done {
-				keys, done = r.extKeys(out, i, name)
+		case c.At == link.InTree:
+			// The type's member, else an extension method.
+			if keys, done := r.MemberCallKeys(out, i, c); done {
+				return keys
 			}
+			if keys, ok := r.extKeys(out, i, name); ok {
+				return keys
+			}
+			c.Recv = pkgscope.Other
 		}
 	}
-	if done {
-		return keys
-	}
-	return append(out, fallback)
+	return r.CallKeys(out, i, c)
 }
 
 // extKeys appends the keys of the extension methods named name that file

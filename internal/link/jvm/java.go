@@ -173,12 +173,8 @@ func (r *javaResolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 		}
 		full := strings.TrimPrefix(qual, "static ")
 		if full == qual { // import a.b.C
-			n, at := r.Named(full)
-			switch at {
-			case link.InTree:
-				return r.TypeKeys(out, []pkgscope.TypeName{n})
-			case link.Outside:
-				return out
+			if keys, done := r.NamedKeys(out, full); done {
+				return keys
 			}
 			break
 		}
@@ -198,10 +194,8 @@ func (r *javaResolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 		switch {
 		case qual == "":
 		case full != qual: // import static a.b.C.*
-			if n, at := r.Named(full); at == link.InTree {
-				return r.TypeKeys(out, []pkgscope.TypeName{n})
-			} else if at == link.Outside {
-				return out
+			if keys, done := r.NamedKeys(out, full); done {
+				return keys
 			}
 		default:
 			return r.demandKeys(out, name, full)
@@ -232,35 +226,20 @@ func (r *javaResolver) demandKeys(out []link.Ref, name, full string) []link.Ref 
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
 func (r *javaResolver) callKeys(out []link.Ref, i, j int, name, qual string) []link.Ref {
-	fallback := link.FallbackRef(name)
-	var keys []link.Ref
-	done := false
+	c := pkgscope.Call{Name: name, Recv: pkgscope.Typed}
 	switch {
 	case qual == "" || qual == "this":
-		keys, done = r.OwnKeys(out, i, name, qual == "")
+		c.Recv, c.Plain = pkgscope.Own, qual == ""
 	case qual == "super":
-		keys, done = r.SuperKeys(out, i, name)
+		c.Recv = pkgscope.Super
 	case qual == "." || qual == "::" || !javaValue(qual) && strings.ToUpper(qual) == qual:
-		// An expression, or a constant's value.
-	default: // x.m() on a declared name, C.m() on a type
-		var ns []pkgscope.TypeName
-		var at link.Place
-		if javaValue(qual) {
-			ns, at = r.VarType(i, j, qual)
-		} else {
-			ns, at = r.TypeOf(i, qual)
-		}
-		switch at {
-		case link.Outside:
-			return out
-		case link.InTree:
-			keys, done = r.TypeMemberKeys(out, r.TypeFiles(ns), name)
-		}
+		c.Recv = pkgscope.Other // an expression, or a constant's value
+	case javaValue(qual): // x.m() on a declared name
+		c.Types, c.At = r.VarType(i, j, qual)
+	default: // C.m() on a type
+		c.Types, c.At = r.TypeOf(i, qual)
 	}
-	if done {
-		return keys
-	}
-	return append(out, fallback)
+	return r.CallKeys(out, i, c)
 }
 
 // javaObject lists the methods of java.Lang.Object.

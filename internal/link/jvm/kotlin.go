@@ -98,12 +98,8 @@ func (r *javaResolver) kotlinRefKeys(out []link.Ref, i, j int) []link.Ref {
 			break
 		}
 		full, _, _ := strings.Cut(qual, " as ")
-		keys, at := r.importKeys(out, full)
-		switch at {
-		case link.InTree:
-			return keys
-		case link.Outside:
-			return out
+		if keys, at := r.importKeys(out, full); at != link.Unknown {
+			return keys // nothing outside the tree
 		}
 	case "package":
 		if qual != "" { // import a.b.*, import a.b.C.*

@@ -76,14 +76,13 @@ func newScalaResolver(tree []link.File, files []int) *scalaResolver {
 // as sbt's build files and those of its project directory.
 const scalaEmpty = "<empty>"
 
-// pkgObject returns the files that define the package object of package
-// p.
-func (r *scalaResolver) pkgObject(p string) []int {
+// pkgObject returns the package object of package p.
+func pkgObject(p string) pkgscope.TypeName {
 	parent, last := scalaEmpty, p
 	if k := strings.LastIndexByte(p, '.'); k >= 0 {
 		parent, last = p[:k], p[k+1:]
 	}
-	return r.Types[pkgscope.TypeName{Pkg: parent, Name: last}]
+	return pkgscope.TypeName{Pkg: parent, Name: last}
 }
 
 // scalaPackages returns the packages a file's package clauses open,
@@ -242,11 +241,8 @@ func (r *scalaResolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 			}
 			return out
 		}
-		switch n, at := r.Named(full); at {
-		case link.InTree:
-			return r.TypeKeys(out, []pkgscope.TypeName{n})
-		case link.Outside:
-			return out
+		if keys, done := r.NamedKeys(out, full); done {
+			return keys
 		}
 		if k := strings.LastIndexByte(full, '.'); k > 0 && scalaValue(name) {
 			// "import a.b.C.m": a member of C.
@@ -272,27 +268,32 @@ func (r *scalaResolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
 func (r *scalaResolver) callKeys(out []link.Ref, i, j int, name, qual string) []link.Ref {
-	fallback := link.FallbackRef(name)
-	var keys []link.Ref
-	done := false
+	c := pkgscope.Call{Name: name, Recv: pkgscope.Other}
 	switch {
 	case qual == "" || qual == "this" || strings.HasSuffix(qual, " ="):
-		if qual != "this" {
-			// "C(…)": the apply of a case class or an object.
-			ns, at := r.TypeOf(i, name)
-			c, _ := utf8.DecodeRuneInString(name)
-			switch {
-			case at == link.InTree:
-				return r.TypeKeys(out, ns)
-			case at == link.Outside && unicode.IsUpper(c):
-				return out
-			}
+		if qual == "this" {
+			c.Recv = pkgscope.Own
+			break
 		}
-		if keys, done = r.OwnKeys(out, i, name, qual != "this"); !done && qual != "this" {
-			keys, done = r.pkgObjectKeys(out, i, name)
+		// "C(…)": the apply of a case class or an object.
+		ns, at := r.TypeOf(i, name)
+		first, _ := utf8.DecodeRuneInString(name)
+		switch {
+		case at == link.InTree:
+			return r.TypeKeys(out, ns)
+		case at == link.Outside && unicode.IsUpper(first):
+			return out
+		}
+		// m(): the file's or its parents', an import's, else a package
+		// object's.
+		if keys, done := r.MemberCallKeys(out, i, pkgscope.Call{Name: name, Recv: pkgscope.Own, Plain: true}); done {
+			return keys
+		}
+		if keys, found := r.pkgObjectKeys(out, i, name); found {
+			return keys
 		}
 	case qual == "super":
-		keys, done = r.SuperKeys(out, i, name)
+		c.Recv = pkgscope.Super
 	case strings.Count(qual, ".") == 1 && qual != ".":
 		// "a.b.m()" on a path of the tree: b's m.
 		head, _, _ := strings.Cut(qual, ".")
@@ -305,7 +306,7 @@ func (r *scalaResolver) callKeys(out []link.Ref, i, j int, name, qual string) []
 			qual = ns[0].Pkg + "." + qual
 		}
 		if n, at := r.Named(r.abs(i, qual)); at == link.InTree {
-			keys, done = r.TypeMemberKeys(out, r.Types[n], name)
+			c.Recv, c.Types, c.At = pkgscope.Typed, []pkgscope.TypeName{n}, at
 		}
 	case !scalaName(qual):
 		// Another expression: "a.b().c()".
@@ -315,27 +316,19 @@ func (r *scalaResolver) callKeys(out []link.Ref, i, j int, name, qual string) []
 		if n := (pkgscope.TypeName{Pkg: p, Name: name}); len(r.Types[n]) > 0 {
 			return r.TypeKeys(out, []pkgscope.TypeName{n})
 		}
-		keys, done = r.TypeMemberKeys(out, r.pkgObject(p), name)
+		c.Recv, c.Types, c.At = pkgscope.Typed, []pkgscope.TypeName{pkgObject(p)}, link.InTree
 	default: // x.m() on a declared name, C.m() on an object
-		ns, at := r.ReceiverType(i, j, qual)
-		if at != link.InTree && len(r.File(i).Vars[qual]) == 0 && scalaValue(qual) {
+		c.Recv = pkgscope.Typed
+		c.Types, c.At = r.ReceiverType(i, j, qual)
+		if c.At != link.InTree && len(r.File(i).Vars[qual]) == 0 && scalaValue(qual) {
 			// A value whose type the file does not say.
 			if scalaAny[name] {
 				return out
 			}
-			break
-		}
-		switch at {
-		case link.Outside:
-			return out
-		case link.InTree:
-			keys, done = r.TypeMemberKeys(out, r.TypeFiles(ns), name)
+			c.Recv = pkgscope.Other
 		}
 	}
-	if done {
-		return keys
-	}
-	return append(out, fallback)
+	return r.CallKeys(out, i, c)
 }
 
 // pkgObjectKeys appends the keys of member name of the package objects
@@ -345,7 +338,7 @@ func (r *scalaResolver) pkgObjectKeys(out []link.Ref, i int, name string) (_ []l
 	for _, ps := range [][]string{f.Own, f.Demand} {
 		for _, p := range ps {
 			var ok bool
-			out, ok, _ = r.MemberKeys(out, r.pkgObject(p), name)
+			out, ok, _ = r.MemberKeys(out, r.Types[pkgObject(p)], name)
 			found = found || ok
 		}
 	}

@@ -370,6 +370,69 @@ func (r *Resolver) staticKeys(out []link.Ref, i int, name string) ([]link.Ref, b
 	return out, found
 }
 
+// Receiver is what the qualifier of a call of a member names, as the
+// rules of a language read it.
+type Receiver uint8
+
+const (
+	Own   Receiver = iota // m() or this.m(): the members of the file's types and of their supertypes
+	Super                 // super.m(), C#'s base.m(): their supertypes'
+	Typed                 // x.m() on a declared name, C.m() on a type: Call.Types, at Call.At
+	Other                 // what the rules do not follow: a.b().c(), a constant's value
+)
+
+// Call is a call of a member as the rules of a language read it.
+type Call struct {
+	Name  string
+	Recv  Receiver
+	Plain bool // for Own: unqualified, so that a static import can give it
+	// For Typed: the types of the receiver, and where they are.
+	Types []TypeName
+	At    link.Place
+}
+
+// CallKeys appends the keys of c, a call in file i: the member of its
+// receiver's types (or supertypes) that defines it; nothing when those
+// are outside the tree; the fallback when the rules cannot place it.
+func (r *Resolver) CallKeys(out []link.Ref, i int, c Call) []link.Ref {
+	if keys, done := r.MemberCallKeys(out, i, c); done {
+		return keys
+	}
+	return append(out, link.FallbackRef(c.Name))
+}
+
+// MemberCallKeys is CallKeys without the fallback: done is false when
+// the rules cannot place c.
+func (r *Resolver) MemberCallKeys(out []link.Ref, i int, c Call) (_ []link.Ref, done bool) {
+	switch c.Recv {
+	case Own:
+		return r.OwnKeys(out, i, c.Name, c.Plain)
+	case Super:
+		return r.SuperKeys(out, i, c.Name)
+	case Typed:
+		switch c.At {
+		case link.Outside:
+			return out, true
+		case link.InTree:
+			return r.TypeMemberKeys(out, r.TypeFiles(c.Types), c.Name)
+		}
+	}
+	return out, false
+}
+
+// NamedKeys appends the keys of the type the dotted name full names, as
+// an import gives it: nothing when it is outside the tree; done is false
+// when the rules cannot place it.
+func (r *Resolver) NamedKeys(out []link.Ref, full string) (_ []link.Ref, done bool) {
+	switch n, at := r.Named(full); at {
+	case link.InTree:
+		return r.TypeKeys(out, []TypeName{n}), true
+	case link.Outside:
+		return out, true
+	}
+	return out, false
+}
+
 // OwnKeys appends the keys of an unqualified call of name in file i, or
 // of one on this: the members of the file's types and their supertypes,
 // else (unqualified) a static import's. done is false when the rules
