@@ -37,11 +37,8 @@ func TestParse(t *testing.T) {
 		{"aider+resolve", func(c *policy.Config) {
 			c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, langs.Default(), policy.Default().Link.Fallback
 		}},
-		{"aider+resolve=0.2+kotlin", func(c *policy.Config) {
-			c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, langs.With(langs.Default(), jvm.Rules), 0.2
-		}},
-		{"aider+kotlin+resolve=0.2", func(c *policy.Config) {
-			c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, langs.With(langs.Default(), jvm.Rules), 0.2
+		{"aider+resolve=0.2+nokotlin", func(c *policy.Config) {
+			c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, langs.With(langs.Default(), jvm.Java), 0.2
 		}},
 		{"aider+rel=10/1/1", func(c *policy.Config) { c.Rel.On, c.Rel.Top, c.Rel.Personal, c.Rel.Boost = true, 10, 1, 1 }},
 		{"aider+lone=0.1", func(c *policy.Config) { c.Weights.Lone = 0.1 }},
@@ -61,9 +58,9 @@ func TestParse(t *testing.T) {
 	}
 	def := policy.Default()
 	def.Readme, def.Link.Readme = 0, false
-	def.Link.Rules = langs.With(def.Link.Rules, rust.Rules)
-	if got, err := Parse("default+rust+readme=0"); err != nil || got.Fingerprint() != def.Fingerprint() {
-		t.Errorf("Parse(default+rust+readme=0) = %+v, %v\nwant %+v", got, err, def)
+	def.Link.Rules = langs.Without(def.Link.Rules, rust.Rules)
+	if got, err := Parse("default+norust+readme=0"); err != nil || got.Fingerprint() != def.Fingerprint() {
+		t.Errorf("Parse(default+norust+readme=0) = %+v, %v\nwant %+v", got, err, def)
 	}
 }
 
@@ -79,7 +76,7 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q) = nil error, want one", bad)
 		}
 	}
-	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+scala", "default+rust+scala", "default+kotlin", "aider+resolve+kotlin"} {
+	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+noscala", "default+norust+noscala", "default+nokotlin", "aider+resolve+nokotlin"} {
 		if _, err := Parse(good); err != nil {
 			t.Errorf("Parse(%q): %v", good, err)
 		}

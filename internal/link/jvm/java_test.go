@@ -195,9 +195,9 @@ class AdapterTest {
 	}
 	want := []string{"test/AdapterTest.java -> core/Adapter.kt Adapter", "test/AdapterTest.java -> core/Adapter.kt read"}
 	for _, rules := range []bool{false, true} {
-		ranking := defaultLinks
+		ranking := javaLinks
 		if rules {
-			ranking = kotlinLinks
+			ranking = defaultLinks
 		}
 		if got := linktest.Edges(t, tree, ranking); !slices.Equal(got, want) {
 			t.Errorf("Kotlin's rules %t: resolved edges:\n%s\nwant:\n%s", rules, strings.Join(got, "\n"), strings.Join(want, "\n"))

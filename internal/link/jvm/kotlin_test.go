@@ -14,18 +14,19 @@ import (
 	"github.com/repomap-dev/repomap/rank"
 )
 
-// defaultLinks are the link settings of the default ranking; kotlinLinks
-// and scalaLinks add Kotlin's rules, and Scala's.
+// defaultLinks are the link settings of the default ranking; javaLinks
+// resolve Java without Kotlin (which links by name), scalaOff leave Scala
+// to names.
 var (
 	defaultLinks = policy.Default().Link
-	kotlinLinks  = with(jvm.Rules)
-	scalaLinks   = with(jvm.Scala)
+	javaLinks    = withRules(langs.With(defaultLinks.Rules, jvm.Java))
+	scalaOff     = withRules(langs.Without(defaultLinks.Rules, jvm.Scala))
 )
 
-// with returns the default link settings with the rules r.
-func with(r *link.Rules) link.Config {
+// withRules returns the default link settings with the rules rs.
+func withRules(rs []*link.Rules) link.Config {
 	c := policy.Default().Link
-	c.Rules = langs.With(c.Rules, r)
+	c.Rules = rs
 	return c
 }
 
@@ -183,7 +184,7 @@ var kotlinTruth = []string{
 }
 
 func TestResolveKotlin(t *testing.T) {
-	got := linktest.Edges(t, kotlinTree, kotlinLinks)
+	got := linktest.Edges(t, kotlinTree, defaultLinks)
 	t.Logf("resolved edges:\n%s", strings.Join(got, "\n"))
 	linktest.AboveNames(t, "kotlinTree", got, linktest.Edges(t, kotlinTree, link.Config{}), kotlinTruth)
 	for _, e := range kotlinTruth {
@@ -205,7 +206,7 @@ func TestResolveKotlin(t *testing.T) {
 	// it.total() on a lambda's parameter means any type's member total;
 	// order.describe() on a declared Order means Entity's alone.
 	members := func(name string) string { return rank.Key(name, "jvm.members") }
-	for _, f := range link.Link(linktest.Files(t, kotlinTree), kotlinLinks).Files {
+	for _, f := range link.Link(linktest.Files(t, kotlinTree), defaultLinks).Files {
 		if f.Path == app && (!slices.Contains(f.Refs, members("total")) || slices.Contains(f.Refs, members("describe"))) {
 			t.Errorf("%s refs %q, want the members key of total and not of describe", f.Path, f.Refs)
 		}
@@ -245,7 +246,7 @@ class Use(private val box: Box) {
 }
 `)},
 	}
-	got := linktest.Edges(t, tree, kotlinLinks)
+	got := linktest.Edges(t, tree, defaultLinks)
 	want := []string{
 		"b/Use.kt -> a/Box.kt Box",
 		"b/Use.kt -> a/Box.kt make",

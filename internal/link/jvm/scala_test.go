@@ -87,7 +87,7 @@ object Order {
 }
 
 func TestResolveScala(t *testing.T) {
-	got := linktest.Edges(t, scalaTree, scalaLinks)
+	got := linktest.Edges(t, scalaTree, defaultLinks)
 	const (
 		app    = "src/main/scala/com/shop/app/App.scala"
 		order  = "src/main/scala/com/shop/model/Order.scala"
@@ -119,7 +119,7 @@ func TestResolveScala(t *testing.T) {
 	linktest.Same(t, got, want)
 	aider := linktest.Edges(t, scalaTree, link.Config{})
 	linktest.AboveNames(t, "scalaTree", got, aider, want)
-	for _, f := range link.Link(linktest.Files(t, scalaTree), scalaLinks).Files {
+	for _, f := range link.Link(linktest.Files(t, scalaTree), defaultLinks).Files {
 		if f.Path == app && (slices.Contains(f.Refs, link.NameKey("wide", link.FallbackScope, "jvm")) || !slices.Contains(f.Refs, link.NameKey("thing", link.FallbackScope, "jvm"))) {
 			t.Errorf("%s refs %q, want util.fmt.wide placed and unknown.thing() the fallback", f.Path, f.Refs)
 		}
@@ -134,8 +134,8 @@ func TestResolveScala(t *testing.T) {
 			t.Errorf("edge %q: in aider's %v, in the resolved %v", e, slices.Contains(aider, e), slices.Contains(got, e))
 		}
 	}
-	// By default Scala links by name.
-	if def := linktest.Edges(t, scalaTree, defaultLinks); !slices.Contains(def, app+" -> "+legacy+" Order") {
-		t.Errorf("default ranking: no edge %s -> %s Order by name", app, legacy)
+	// Without its rules, Scala links by name.
+	if byName := linktest.Edges(t, scalaTree, scalaOff); !slices.Contains(byName, app+" -> "+legacy+" Order") {
+		t.Errorf("without Scala's rules: no edge %s -> %s Order by name", app, legacy)
 	}
 }

@@ -17,14 +17,9 @@ import (
 	"github.com/repomap-dev/repomap/internal/link/rust"
 )
 
-// Default returns the rules the default ranking resolves by.
+// Default returns the rules the default ranking resolves by: those of
+// every language that has them, one for each language.
 func Default() []*link.Rules {
-	return []*link.Rules{golang.Rules, python.Rules, js.Rules, c.Rules, jvm.Java, csharp.Rules}
-}
-
-// All returns the rules of every language that has them, one for each
-// language.
-func All() []*link.Rules {
 	return []*link.Rules{golang.Rules, python.Rules, js.Rules, c.Rules, jvm.Rules, csharp.Rules, rust.Rules, jvm.Scala}
 }
 
@@ -45,4 +40,9 @@ func With(rs []*link.Rules, r *link.Rules) []*link.Rules {
 		out = append(out, r)
 	}
 	return out
+}
+
+// Without returns rs without r.
+func Without(rs []*link.Rules, r *link.Rules) []*link.Rules {
+	return slices.DeleteFunc(slices.Clone(rs), func(o *link.Rules) bool { return o == r })
 }

@@ -9,10 +9,9 @@ import (
 	"github.com/repomap-dev/repomap/internal/link/rust"
 )
 
-// TestSuite checks that no two rules of a suite resolve one language, and
-// that every rules of the default suite are in All or replaced there.
+// TestSuite checks that no two rules of a suite resolve one language.
 func TestSuite(t *testing.T) {
-	for name, rs := range map[string][]*link.Rules{"Default": Default(), "All": All()} {
+	for name, rs := range map[string][]*link.Rules{"Default": Default(), "Java without Kotlin": With(Default(), jvm.Java)} {
 		seen := make(map[string]string)
 		for _, r := range rs {
 			for _, l := range r.Languages {
@@ -38,13 +37,20 @@ func TestWith(t *testing.T) {
 		with *link.Rules
 		want []string
 	}{
-		{Default(), rust.Rules, []string{"go", "python", "javascript", "c", "java", "csharp", "rust"}},
-		{Default(), jvm.Rules, []string{"go", "python", "javascript", "c", "jvm", "csharp"}},
+		{Default(), rust.Rules, []string{"go", "python", "javascript", "c", "jvm", "csharp", "rust", "scala"}},
+		{Default(), jvm.Java, []string{"go", "python", "javascript", "c", "java", "csharp", "rust", "scala"}},
 		{[]*link.Rules{jvm.Rules}, jvm.Java, []string{"java"}},
 		{nil, jvm.Scala, []string{"scala"}},
 	} {
 		if got := names(With(tc.in, tc.with)); !slices.Equal(got, tc.want) {
 			t.Errorf("With(%v, %s) = %v, want %v", names(tc.in), tc.with.Name, got, tc.want)
 		}
+	}
+}
+
+func TestWithout(t *testing.T) {
+	got := Without(Default(), rust.Rules)
+	if slices.Contains(got, rust.Rules) || len(got) != len(Default())-1 {
+		t.Errorf("Without(Default(), rust.Rules) = %d rules, with rust's: %t", len(got), slices.Contains(got, rust.Rules))
 	}
 }

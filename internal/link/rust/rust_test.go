@@ -9,7 +9,6 @@ import (
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/link/langs"
 	"github.com/repomap-dev/repomap/internal/link/linktest"
-	"github.com/repomap-dev/repomap/internal/link/rust"
 	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/rank"
 )
@@ -158,9 +157,9 @@ var rustWant = []string{
 	"tests/api.rs -> src/store.rs open",                  // shop::open_store(), renamed in the root
 }
 
-// rustLinks resolve by the default rules and Rust's, without the
-// default ranking's families of languages.
-var rustLinks = link.Config{Resolve: true, Rules: langs.With(langs.Default(), rust.Rules), Fallback: policy.Default().Link.Fallback}
+// rustLinks resolve by the default rules, without the default ranking's
+// families of languages.
+var rustLinks = link.Config{Resolve: true, Rules: langs.Default(), Fallback: policy.Default().Link.Fallback}
 
 func TestResolveRust(t *testing.T) {
 	got := linktest.Edges(t, rustTree, rustLinks)
