@@ -12,14 +12,14 @@
 // pass: golang, python, js (JavaScript and TypeScript), c (C and C++), jvm
 // (Java, Kotlin, Scala) and csharp, rust; modules holds what Python's and
 // JavaScript's share, pkgscope what the JVM's and C#'s share. Package
-// langs lists them all, and names the default ones; a Config says which
-// rules the link stage resolves by.
+// langs lists them; a Config says which rules the link stage resolves by.
 //
 // # Adding a language
 //
 // Write a package below this one that exports its Rules (the languages it
 // resolves, the files of other languages it reads, and New, which makes
 // its Lang for a tree), test it on small trees with package linktest, and
-// name it in langs.All (and langs.Default, once it is at least as precise
-// as name matching on its tests and an oracle). Nothing else changes.
+// name it in langs.Default once it is at least as precise as name
+// matching on its tests and an oracle (until then, an experiment adds it
+// with langs.With). Nothing else changes.
 package link
