@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/repomap-dev/repomap/internal/policy"
 )
 
 // lookupTree has a name defined in two files and two languages, a
@@ -270,17 +273,17 @@ func TestFindMentions(t *testing.T) {
 		{"Util helpers", nil},
 		{"", nil},
 	} {
-		got := findMentions(tc.text, paths)
+		got := policy.FindMentions(tc.text, paths)
 		if !slices.Equal(got.Files, tc.files) {
-			t.Errorf("findMentions(%q).Files = %v, want %v", tc.text, got.Files, tc.files)
+			t.Errorf("policy.FindMentions(%q).Files = %v, want %v", tc.text, got.Files, tc.files)
 		}
 	}
 
 	// Every identifier word is an identifier mention, once, in order.
-	got := findMentions("Fix parseArgs in cmd/main.go: parseArgs drops -v, café_2 too", paths)
+	got := policy.FindMentions("Fix parseArgs in cmd/main.go: parseArgs drops -v, café_2 too", paths)
 	want := []string{"Fix", "parseArgs", "in", "cmd", "main", "go", "drops", "v", "café_2", "too"}
 	if !slices.Equal(got.Idents, want) {
-		t.Errorf("findMentions(…).Idents = %q, want %q", got.Idents, want)
+		t.Errorf("policy.FindMentions(…).Idents = %q, want %q", got.Idents, want)
 	}
 	if all := (Mentions{Files: []string{"a.go"}, Idents: []string{"A"}}).All(); !slices.Equal(all, []string{"a.go", "A"}) {
 		t.Errorf("Mentions.All() = %v, want [a.go A]", all)
@@ -436,5 +439,46 @@ func TestRelatedMentions(t *testing.T) {
 	}
 	if got := first(Request{Text: "why is `beta` slow?"}); got != "b.go" {
 		t.Errorf("Related(main.go) with beta in the words ranks %s first, want b.go", got)
+	}
+}
+
+// TestDefinitionsReadsDefiners checks that Definitions on a tree the disk
+// cache holds reads the tags of the files that define the names alone,
+// and finds what a Map without the cache finds.
+func TestDefinitionsReadsDefiners(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	buildUnkept(t, root, Options{CacheDir: dir})
+	ctx := context.Background()
+	fresh, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := fresh.Definitions(ctx, "Beta", "gamma")
+	if err != nil || len(want) != 2 {
+		t.Fatalf("Definitions without the cache = %v, %v; want Beta's and gamma's", want, err)
+	}
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	got, err := m.Definitions(ctx, "Beta", "gamma")
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Definitions from the cache = %v, %v; want %v", got, err, want)
+	}
+	files, skipped, err := m.idx.Walk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := m.idx.Update(ctx, files, skipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range snap.Files {
+		if read, definer := snap.State(i).Read, f.Path == "b.go" || f.Path == "c/c.py"; read != definer {
+			t.Errorf("%s: read %t, want %t", f.Path, read, definer)
+		}
 	}
 }

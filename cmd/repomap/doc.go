@@ -111,6 +111,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -185,6 +188,9 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -237,6 +243,9 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -296,6 +305,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -393,6 +405,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -497,6 +512,9 @@
 //	      error (default 32768)
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -699,9 +717,19 @@
 //
 // # repomap version
 //
-// Version prints repomap's version: the version of the module it was built
-// from, or "(devel)" for a build from a working tree. "repomap --version"
-// does the same.
+// Version prints repomap's version, the commit it was built from and when,
+// the Go version that built it, and the platform it runs on:
+//
+//	repomap v0.3.0 (commit 4f1c2e9a7b3d, 2026-07-01T12:00:00Z) go1.26.8 linux/amd64
+//
+// A release build has them stamped in by its build. A binary that
+// "go install github.com/repomap-dev/repomap/cmd/repomap@VERSION" built
+// takes them from the module's build information: VERSION, and the commit
+// of a pseudo-version. A build in a git clone takes them from git: a tag's
+// version or a pseudo-version, "+dirty" when the clone had changes, and the
+// commit's hash and time. A build without them says "(devel)" and leaves
+// out what it does not know. "repomap --version" and "repomap -V" do the
+// same.
 //
 // Usage:
 //
