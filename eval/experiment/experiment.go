@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/golang"
 	"github.com/repomap-dev/repomap/internal/link/jvm"
 	"github.com/repomap-dev/repomap/internal/link/langs"
 	"github.com/repomap-dev/repomap/internal/link/rust"
@@ -148,6 +149,7 @@ var defaultChanges = map[string]change{
 	"norust":     flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, rust.Rules) }),
 	"noscala":    flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, jvm.Scala) }),
 	"nokotlin":   rules(jvm.Java),
+	"goreach":    rules(golang.Reach),
 	"doccode":    flag(func(c *policy.Config) { c.Link.DocCode = true }),
 	"docmaps":    flag(func(c *policy.Config) { c.DocMaps = true }),
 	"byname":     flag(func(c *policy.Config) { c.ByName = true }),

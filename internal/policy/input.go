@@ -53,6 +53,7 @@ func Edges(files []rank.File, rk Config, overview bool) rank.Input {
 	in := rank.Input{Files: files, Reverse: rk.Reverse, Weights: rk.Weights}
 	in.KeyWeight = keyWeight(rk, overview)
 	if in.KeyWeight != nil {
+		in.Split = link.Split
 		// What keyWeight's weights depend on.
 		in.KeyWeightName = fmt.Sprint(rk.Link.Readme, rk.Link.DocCode, rk.DocMaps, rk.Link.Resolve, rk.Link.Fallback, rk.Link.Names, rk.Private, overview)
 	}

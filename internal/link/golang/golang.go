@@ -38,6 +38,22 @@ var Rules = &link.Rules{
 	New:       func(tree []link.File, mine []int) link.Lang { return newResolver(tree, mine) },
 }
 
+// Reach are Rules that link a member used on a value of a type they do
+// not know only to the members of that name of the types of the
+// packages its file reaches, its own and those it imports, which share
+// the weight of its edges (link.Split), not to those of every type of
+// the tree. More precise by the type checker, lower in the history's
+// overview recall (docs/resolution.md): not in the default.
+var Reach = &link.Rules{
+	Name:      "go.reach",
+	Languages: []string{"go"},
+	New: func(tree []link.File, mine []int) link.Lang {
+		g := newResolver(tree, mine)
+		g.narrow = true
+		return g
+	},
+}
+
 // resolver holds the Go packages of a tree.
 type resolver struct {
 	tree     []link.File
@@ -58,6 +74,7 @@ type resolver struct {
 		file int
 		has  map[uint32]bool
 	}
+	narrow       bool              // members of unknown types: only those of the packages a file reaches (Reach)
 	vars         map[int]goVars    // per Go file, made on first use
 	test         map[int]bool      // per Go file: a test file of its directory's package (not package x_test)
 	importedDirs map[string]bool   // the directories some file imports
@@ -116,8 +133,60 @@ type goImports struct {
 	dots  []string           // directories of the tree imported with "."
 }
 
-// goMember is the scope of the methods and fields of all Go types.
+// goMember is the scope of the methods and fields of all Go types; with
+// Reach, it begins the scope of those of the types of one package
+// (memberScope).
 const goMember = "go.member"
+
+// memberScope returns the scope of the methods and fields of the types of
+// the package whose scope is pkg, with Reach.
+func memberScope(pkg string) string { return goMember + ":" + strings.TrimPrefix(pkg, "go:") }
+
+// memberKey returns the key of method or field name defined in file i.
+func (g *resolver) memberKey(i int, name string) link.Ref {
+	switch {
+	case !g.narrow:
+		return link.Ref{Name: name, Scope: goMember}
+	case g.test[i]:
+		return link.Ref{Name: name, Scope: memberScope(g.pkg[i]) + ":testfiles"}
+	}
+	return link.Ref{Name: name, Scope: memberScope(g.pkg[i])}
+}
+
+// unknownMember appends to out the keys of member name of a value of a
+// type the rules do not know, used in file i: that of any type's; with
+// Reach, those of the types of its own package and of the packages of
+// the tree it imports, with those of their test files where file i is
+// compiled with them. A package the file does not import is not
+// reached: it cannot name a type of it, though a value of one can come
+// to it through a package between them.
+func (g *resolver) unknownMember(out []link.Ref, i int, name string) []link.Ref {
+	if !g.narrow {
+		return append(out, link.Ref{Name: name, Scope: goMember})
+	}
+	own := memberScope(g.pkg[i])
+	out = append(out, link.Ref{Name: name, Scope: own})
+	if g.test[i] {
+		out = append(out, link.Ref{Name: name, Scope: own + ":testfiles"})
+	}
+	im := g.importsOf(i)
+	dirs := slices.Clone(im.dots)
+	for _, w := range im.local {
+		if w.at == link.InTree {
+			dirs = append(dirs, w.dir)
+		}
+	}
+	slices.Sort(dirs)
+	for _, d := range slices.Compact(dirs) {
+		if sc := g.dirScope(d); sc != g.pkg[i] {
+			out = append(out, link.Ref{Name: name, Scope: memberScope(sc)})
+			if g.pkg[i] == sc+":test" {
+				out = append(out, link.Ref{Name: name, Scope: memberScope(sc) + ":testfiles"})
+			}
+		}
+	}
+	return out
+}
 
 func newResolver(tree []link.File, files []int) *resolver {
 	g := &resolver{tree: tree, pkg: make(map[int]string, len(files)), name: make(map[string]string),
@@ -448,7 +517,7 @@ func (g *resolver) DefKey(i, j int) link.Ref {
 	name := set.Str(set.Tags[j].Name)
 	switch set.Sub(j) {
 	case "method", "field":
-		return link.Ref{Name: name, Scope: goMember}
+		return g.memberKey(i, name)
 	case "package":
 		// The package clause of a package the tree imports (of its test
 		// files, for its external tests alone, as only their build
@@ -519,7 +588,7 @@ func (g *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 		} else {
 			scope, ok = g.callType(i, j, typ, q)
 		}
-		return g.typedKeys(out, name, scope, ok)
+		return g.typedKeys(out, i, name, scope, ok)
 	case "vartype", "varcall", "closurevar", "methodresult":
 		// The type or function a variable is bound to: the variable's
 		// name comes first in the qualifier; a method's result type: its
@@ -554,13 +623,13 @@ func (g *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 				// x := y.M(): a method of y's type, where the file says
 				// what y holds.
 				if scope, ok := g.varType(i, j, qual); ok {
-					return g.typedKeys(out, name, scope, true)
+					return g.typedKeys(out, i, name, scope, true)
 				}
 			}
 			return append(out, link.FallbackRef(name))
 		}
 		if sub == "member" {
-			return append(out, link.Ref{Name: name, Scope: goMember})
+			return g.unknownMember(out, i, name)
 		}
 		out = append(out, link.Ref{Name: name, Scope: g.pkg[i]})
 		if g.test[i] {
@@ -588,16 +657,17 @@ func (g *resolver) memberKeys(out []link.Ref, i, j int, name, x string) []link.R
 		field, fields, _ = strings.Cut(fields, " ")
 		scope, ok = g.fieldType(scope, field)
 	}
-	return g.typedKeys(out, name, scope, ok)
+	return g.typedKeys(out, i, name, scope, ok)
 }
 
 // typedKeys appends the key of the method or field name of the type whose
-// methods' scope is scope: none for a builtin type or one outside the
-// tree (scope ""), any type's when the type is not known (!ok).
-func (g *resolver) typedKeys(out []link.Ref, name, scope string, ok bool) []link.Ref {
+// methods' scope is scope, used in file i: none for a builtin type or one
+// outside the tree (scope ""), those of unknownMember when the type is
+// not known (!ok).
+func (g *resolver) typedKeys(out []link.Ref, i int, name, scope string, ok bool) []link.Ref {
 	switch {
 	case !ok:
-		return append(out, link.Ref{Name: name, Scope: goMember})
+		return g.unknownMember(out, i, name)
 	case scope == "":
 		return out
 	}

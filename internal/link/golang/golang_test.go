@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/golang"
 	"github.com/repomap-dev/repomap/internal/link/langs"
 	"github.com/repomap-dev/repomap/internal/link/linktest"
 	"github.com/repomap-dev/repomap/internal/policy"
@@ -200,5 +201,45 @@ func TestGoImportShortestCopy(t *testing.T) {
 	if !slices.Contains(got, "a/a.go -> aa/vendor/github.com/other/lib/l.go Do") ||
 		slices.ContainsFunc(got, func(e string) bool { return strings.Contains(e, "zz/") || strings.Contains(e, "deep/") }) {
 		t.Errorf("edges:\n%s\nwant a/a.go -> aa/vendor/github.com/other/lib/l.go alone", strings.Join(got, "\n"))
+	}
+}
+
+// TestReach: with Reach, Close on a value whose type the rules do not
+// know links to the Close methods of the file's own package and of the
+// packages it imports, with the test files of the package an external
+// test tests, and not to those of a package it does not import; its keys
+// share their weight. The default rules link it to every Close but
+// those of test files the using file is not compiled with.
+func TestReach(t *testing.T) {
+	tree := fstest.MapFS{
+		"go.mod":         {Data: []byte("module m\n")},
+		"a/a.go":         {Data: []byte("package a\n\nimport \"m/b\"\n\nfunc F(x interface{ Close() }) {\n\tb.Open()\n\tx.Close()\n}\n\ntype A struct{}\n\nfunc (A) Close() {}\n")},
+		"a/x_test.go":    {Data: []byte("package a_test\n\nimport \"m/a\"\n\nfunc G(x interface{ Close() }) {\n\ta.F(x)\n\tx.Close()\n}\n")},
+		"a/help_test.go": {Data: []byte("package a\n\ntype H struct{}\n\nfunc (H) Close() {}\n")},
+		"b/b.go":         {Data: []byte("package b\n\nfunc Open() {}\n\ntype T struct{}\n\nfunc (T) Close() {}\n")},
+		"c/c.go":         {Data: []byte("package c\n\ntype U struct{}\n\nfunc (U) Close() {}\n")},
+	}
+	closes := func(c link.Config) []string {
+		var out []string
+		for _, e := range linktest.Edges(t, tree, c) {
+			if strings.HasSuffix(e, " Close") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	linktest.Same(t, closes(defaultLinks), []string{
+		"a/a.go -> a/help_test.go Close", "a/a.go -> b/b.go Close", "a/a.go -> c/c.go Close",
+		"a/x_test.go -> a/a.go Close", "a/x_test.go -> a/help_test.go Close", "a/x_test.go -> b/b.go Close", "a/x_test.go -> c/c.go Close",
+	})
+	reach := defaultLinks
+	reach.Rules = langs.With(reach.Rules, golang.Reach)
+	linktest.Same(t, closes(reach), []string{
+		"a/a.go -> b/b.go Close", "a/x_test.go -> a/a.go Close", "a/x_test.go -> a/help_test.go Close",
+	})
+	for _, k := range linktest.Refs(t, tree, reach, "a/a.go") {
+		if strings.HasPrefix(k, "Close\x00") && !link.Split(k) {
+			t.Errorf("key %q of a/a.go's Close: its definers do not share its weight", k)
+		}
 	}
 }

@@ -12,17 +12,17 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/repomap-dev/repomap/eval/experiment"
 	"github.com/repomap-dev/repomap/internal/index/indextest"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/link/linktest"
-	"github.com/repomap-dev/repomap/internal/policy"
 )
 
 // TestOracle scores the cross-file edges of Go's rules against the Go
 // type checker on the trees REPOMAP_ORACLE names (a list of directories,
 // as in PATH), name by name: an edge is true when the type checker says
 // that the name, used in one file, is declared in the other. It logs,
-// for name matching and for the default ranking's rules, the share of
+// for name matching and for the default ranking (or another), the share of
 // the edges that are true, plain and weighted as the ranking weighs
 // them, that of the edges back from definitions to their uses apart,
 // and that of the file pairs (where an import also makes every file of
@@ -31,13 +31,19 @@ import (
 // It fails when the rules' edges are less precise, weighted, than name
 // matching, or find less than 95 % of the true edges the tags can find.
 // REPOMAP_ORACLE_CACHE (a directory) keeps the type checker's edges;
-// REPOMAP_ORACLE_DETAIL=1 lists missed and the heaviest false edges.
+// REPOMAP_ORACLE_DETAIL=1 lists missed and the heaviest false edges;
+// REPOMAP_ORACLE_RANKING names a ranking other than the default to
+// score (as repomap eval names them: "default+goreach").
 //
 //	REPOMAP_ORACLE=$(go env GOROOT)/src/net/http go test ./internal/link/golang -run TestOracle -v
 func TestOracle(t *testing.T) {
 	spec := os.Getenv("REPOMAP_ORACLE")
 	if spec == "" {
 		t.Skip("REPOMAP_ORACLE names no Go tree to check")
+	}
+	rk, err := experiment.Parse(os.Getenv("REPOMAP_ORACLE_RANKING"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, dir := range filepath.SplitList(spec) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -49,7 +55,7 @@ func TestOracle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o.Check(t, files, policy.Default(), 0.95)
+			o.Check(t, files, rk, 0.95)
 		})
 	}
 }
