@@ -191,6 +191,9 @@
 //	--parse-timeout duration
 //	      the longest one file may take to parse, as 30s, before it is listed by
 //	      name only (default 5s); for slow machines and emulators (default 0s)
+//	--ranking string
+//	      the ranking: default, or aider for Aider's (see repomap eval) (default
+//	      "default")
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -246,6 +249,9 @@
 //	--parse-timeout duration
 //	      the longest one file may take to parse, as 30s, before it is listed by
 //	      name only (default 5s); for slow machines and emulators (default 0s)
+//	--ranking string
+//	      the ranking: default, or aider for Aider's (see repomap eval) (default
+//	      "default")
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
