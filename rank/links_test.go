@@ -249,3 +249,39 @@ func TestFileGraphStop(t *testing.T) {
 func compareLinks(a, b Link) int {
 	return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To), cmp.Compare(a.Kind, b.Kind), strings.Compare(a.Ident, b.Ident))
 }
+
+// TestSplit: the definers of a key that Input.Split names share its
+// weight, the edges of other keys keep theirs, and a kept weight follows
+// a change of the definers.
+func TestSplit(t *testing.T) {
+	in := Input{Files: []File{
+		{Path: "use.go", Refs: []string{"Close\x00m", "Open\x00m"}},
+		{Path: "a.go", Defs: []string{"Close\x00m", "Open\x00m"}},
+		{Path: "b.go", Defs: []string{"Close\x00m", "Open\x00m"}},
+		{Path: "c.go", Defs: []string{"Close\x00m", "Open\x00m"}},
+	}, KeyWeight: func(string) float64 { return 1 }, KeyWeightName: "w",
+		Split: func(key string) bool { return Ident(key) == "Close" }}
+	ratio := func(x *Index) float64 {
+		s := x.query(in)
+		k1, _ := slices.BinarySearch(x.names, "Close\x00m")
+		k2, _ := slices.BinarySearch(x.names, "Open\x00m")
+		return s.mul[k1] / s.mul[k2]
+	}
+	for l := range NewFileGraph(in).Links() {
+		if l.Kind == LinkUse && Ident(l.Ident) == "Close" && math.Abs(l.Weight-1.0/3) > 1e-12 {
+			t.Errorf("edge %s -> %s Close weighs %g, want a third", l.From, l.To, l.Weight)
+		}
+	}
+	x := NewIndex(in.Files)
+	if r := ratio(x); math.Abs(r-1.0/3) > 1e-12 {
+		t.Errorf("Close weighs %g of Open, want a third", r)
+	}
+	// One definer less: the other two share the weight.
+	y, ok := x.Update([]File{{Path: "c.go"}}, nil)
+	if !ok {
+		t.Fatal("Update failed")
+	}
+	if r := ratio(y); math.Abs(r-0.5) > 1e-12 {
+		t.Errorf("after an update, Close weighs %g of Open, want a half", r)
+	}
+}

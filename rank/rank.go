@@ -89,6 +89,13 @@ type Input struct {
 	// KeyWeight only for keys new to it. Inputs with the same name must
 	// have KeyWeights that weigh every key the same.
 	KeyWeightName string
+	// Split, when set with KeyWeight, reports whether the files that
+	// define a key share its weight: each of its edges weighs 1/n of
+	// what it would, n the number of files that define it (the
+	// candidates of a reference its caller could not tell apart). It is
+	// kept with the weights under KeyWeightName: Inputs of the same name
+	// must split the same keys.
+	Split func(key string) bool
 	// Reverse, when positive, adds an edge back from each definer to each
 	// file that references its identifier, weighing Reverse times the
 	// forward edge. The rank that flows back is credited to the
@@ -468,7 +475,8 @@ type Index struct {
 }
 
 // keyWeights keeps, per name of an Input.KeyWeight, the weight of each
-// key of an Index (NaN until known).
+// key of an Index (NaN until known), negative for a key whose weight its
+// definers share (Input.Split).
 type keyWeights struct {
 	mu sync.Mutex
 	by map[string][]float64
@@ -478,12 +486,20 @@ type keyWeights struct {
 const maxKeyWeights = 4
 
 // keyWeights returns the weight f gives each key of x, at least 0, kept
-// under name when it is not empty. The slice is not to be changed.
-func (x *Index) keyWeights(name string, f func(string) float64) []float64 {
+// under name when it is not empty; the weight of a key split reports is
+// negated. The slice is not to be changed.
+func (x *Index) keyWeights(name string, f func(string) float64, split func(string) bool) []float64 {
+	weigh := func(key string) float64 {
+		w := max(f(key), 0)
+		if split != nil && split(key) {
+			return -w
+		}
+		return w
+	}
 	if name == "" || x.kw == nil {
 		w := make([]float64, len(x.names))
 		for k, key := range x.names {
-			w[k] = max(f(key), 0)
+			w[k] = weigh(key)
 		}
 		return w
 	}
@@ -501,7 +517,7 @@ func (x *Index) keyWeights(name string, f func(string) float64) []float64 {
 	}
 	for k, v := range w {
 		if math.IsNaN(v) {
-			w[k] = max(f(x.names[k]), 0)
+			w[k] = weigh(x.names[k])
 		}
 	}
 	x.kw.by[name] = w
@@ -809,12 +825,17 @@ func (x *Index) query(in Input) *state {
 	s.selfW = make([]float64, len(x.names))
 	var kw []float64
 	if in.KeyWeight != nil {
-		kw = x.keyWeights(in.KeyWeightName, in.KeyWeight)
+		kw = x.keyWeights(in.KeyWeightName, in.KeyWeight, in.Split)
 	}
 	for k := range x.names {
 		mentioned := len(s.mentionedIdents) > 0 && s.mentionedIdents[Ident(x.names[k])]
-		s.mul[k] = styleMul(s.weights, x.style[k], int(x.defStart[k+1]-x.defStart[k]), mentioned)
-		if kw != nil {
+		n := int(x.defStart[k+1] - x.defStart[k])
+		s.mul[k] = styleMul(s.weights, x.style[k], n, mentioned)
+		switch {
+		case kw == nil:
+		case kw[k] < 0: // split among its definers
+			s.mul[k] *= -kw[k] / float64(max(n, 1))
+		default:
 			s.mul[k] *= kw[k]
 		}
 		s.selfW[k] = s.weights.Unreferenced

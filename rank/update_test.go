@@ -94,7 +94,7 @@ func TestIndexUpdate(t *testing.T) {
 			return fs
 		}
 		x := NewIndex(all())
-		x.keyWeights("w", func(key string) float64 { return float64(len(key) % 3) })
+		x.keyWeights("w", func(key string) float64 { return float64(len(key) % 3) }, nil)
 		for step := range 6 {
 			var changed []File
 			var removed []string

@@ -269,7 +269,7 @@ func checkLinker(t *testing.T, m *Map, step string) {
 // the bytes a new Map gives; then it makes random changes.
 func TestLinkerUpdate(t *testing.T) {
 	tree := polyglotLinkTree()
-	opts := &Options{Policy: experimentPolicy(t, RankingDefault+"+rust+kotlin"), MaxTokens: 1024}
+	opts := &Options{Policy: experimentPolicy(t, RankingDefault), MaxTokens: 1024}
 	m, err := NewFS(tree, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -367,7 +367,7 @@ func TestLinkerUpdate(t *testing.T) {
 // for no request, a focus and a request's words, at two budgets.
 func TestKeptMapAfterEdits(t *testing.T) {
 	tree := polyglotLinkTree()
-	opts := &Options{Policy: experimentPolicy(t, RankingDefault+"+rust+kotlin")}
+	opts := &Options{Policy: experimentPolicy(t, RankingDefault)}
 	m, err := NewFS(tree, opts)
 	if err != nil {
 		t.Fatal(err)

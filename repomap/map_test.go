@@ -404,7 +404,7 @@ func TestDemoteDocs(t *testing.T) {
 	if len(plain) != len(demoted) {
 		t.Errorf("docs= changed what is ranked: %v, %v", plain, demoted)
 	}
-	for _, good := range []string{"aider+reverse=0.5+docs=0.2", "default+scala", "default+rust+scala", "default+kotlin", "aider+resolve+kotlin"} {
+	for _, good := range []string{"aider+reverse=0.5+docs=0.2", "default+noscala", "default+norust+noscala", "default+nokotlin", "aider+resolve+nokotlin"} {
 		if err := checkExperiment(good); err != nil {
 			t.Error(err)
 		}

@@ -24,12 +24,12 @@ import (
 
 // TestOraclePython scores the cross-file edges of the link stage on the
 // Python trees REPOMAP_ORACLE_PYTHON names (a list of directories, as in
-// PATH) against Jedi, as TestOracleGo does against the Go type checker:
-// testdata/oracle/jedi_edges.py asks Jedi where each name that the tags
-// mark as a reference is defined. It needs python3 with the jedi module
-// (Debian's python3-jedi) and skips without them; REPOMAP_ORACLE_CACHE
-// and REPOMAP_ORACLE_DETAIL work as for Go. Jedi takes minutes on a
-// tree of a hundred files: REPOMAP_ORACLE_SAMPLE=k asks it only about
+// PATH) against Jedi (checkOracle): testdata/oracle/jedi_edges.py asks
+// Jedi where each name that the tags mark as a reference is defined. It
+// needs python3 with the jedi module (Debian's python3-jedi) and skips
+// without them; REPOMAP_ORACLE_CACHE keeps Jedi's edges,
+// REPOMAP_ORACLE_DETAIL=1 lists missed and the heaviest false edges.
+// Jedi takes minutes on a tree of a hundred files: REPOMAP_ORACLE_SAMPLE=k asks it only about
 // the uses in one file in k (a hash of the path picks them), and scores
 // the edges from those files alone.
 //
@@ -93,7 +93,7 @@ type scriptOracle struct {
 }
 
 // check scores the link stage on each tree o.env lists against the
-// edges the script prints when given args, as TestOracleGo does; it
+// edges the script prints when given args (checkOracle); it
 // skips when o.env is unset or the interpreter or what the script needs
 // is missing.
 func (o scriptOracle) check(t *testing.T, args func(t *testing.T, s *index.Snapshot, dir string) []string) {

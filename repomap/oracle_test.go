@@ -5,11 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/types"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,39 +17,9 @@ import (
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
 )
-
-// TestOracleGo scores the cross-file edges of the link stage against the
-// Go type checker on the trees REPOMAP_ORACLE names (a list of
-// directories, as in PATH). A use whose object is declared in another
-// file of the tree is a true edge (referencing file, defining file,
-// name); so is an import, or a package name qualifying a use, to each
-// file of the package it names. It logs, per tree and ranking, the share
-// of the edges that are true, plain and weighted as rank weighs them,
-// the share of the true edges that they find (of those whose use lies on
-// a line where the referencing file tags the name, and of all), and the
-// names with the most weight on false edges. It fails when the default
-// ranking's edges are less precise, weighted, than name matching, or
-// find less than 95 % of the true edges the tags can find.
-//
-//	REPOMAP_ORACLE=$(go env GOROOT)/src/net/http go test ./repomap -run TestOracleGo -v
-func TestOracleGo(t *testing.T) {
-	spec := os.Getenv("REPOMAP_ORACLE")
-	if spec == "" {
-		t.Skip("REPOMAP_ORACLE names no Go tree to check")
-	}
-	for _, dir := range filepath.SplitList(spec) {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			checkOracle(t, dir, "", 0.95, nil, func(*index.Snapshot) (oracleTruth, map[string]bool) {
-				return typeCheckedEdges(t, dir)
-			})
-		})
-	}
-}
 
 // checkOracle scores the cross-file edges that link makes on the tree at
 // dir, with name matching and with the default ranking, against the
@@ -152,108 +119,6 @@ func cachedEdges(t *testing.T, dir, kind string, oracle func() (oracleTruth, map
 	}
 	if err != nil {
 		t.Fatal(err)
-	}
-	return truth, loaded
-}
-
-// typeCheckedEdges type-checks the packages of the Go tree at dir, tests
-// too, and returns its true cross-file edges and the files it checked,
-// by slash path under dir.
-func typeCheckedEdges(t *testing.T, dir string) (oracleTruth, map[string]bool) {
-	t.Helper()
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
-			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedDeps,
-		Dir:   abs,
-		Tests: true,
-	}
-	pkgs, err := packages.Load(cfg, "./...")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel := func(file string) string {
-		r, err := filepath.Rel(abs, file)
-		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return ""
-		}
-		return filepath.ToSlash(r)
-	}
-	// The files of each package of the tree, as its importers see it.
-	files := make(map[*types.Package][]string)
-	loaded := make(map[string]bool)
-	var inTree []*packages.Package
-	broken := 0
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.Types == nil || p.TypesInfo == nil {
-			return
-		}
-		for _, f := range p.Syntax {
-			if r := rel(p.Fset.Position(f.Package).Filename); r != "" && strings.HasSuffix(r, ".go") {
-				files[p.Types] = append(files[p.Types], r)
-				loaded[r] = true
-			}
-		}
-		if len(files[p.Types]) > 0 {
-			inTree = append(inTree, p)
-			if len(p.Errors) > 0 {
-				broken++
-			}
-		}
-	})
-	if broken > 0 {
-		t.Logf("%d packages of the tree have errors; their uses count as far as they were checked", broken)
-	}
-	truth := make(oracleTruth)
-	add := func(e oracleEdge, line int) {
-		if l := int32(line - 1); !slices.Contains(truth[e], l) {
-			truth[e] = append(truth[e], l)
-		}
-	}
-	// An import means the files of the package, not its tests, which a
-	// test build of the tree compiles into the package its other
-	// packages import.
-	toPackage := func(from string, pkg *types.Package, line int) {
-		for _, to := range files[pkg] {
-			if to != from && (!strings.HasSuffix(to, "_test.go") || path.Dir(to) == path.Dir(from)) {
-				add(oracleEdge{from, to, pkg.Name()}, line)
-			}
-		}
-	}
-	for _, p := range inTree {
-		info := p.TypesInfo
-		for _, f := range p.Syntax {
-			from := rel(p.Fset.Position(f.Package).Filename)
-			if from == "" {
-				continue
-			}
-			for _, spec := range f.Imports {
-				if pn := info.PkgNameOf(spec); pn != nil {
-					toPackage(from, pn.Imported(), p.Fset.Position(spec.Path.Pos()).Line)
-				}
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				id, ok := n.(*ast.Ident)
-				if !ok {
-					return true
-				}
-				obj := info.Uses[id]
-				if obj == nil || obj.Pkg() == nil {
-					return true
-				}
-				if pn, ok := obj.(*types.PkgName); ok {
-					toPackage(from, pn.Imported(), p.Fset.Position(id.Pos()).Line)
-					return true
-				}
-				if to := rel(p.Fset.Position(obj.Pos()).Filename); to != "" && to != from && loaded[to] {
-					add(oracleEdge{from, to, id.Name}, p.Fset.Position(id.Pos()).Line)
-				}
-				return true
-			})
-		}
 	}
 	return truth, loaded
 }

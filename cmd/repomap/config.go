@@ -76,8 +76,14 @@ func (c *config) budgetFlags(fl *flag.FlagSet) {
 	fl.IntVar(&c.tokens, "tokens", 0, "the most `tokens` the output may have, a hard cap (default: from --context-window, else 1024)")
 	fl.IntVar(&c.window, "context-window", 0, "the model's context window in `tokens`: the budget is an eighth of it, between 1024 and 4096, doubled as far as the window allows when there is no focus file")
 	fl.StringVar(&c.encoding, "encoding", repomap.O200kBase, "the tokenizer that counts tokens: o200k_base or cl100k_base")
-	fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
+	c.rankingFlag(fl)
 	c.styleFlag(fl)
+}
+
+// rankingFlag registers --ranking, for the commands that link and rank
+// the tree: they all resolve references as the map of that ranking does.
+func (c *config) rankingFlag(fl *flag.FlagSet) {
+	fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
 }
 
 // styleFlag registers -style, for the commands that show source lines.
@@ -314,6 +320,7 @@ func inMap(m *repomap.Map, p string) bool {
 func nameLookupFlags(fl *flag.FlagSet, c *config) {
 	c.rootFlag(fl)
 	c.treeFlags(fl)
+	c.rankingFlag(fl)
 	c.formatFlag(fl, formatText, formatJSON)
 }
 

@@ -222,6 +222,9 @@
 //	--parse-vendored
 //	      parse the files that package managers install (node_modules,
 //	      bower_components, jspm_packages) too; without it they are listed by name
+//	--ranking string
+//	      the ranking: default, or aider for Aider's (see repomap eval) (default
+//	      "default")
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -287,6 +290,9 @@
 //	--parse-vendored
 //	      parse the files that package managers install (node_modules,
 //	      bower_components, jspm_packages) too; without it they are listed by name
+//	--ranking string
+//	      the ranking: default, or aider for Aider's (see repomap eval) (default
+//	      "default")
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";

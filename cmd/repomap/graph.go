@@ -78,7 +78,7 @@ Examples:
 	repomap graph --focus repomap/map.go --format json ~/src/project`,
 		flags: func(fl *flag.FlagSet, c *config) {
 			c.treeFlags(fl)
-			fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
+			c.rankingFlag(fl)
 			c.formatFlag(fl, formatTSV, formatJSON, formatDot)
 			c.outputFlag(fl)
 			fl.Var(&c.focus, "focus", "a `file` being worked on, a path in the map or on disk; repeatable. Its edges weigh more and it gets the teleport, as in the map")

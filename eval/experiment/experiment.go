@@ -1,6 +1,6 @@
 // Package experiment names rankings for experiments: repomap's default
 // or Aider's, each followed by changes to its settings, as
-// "default+rust" or "aider+reverse=0.1+roles". Parse turns a name into
+// "default+norust" or "aider+reverse=0.1+roles". Parse turns a name into
 // the policy.Config it stands for; repomap eval and the tests that
 // compare rankings use it. The product itself has two rankings,
 // policy.Default and policy.Aider.
@@ -12,12 +12,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/golang"
+	"github.com/repomap-dev/repomap/internal/link/jvm"
+	"github.com/repomap-dev/repomap/internal/link/langs"
+	"github.com/repomap-dev/repomap/internal/link/rust"
 	"github.com/repomap-dev/repomap/internal/policy"
 )
 
 // Parse returns the ranking that s names:
 // "default" ("" too) or "aider"; "default" followed by changes joined
-// with "+" ("default+rust+readme=0.2"); or "aider" followed by changes
+// with "+" ("default+norust+readme=0.2"); or "aider" followed by changes
 // ("aider+reverse=0.1+roles"). Each change sets one field of
 // policy.Config: the tables defaultChanges and aiderChanges list them.
 func Parse(s string) (policy.Config, error) {
@@ -103,6 +108,12 @@ func changeNames(table map[string]change) string {
 	return strings.Join(names, ", ")
 }
 
+// rules is a change that resolves the languages of r by r (after
+// "resolve", in Aider's ranking).
+func rules(r *link.Rules) change {
+	return flag(func(c *policy.Config) { c.Link.Rules = langs.With(c.Link.Rules, r) })
+}
+
 // flag is a change without a value.
 func flag(set func(c *policy.Config)) change {
 	return change{set: func(c *policy.Config, _ string) bool { set(c); return true }}
@@ -135,9 +146,10 @@ func count(takes string, lo, hi int, set func(c *policy.Config, n int)) change {
 
 // defaultChanges are the changes the default ranking takes.
 var defaultChanges = map[string]change{
-	"rust":       flag(func(c *policy.Config) { c.Link.Rust = true }),
-	"scala":      flag(func(c *policy.Config) { c.Link.Scala = true }),
-	"kotlin":     flag(func(c *policy.Config) { c.Link.Kotlin = true }),
+	"norust":     flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, rust.Rules) }),
+	"noscala":    flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, jvm.Scala) }),
+	"nokotlin":   rules(jvm.Java),
+	"goreach":    rules(golang.Reach),
 	"doccode":    flag(func(c *policy.Config) { c.Link.DocCode = true }),
 	"docmaps":    flag(func(c *policy.Config) { c.DocMaps = true }),
 	"byname":     flag(func(c *policy.Config) { c.ByName = true }),
@@ -158,15 +170,16 @@ var aiderChanges = map[string]change{
 	"builtins": flag(func(c *policy.Config) { c.Link.Builtins = true }),
 	"names":    weight("a weight in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Link.Names = w }),
 	"private":  weight("a weight in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Private = w }),
-	"rust":     flag(func(c *policy.Config) { c.Link.Rust = true }),
-	"scala":    flag(func(c *policy.Config) { c.Link.Scala = true }),
-	"kotlin":   flag(func(c *policy.Config) { c.Link.Kotlin = true }),
+	"norust":   flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, rust.Rules) }),
+	"noscala":  flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, jvm.Scala) }),
+	"nokotlin": rules(jvm.Java),
 	"family":   flag(func(c *policy.Config) { c.Link.Family = true }),
 	"resolve": flag(func(c *policy.Config) {
-		c.Link.Resolve, c.Link.Fallback = true, policy.Default().Link.Fallback
+		d := policy.Default().Link
+		c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, d.Rules, d.Fallback
 	}),
 	"resolve=": weight("the weight of unresolved name matches, in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) {
-		c.Link.Resolve, c.Link.Fallback = true, w
+		c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, policy.Default().Link.Rules, w
 	}),
 	"docs":     flag(func(c *policy.Config) { c.Docs = policy.DocsFactor }),
 	"docs=":    weight("a factor in (0, 1]", 0, 1, false, true, func(c *policy.Config, w float64) { c.Docs = w }),

@@ -3,6 +3,9 @@ package experiment
 import (
 	"testing"
 
+	"github.com/repomap-dev/repomap/internal/link/jvm"
+	"github.com/repomap-dev/repomap/internal/link/langs"
+	"github.com/repomap-dev/repomap/internal/link/rust"
 	"github.com/repomap-dev/repomap/internal/policy"
 )
 
@@ -15,7 +18,7 @@ func TestDefaultSpelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if def := policy.Default(); got != def {
+	if def := policy.Default(); got.Fingerprint() != def.Fingerprint() {
 		t.Errorf("Parse(%q) = %+v\nwant the default %+v", spelled, got, def)
 	}
 	if mixed, _ := Parse(spelled + "+mix=3"); mixed.Items.Every != 3 {
@@ -31,8 +34,12 @@ func TestParse(t *testing.T) {
 	}{
 		{"aider", func(*policy.Config) {}},
 		{"aider+reverse=0.1", func(c *policy.Config) { c.Reverse = 0.1 }},
-		{"aider+resolve", func(c *policy.Config) { c.Link.Resolve, c.Link.Fallback = true, policy.Default().Link.Fallback }},
-		{"aider+resolve=0.2+kotlin", func(c *policy.Config) { c.Link.Resolve, c.Link.Fallback, c.Link.Kotlin = true, 0.2, true }},
+		{"aider+resolve", func(c *policy.Config) {
+			c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, langs.Default(), policy.Default().Link.Fallback
+		}},
+		{"aider+resolve=0.2+nokotlin", func(c *policy.Config) {
+			c.Link.Resolve, c.Link.Rules, c.Link.Fallback = true, langs.With(langs.Default(), jvm.Java), 0.2
+		}},
 		{"aider+rel=10/1/1", func(c *policy.Config) { c.Rel.On, c.Rel.Top, c.Rel.Personal, c.Rel.Boost = true, 10, 1, 1 }},
 		{"aider+lone=0.1", func(c *policy.Config) { c.Weights.Lone = 0.1 }},
 		{"aider+rows=2", func(c *policy.Config) { c.Rows = 2 }},
@@ -45,15 +52,15 @@ func TestParse(t *testing.T) {
 			want.Rel.Text = 0
 		}
 		tc.want(&want)
-		if got, err := Parse(tc.name); err != nil || got != want {
+		if got, err := Parse(tc.name); err != nil || got.Fingerprint() != want.Fingerprint() {
 			t.Errorf("Parse(%q) = %+v, %v\nwant %+v", tc.name, got, err, want)
 		}
 	}
 	def := policy.Default()
 	def.Readme, def.Link.Readme = 0, false
-	def.Link.Rust = true
-	if got, err := Parse("default+rust+readme=0"); err != nil || got != def {
-		t.Errorf("Parse(default+rust+readme=0) = %+v, %v\nwant %+v", got, err, def)
+	def.Link.Rules = langs.Without(def.Link.Rules, rust.Rules)
+	if got, err := Parse("default+norust+readme=0"); err != nil || got.Fingerprint() != def.Fingerprint() {
+		t.Errorf("Parse(default+norust+readme=0) = %+v, %v\nwant %+v", got, err, def)
 	}
 }
 
@@ -69,7 +76,7 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q) = nil error, want one", bad)
 		}
 	}
-	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+scala", "default+rust+scala", "default+kotlin", "aider+resolve+kotlin"} {
+	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+noscala", "default+norust+noscala", "default+nokotlin", "default+goreach", "aider+resolve+nokotlin"} {
 		if _, err := Parse(good); err != nil {
 			t.Errorf("Parse(%q): %v", good, err)
 		}

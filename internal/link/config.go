@@ -8,9 +8,9 @@ type Config struct {
 	// the rules cannot place links to every definition of its name, at
 	// the Fallback weight.
 	Resolve bool
-	// Rust, Scala and Kotlin switch those languages' rules on, with
-	// Resolve; without, they link by name.
-	Rust, Scala, Kotlin bool
+	// Rules are the rules of the languages Resolve resolves by (package
+	// langs lists them); the files of other languages link by name.
+	Rules []*Rules
 	// Family, with Resolve, keeps links by name within a family of
 	// languages: the languages whose code can use each other's names
 	// without a binding the tags see (a page's script and its elements'

@@ -2,6 +2,8 @@ package link
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/repomap-dev/repomap/rank"
 )
@@ -24,7 +26,11 @@ import (
 // a class or a type. A key without a scope links every definition of the
 // name to every reference, as Aider does. Only the rules that made a
 // scope read it back; the scopes of the first four forms are the link
-// stage's own, and policy weighs them (KeyClass).
+// stage's own, and policy weighs them (ClassOf). Of the languages' own,
+// two kinds are classes of their own: Go's "go:" package scopes, whose
+// lower-case names are Private, and its "go.member:" scopes, the
+// Candidates of a member used on a value of an unknown type, which share
+// their weight (Split).
 
 // The link stage's own scopes.
 const (
@@ -91,11 +97,12 @@ type Class int
 
 // The classes of keys.
 const (
-	Resolved Class = iota // a key of a language's rules, or a plain link by name
-	Fallback              // a name match the rules could not place (FallbackScope)
-	Names                 // a resolved reference's link by name too (NamesScope)
-	Doc                   // a name in a document's code (DocScope)
-	Private               // a resolved key of a name its package keeps to itself (Go's lower-case names)
+	Resolved   Class = iota // a key of a language's rules, or a plain link by name
+	Fallback                // a name match the rules could not place (FallbackScope)
+	Names                   // a resolved reference's link by name too (NamesScope)
+	Doc                     // a name in a document's code (DocScope)
+	Private                 // a resolved key of a name its package keeps to itself (Go's lower-case names)
+	Candidates              // the members of one name a reference on a value of an unknown type can mean (Split)
 )
 
 // ClassOf returns the class of key.
@@ -108,8 +115,28 @@ func ClassOf(key string) Class {
 		return Fallback
 	case scope == NamesScope:
 		return Names
+	case strings.HasPrefix(scope, goMemberPrefix):
+		return Candidates
 	case goPrivate(scope, name):
 		return Private
 	}
 	return Resolved
+}
+
+// Split reports whether the definitions key links to share its weight
+// (rank.Input.Split): the candidates of a use the rules could not place
+// on one of them, as a method called on a Go value whose type they do not
+// know, which links to every method of its name of the packages its file
+// reaches (Candidates).
+func Split(key string) bool { return ClassOf(key) == Candidates }
+
+// goMemberPrefix begins the scopes of the methods and fields of the
+// types of a Go package (package golang's member scopes).
+const goMemberPrefix = "go.member:"
+
+// goPrivate reports whether a key of scope and name is of a name a Go
+// package keeps to itself: in the scope of a Go package (package golang
+// names them "go:" and a number), not exported.
+func goPrivate(scope, name string) bool {
+	return strings.HasPrefix(scope, "go:") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf
 }

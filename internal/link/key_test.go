@@ -30,6 +30,8 @@ func TestClassOf(t *testing.T) {
 		"Run\x00~doc":               Doc,
 		"Run\x00~doc|jvm":           Doc,
 		"Run\x00|web":               Resolved,
+		"Close\x00go.member:3":      Candidates,
+		"close\x00go.member:3":      Candidates,
 		"ünicode\x00go:example.com": Resolved,
 	} {
 		if got := ClassOf(key); got != want {

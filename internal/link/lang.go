@@ -48,10 +48,10 @@ func exportsAll(set tags.Set) bool {
 // references) and type uses ("type" references) mean the language's own
 // function or type, not a definition of the tree that shares the name.
 var builtins = map[string]map[string]bool{
-	"go": set(`append cap clear close complex copy delete imag len make max min new panic print println real recover
+	"go": Words(`append cap clear close complex copy delete imag len make max min new panic print println real recover
 		any bool byte comparable complex128 complex64 error float32 float64 int int16 int32 int64 int8 rune string
 		uint uint16 uint32 uint64 uint8 uintptr`),
-	"python": set(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile
+	"python": Words(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile
 		complex delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash
 		help hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open
 		ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type
@@ -61,20 +61,17 @@ var builtins = map[string]map[string]bool{
 	"tsx":        jsBuiltins,
 }
 
-var jsBuiltins = set(`setTimeout setInterval clearTimeout clearInterval queueMicrotask structuredClone parseInt
+var jsBuiltins = Words(`setTimeout setInterval clearTimeout clearInterval queueMicrotask structuredClone parseInt
 	parseFloat isNaN isFinite encodeURIComponent decodeURIComponent encodeURI decodeURI require fetch String Number
 	Boolean Symbol BigInt Object Array`)
 
-func set(words string) map[string]bool {
-	m := make(map[string]bool)
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
-
 // builtinsOf returns the builtins of the language of f, or nil.
 func builtinsOf(f File) map[string]bool { return builtins[f.Lang] }
+
+// Builtin reports whether name is one of the builtin functions or types
+// of the language lang (Go's, Python's, JavaScript's): a plain call or
+// type use of it means the language's, not a definition of the tree.
+func Builtin(lang, name string) bool { return builtins[lang][name] }
 
 // builtinUse reports whether a reference of kind sub to name is a use of
 // one of the builtins b.
@@ -106,7 +103,7 @@ func docLinks(c Config, f File) bool {
 
 // notCodeFamilies are the families of languages whose definitions the
 // code of a document does not mean: data, markup, builds and shells.
-var notCodeFamilies = set("bash cmake json make markdown properties toml xml yaml")
+var notCodeFamilies = Words("bash cmake json make markdown properties toml xml yaml")
 
 // docFamilies returns the families of languages of fams (one per file)
 // that the names of a document's code link in: those of code, each once,

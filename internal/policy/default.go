@@ -2,6 +2,7 @@ package policy
 
 import (
 	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/langs"
 	"github.com/repomap-dev/repomap/rank"
 )
 
@@ -71,7 +72,7 @@ const (
 // overview's front doors and READMEs.
 func Default() Config {
 	return Config{
-		Link: link.Config{Resolve: true, Fallback: fallbackWeight, Family: true, Fixtures: true, Exports: true,
+		Link: link.Config{Resolve: true, Rules: langs.Default(), Fallback: fallbackWeight, Family: true, Fixtures: true, Exports: true,
 			Readme: true, DocCode: true},
 		Reverse: reverseWeight, Private: privateWeight, OverviewLong: overviewLong,
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,

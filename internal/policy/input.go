@@ -45,6 +45,30 @@ func keyWeight(rk Config, overview bool) func(string) float64 {
 	}
 }
 
+// Edges returns the input of the ranking of files with rk, for no
+// request (overview) or for one, as far as it weighs the edges of the
+// file graph: the weights of names and of each class of key, and the
+// edges back. Input adds the teleport and the scales of files.
+func Edges(files []rank.File, rk Config, overview bool) rank.Input {
+	in := rank.Input{Files: files, Reverse: rk.Reverse, Weights: rk.Weights}
+	in.KeyWeight = keyWeight(rk, overview)
+	if in.KeyWeight != nil {
+		in.Split = link.Split
+		// What keyWeight's weights depend on.
+		in.KeyWeightName = fmt.Sprint(rk.Link.Readme, rk.Link.DocCode, rk.DocMaps, rk.Link.Resolve, rk.Link.Fallback, rk.Link.Names, rk.Private, overview)
+	}
+	if rk.OverviewLong > 0 && overview {
+		in.Weights.LongIdent = rk.OverviewLong
+	}
+	if !overview {
+		// A request's teleport goes to the files it points at, not to
+		// every file: Weights.Lone is for a map for none. (In every map
+		// it lowered focus recall on bubbletea's history.)
+		in.Weights.Lone = 0
+	}
+	return in
+}
+
 // Input returns the input of the ranking of s for q, with rk and the
 // links l (its Files are l.Files), and the files whose best definition
 // the ranked list moves up (items.New): the files most relevant to q's
@@ -67,22 +91,9 @@ func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, top []string) {
 	focus := q.Focus
 	mentions := q.Mentions
-	in = rank.Input{Files: l.Files, Focus: focus, Reverse: rk.Reverse, Weights: rk.Weights}
 	overview := len(focus) == 0 && len(mentions) == 0 && q.Text == ""
-	in.KeyWeight = keyWeight(rk, overview)
-	if in.KeyWeight != nil {
-		// What keyWeight's weights depend on.
-		in.KeyWeightName = fmt.Sprint(rk.Link.Readme, rk.Link.DocCode, rk.DocMaps, rk.Link.Resolve, rk.Link.Fallback, rk.Link.Names, rk.Private, overview)
-	}
-	if rk.OverviewLong > 0 && overview {
-		in.Weights.LongIdent = rk.OverviewLong
-	}
-	if !overview {
-		// A request's teleport goes to the files it points at, not to
-		// every file: Weights.Lone is for a map for none. (In every map
-		// it lowered focus recall on bubbletea's history.)
-		in.Weights.Lone = 0
-	}
+	in = Edges(l.Files, rk, overview)
+	in.Focus = focus
 	if overview && (rk.Front > 0 || rk.Readme > 0) {
 		doors, readmes := Doors(ctx, s, rk)
 		overviewTeleport(&in, s, doors, rk.Front, readmes, rk.Readme)

@@ -1,4 +1,4 @@
-package link
+package jvm
 
 import (
 	"maps"
@@ -6,14 +6,16 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/pkgscope"
 	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
 )
 
-// Kotlin, with the ranking change kotlin (off by default: Kotlin links by
-// name): packages, imports, supertypes and the members of types are
-// Java's (resolve_pkg.go, resolve_java.go), in one resolver, and Java and
-// Kotlin files of a tree use each other's types. What Kotlin adds: the top-level functions and properties
+// Kotlin, with Rules (with Java, Kotlin links by name): packages,
+// imports, supertypes and the members of types are Java's (package
+// pkgscope, java.go), in one resolver, and Java and Kotlin files of a
+// tree use each other's types. What Kotlin adds: the top-level functions and properties
 // of a package (not members of a type) are in the package's scope, like
 // its types, so the files of a package see each other's. A name means, in
 // this order, what an import names ("import a.b.C", "import a.b.foo", and
@@ -29,7 +31,7 @@ import (
 // declares x (a property, a parameter, a constructor parameter, a local,
 // and "val x = T(…)"). A member none of those types defines may be an
 // extension function: a top-level function in scope of that name. A name
-// of the standard library (kotlin.*, java.lang and the common JDK types)
+// of the standard library (kotlin.*, java.Lang and the common JDK types)
 // that none of the rules places means nothing, and so does a member
 // found nowhere along supertypes of which some are outside the tree.
 // Other values' members (a.b().c(), it.m()) mean an extension function in
@@ -40,14 +42,14 @@ import (
 
 // kotlinLang is what Kotlin gives the shared rules; its scopes are
 // Java's.
-var kotlinLang = pkgLang{
-	prefix: javaLang.prefix,
-	isType: kotlinType,
-	isBase: func(sub, _ string) bool { return sub == "class" || sub == "implementation" }, // after a class's colon: a class called, an interface not
-	std:    kotlinJVM,
-	root:   javaObject,
-	file:   kotlinFile,
-	top:    kotlinTop,
+var kotlinLang = pkgscope.Language{
+	Prefix: javaLang.Prefix,
+	IsType: kotlinType,
+	IsBase: func(sub, _ string) bool { return sub == "class" || sub == "implementation" }, // after a class's colon: a class called, an interface not
+	Std:    kotlinJVM,
+	Root:   javaObject,
+	Read:   kotlinFile,
+	Top:    kotlinTop,
 }
 
 // kotlinType reports whether a definition of kind sub is a type: Java's
@@ -55,7 +57,7 @@ var kotlinLang = pkgLang{
 func kotlinType(sub string) bool { return javaType(sub) || sub == "object" || sub == "type" }
 
 // isKotlin reports whether file i is read by Kotlin's rules.
-func (r *javaResolver) isKotlin(i int) bool { return r.langs[i] == &kotlinLang }
+func (r *javaResolver) isKotlin(i int) bool { return r.Langs[i] == &kotlinLang }
 
 // kotlinTop reports whether definition j of a Kotlin file's tags is a
 // top-level function or property: those are not qualified by the type
@@ -69,26 +71,26 @@ func kotlinTop(set tags.Set, j int) bool {
 }
 
 // kotlinFile reads what Kotlin file i imports and declares.
-func kotlinFile(r *pkgResolver, i int) *pkgFile { return jvmFile(r, i, kotlinImport) }
+func kotlinFile(r *pkgscope.Resolver, i int) *pkgscope.File { return jvmFile(r, i, kotlinImport) }
 
 // kotlinImport records in f what an import of a Kotlin file imports: a
 // reference of kind sub to name, qualified as the query qualifies it.
-func kotlinImport(f *pkgFile, sub, name, qual string) {
+func kotlinImport(f *pkgscope.File, sub, name, qual string) {
 	switch {
 	case qual == "":
 	case sub == "package": // import a.b.*
-		f.demand = append(f.demand, qual)
+		f.Demand = append(f.Demand, qual)
 	default: // import a.b.C, import a.b.C as D
 		full, local, renamed := strings.Cut(qual, " as ")
 		if !renamed {
 			local = name
 		}
-		f.single[local] = full
+		f.Single[local] = full
 	}
 }
 
-func (r *javaResolver) kotlinRefKeys(out []Ref, i, j int) []Ref {
-	set := r.tree[i].Tags
+func (r *javaResolver) kotlinRefKeys(out []link.Ref, i, j int) []link.Ref {
+	set := r.Tree[i].Tags
 	name, sub, qual := set.Str(set.Tags[j].Name), set.Sub(j), set.Qual(j)
 	switch sub {
 	case "import":
@@ -96,12 +98,8 @@ func (r *javaResolver) kotlinRefKeys(out []Ref, i, j int) []Ref {
 			break
 		}
 		full, _, _ := strings.Cut(qual, " as ")
-		keys, at := r.importKeys(out, full)
-		switch at {
-		case placeInTree:
-			return keys
-		case placeOutside:
-			return out
+		if keys, at := r.importKeys(out, full); at != link.Unknown {
+			return keys // nothing outside the tree
 		}
 	case "package":
 		if qual != "" { // import a.b.*, import a.b.C.*
@@ -110,34 +108,34 @@ func (r *javaResolver) kotlinRefKeys(out []Ref, i, j int) []Ref {
 	case "call":
 		return r.kotlinCallKeys(out, i, j, name, qual)
 	default: // a type: class, implementation, annotation, type
-		if keys, ok := r.typeRefKeys(out, i, name); ok {
+		if keys, ok := r.TypeRefKeys(out, i, name); ok {
 			return keys
 		}
 	}
-	return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
+	return append(out, link.FallbackRef(name))
 }
 
 // importKeys appends the keys of what the dotted name full, as an import
 // gives it, names: a type (nested or not), a top-level function or
 // property, or a member of a type (an object's, a companion object's).
-func (r *javaResolver) importKeys(out []Ref, full string) ([]Ref, pkgPlace) {
-	p, rest, ok := r.split(full)
+func (r *javaResolver) importKeys(out []link.Ref, full string) ([]link.Ref, link.Place) {
+	p, rest, ok := r.Split(full)
 	if !ok {
-		return out, placeOutside
+		return out, link.Outside
 	}
 	last := rest[len(rest)-1]
-	n := pkgName{p, last}
+	n := pkgscope.TypeName{Pkg: p, Name: last}
 	found := false
-	if len(r.types[n]) > 0 {
-		out = append(out, Ref{Name: last, Scope: r.typeScope(p)})
+	if len(r.Types[n]) > 0 {
+		out = append(out, link.Ref{Name: last, Scope: r.TypeScope(p)})
 		found = true
 	}
-	if len(rest) == 1 && len(r.tops[n]) > 0 {
-		out = append(out, Ref{Name: last, Scope: r.topScope(p)})
+	if len(rest) == 1 && len(r.Tops[n]) > 0 {
+		out = append(out, link.Ref{Name: last, Scope: r.TopScope(p)})
 		found = true
 	}
 	if found {
-		return out, placeInTree
+		return out, link.InTree
 	}
 	if len(rest) > 1 {
 		// a.b.C.m, a.b.C.Companion.m
@@ -145,29 +143,29 @@ func (r *javaResolver) importKeys(out []Ref, full string) ([]Ref, pkgPlace) {
 		if owner == "Companion" && len(rest) > 2 {
 			owner = rest[len(rest)-3]
 		}
-		if keys, found, _ := r.memberKeys(out, r.types[pkgName{p, owner}], last); found {
-			return keys, placeInTree
+		if keys, found, _ := r.MemberKeys(out, r.Types[pkgscope.TypeName{Pkg: p, Name: owner}], last); found {
+			return keys, link.InTree
 		}
 	}
-	return out, placeUnknown
+	return out, link.Unknown
 }
 
 // topKeys appends the keys of the top-level function or property name
 // as file i sees it: imported by name, else of its own package, else of
 // the packages it imports on demand.
-func (r *javaResolver) topKeys(out []Ref, i int, name string) ([]Ref, pkgPlace) {
-	f := r.file(i)
-	if full, ok := f.single[name]; ok {
+func (r *javaResolver) topKeys(out []link.Ref, i int, name string) ([]link.Ref, link.Place) {
+	f := r.File(i)
+	if full, ok := f.Single[name]; ok {
 		return r.importKeys(out, full)
 	}
-	if own := (pkgName{r.pkg[i], name}); len(r.tops[own]) > 0 {
-		return append(out, Ref{Name: name, Scope: r.topScope(own.pkg)}), placeInTree
+	if own := (pkgscope.TypeName{Pkg: r.Pkg[i], Name: name}); len(r.Tops[own]) > 0 {
+		return append(out, link.Ref{Name: name, Scope: r.TopScope(own.Pkg)}), link.InTree
 	}
-	at := placeUnknown
-	for _, d := range f.demand {
-		if len(r.tops[pkgName{d, name}]) > 0 {
-			out = append(out, Ref{Name: name, Scope: r.topScope(d)})
-			at = placeInTree
+	at := link.Unknown
+	for _, d := range f.Demand {
+		if len(r.Tops[pkgscope.TypeName{Pkg: d, Name: name}]) > 0 {
+			out = append(out, link.Ref{Name: name, Scope: r.TopScope(d)})
+			at = link.InTree
 		}
 	}
 	return out, at
@@ -175,8 +173,8 @@ func (r *javaResolver) topKeys(out []Ref, i int, name string) ([]Ref, pkgPlace) 
 
 // kotlinCallKeys appends the keys of a call of name, reference j of
 // Kotlin file i, qualified by qual.
-func (r *javaResolver) kotlinCallKeys(out []Ref, i, j int, name, qual string) []Ref {
-	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
+func (r *javaResolver) kotlinCallKeys(out []link.Ref, i, j int, name, qual string) []link.Ref {
+	fallback := link.FallbackRef(name)
 	switch {
 	case strings.HasPrefix(qual, "this@"): // a labelled this: an outer class's
 		qual = "this"
@@ -188,14 +186,14 @@ func (r *javaResolver) kotlinCallKeys(out []Ref, i, j int, name, qual string) []
 	switch {
 	case qual == "" && capitalized(name):
 		// A constructor, or a function named like one.
-		if keys, ok := r.typeRefKeys(out, i, name); ok {
+		if keys, ok := r.TypeRefKeys(out, i, name); ok {
 			return keys
 		}
 		from = []int{i}
 	case qual == "" || qual == "this":
 		from = []int{i}
 	case qual == "super":
-		bases, o := r.basesOf(i)
+		bases, o := r.BasesOf(i)
 		if len(bases) == 0 && o {
 			return out
 		}
@@ -206,35 +204,35 @@ func (r *javaResolver) kotlinCallKeys(out []Ref, i, j int, name, qual string) []
 	default: // x.m() on a declared name, C.m() on a type or an object
 		ns, at := r.kotlinReceiver(i, j, qual)
 		switch at {
-		case placeOutside:
+		case link.Outside:
 			outside = true
-		case placeUnknown:
+		case link.Unknown:
 			return r.valueKeys(out, i, name)
 		}
 		if !javaValue(qual) && capitalized(name) {
 			// Outer.Inner(…): a nested type.
-			var nested []pkgName
+			var nested []pkgscope.TypeName
 			for _, n := range ns {
-				if len(r.types[pkgName{n.pkg, name}]) > 0 {
-					nested = append(nested, pkgName{n.pkg, name})
+				if len(r.Types[pkgscope.TypeName{Pkg: n.Pkg, Name: name}]) > 0 {
+					nested = append(nested, pkgscope.TypeName{Pkg: n.Pkg, Name: name})
 				}
 			}
 			if len(nested) > 0 {
-				return r.typeKeys(out, nested)
+				return r.TypeKeys(out, nested)
 			}
 		}
-		from = r.typeFiles(ns)
+		from = r.TypeFiles(ns)
 	}
-	keys, found, o := r.memberKeys(out, from, name)
+	keys, found, o := r.MemberKeys(out, from, name)
 	if found {
 		return keys
 	}
 	// An extension function, or for a plain call a top-level one.
 	keys, at := r.topKeys(out, i, name)
 	switch {
-	case at == placeInTree:
+	case at == link.InTree:
 		return keys
-	case at == placeOutside, outside, o, kotlinStd[name]:
+	case at == link.Outside, outside, o, kotlinStd[name]:
 		return out
 	}
 	return append(out, fallback)
@@ -243,38 +241,38 @@ func (r *javaResolver) kotlinCallKeys(out []Ref, i, j int, name, qual string) []
 // kotlinReceiver resolves the type of qual, the receiver of reference j
 // of Kotlin file i: a value's declared type (unknown when the file
 // declares none), or the type qual names.
-func (r *javaResolver) kotlinReceiver(i, j int, qual string) ([]pkgName, pkgPlace) {
+func (r *javaResolver) kotlinReceiver(i, j int, qual string) ([]pkgscope.TypeName, link.Place) {
 	if javaValue(qual) {
-		return r.varType(i, j, qual)
+		return r.VarType(i, j, qual)
 	}
-	return r.typeOf(i, qual)
+	return r.TypeOf(i, qual)
 }
 
-// useContext: in a Kotlin file, a call on a declared name means the
+// UseContext: in a Kotlin file, a call on a declared name means the
 // members of the type of the declaration in effect where it is, the tag
 // index of that declaration plus one (0 for other references, and for
 // Java files, whose calls resolve once per file).
-func (r *javaResolver) useContext(i, j int) int32 {
-	set := r.tree[i].Tags
+func (r *javaResolver) UseContext(i, j int) int32 {
+	set := r.Tree[i].Tags
 	if !r.isKotlin(i) || set.Sub(j) != "call" || !javaValue(set.Qual(j)) {
 		return 0
 	}
-	return int32(r.varDecl(i, j, set.Qual(j)) + 1)
+	return int32(r.VarDecl(i, j, set.Qual(j)) + 1)
 }
 
 // valueKeys appends the keys of member name of a value whose type the
 // rules do not know: an extension function in scope, else nothing for a
 // name imported from outside the tree or of the standard library, else
 // every member of that name of a Java or Kotlin type of the tree.
-func (r *javaResolver) valueKeys(out []Ref, i int, name string) []Ref {
+func (r *javaResolver) valueKeys(out []link.Ref, i int, name string) []link.Ref {
 	keys, at := r.topKeys(out, i, name)
 	switch {
-	case at == placeInTree:
+	case at == link.InTree:
 		return keys
-	case at == placeOutside, kotlinStd[name]:
+	case at == link.Outside, kotlinStd[name]:
 		return out
 	}
-	return append(out, Ref{Name: name, Scope: jvmMembersScope})
+	return append(out, link.Ref{Name: name, Scope: jvmMembersScope})
 }
 
 // capitalized reports whether name begins with an upper-case letter.
@@ -293,11 +291,11 @@ var kotlinJVM = func() map[string]bool {
 
 // kotlinStd lists the names of Kotlin's standard library that every file
 // sees (kotlin, kotlin.collections, kotlin.text, kotlin.io, kotlin.ranges,
-// kotlin.sequences, kotlin.comparisons, kotlin.jvm, and java.lang on the
+// kotlin.sequences, kotlin.comparisons, kotlin.jvm, and java.Lang on the
 // JVM, which javaJDK has): types, functions and the extension functions
 // every value has. A use of one that the tree does not place means the
 // library's.
-var kotlinStd = set(`Any Unit Nothing String Int Long Short Byte Double Float Boolean Char Number UInt ULong
+var kotlinStd = link.Words(`Any Unit Nothing String Int Long Short Byte Double Float Boolean Char Number UInt ULong
 	UShort UByte Array IntArray LongArray ShortArray ByteArray CharArray FloatArray DoubleArray BooleanArray
 	UIntArray ULongArray UByteArray List MutableList ArrayList Map MutableMap HashMap LinkedHashMap Set
 	MutableSet HashSet LinkedHashSet Collection MutableCollection Iterable MutableIterable Iterator
@@ -335,15 +333,15 @@ var kotlinStd = set(`Any Unit Nothing String Int Long Short Byte Double Float Bo
 // rules do not know.
 const jvmMembersScope = "jvm.members"
 
-// moreDefKeys: with Kotlin's rules, a member of a Java or Kotlin type
+// MoreDefKeys: with Kotlin's rules, a member of a Java or Kotlin type
 // publishes under jvmMembersScope too.
-func (r *javaResolver) moreDefKeys(out []string, i, j int) []string {
-	if len(r.langs) == 0 {
+func (r *javaResolver) MoreDefKeys(out []string, i, j int) []string {
+	if len(r.Langs) == 0 {
 		return out
 	}
-	set, lang := r.tree[i].Tags, r.langOf(i)
+	set, lang := r.Tree[i].Tags, r.LangOf(i)
 	switch sub := set.Sub(j); {
-	case sub == "package", lang.isType(sub), sub == "constructor", lang.top != nil && lang.top(set, j):
+	case sub == "package", lang.IsType(sub), sub == "constructor", lang.Top != nil && lang.Top(set, j):
 		return out
 	}
 	return append(out, rank.Key(set.Str(set.Tags[j].Name), jvmMembersScope))

@@ -1,11 +1,18 @@
-package repomap
+package js_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/linktest"
+	"github.com/repomap-dev/repomap/internal/policy"
 )
+
+// defaultLinks are the link settings of the default ranking.
+var defaultLinks = policy.Default().Link
 
 // jsTree mixes TypeScript, JavaScript and JSX modules that import each
 // other with and without extensions, through an index file and
@@ -64,7 +71,7 @@ var jsWant = []string{
 }
 
 func TestResolveJS(t *testing.T) {
-	got := edges(t, jsTree, RankingDefault)
+	got := linktest.Edges(t, jsTree, defaultLinks)
 	want := []string{
 		"other.js -> src/base.ts send",           // a script's unresolved name falls back
 		"other.js -> src/client.ts send",         // to every definition of it
@@ -77,18 +84,16 @@ func TestResolveJS(t *testing.T) {
 		"src/client.ts -> src/util/index.js fmt", // an alias, a directory's index file
 		"src/index.ts -> src/client.ts Client",   // export {Client} from
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	linktest.Same(t, got, want)
 	// Never: the module app.jsx's parse() or React.createElement() to
 	// other.js, client.ts's this.send() to base.ts.
-	aider := edges(t, jsTree, RankingAider)
+	aider := linktest.Edges(t, jsTree, link.Config{})
 	for _, e := range []string{"src/app.jsx -> other.js parse", "src/client.ts -> src/base.ts send"} {
 		if !slices.Contains(aider, e) {
 			t.Errorf("aider edges lack %q:\n%s", e, strings.Join(aider, "\n"))
 		}
 	}
-	checkAboveNames(t, "jsTree", got, aider, jsWant)
+	linktest.AboveNames(t, "jsTree", got, aider, jsWant)
 }
 
 // TestResolveCycles: modules that re-export each other in a cycle still
@@ -106,9 +111,7 @@ func TestResolveCycles(t *testing.T) {
 		"pkg/c.py":        {Data: []byte("from .a import *\nfrom .b import *\n\n\ndef found():\n    pass\n")},
 		"use.py":          {Data: []byte("from pkg.a import found, missing\n\nfound()\nmissing()\n")},
 	}
-	got := edges(t, tree, RankingDefault)
+	got := linktest.Edges(t, tree, defaultLinks)
 	want := []string{"js/use.js -> js/c.js found", "use.py -> pkg/c.py found"}
-	if !slices.Equal(got, want) {
-		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	linktest.Same(t, got, want)
 }

@@ -1,4 +1,6 @@
-package link
+// Package rust resolves Rust: modules, uses, impls, a workspace's crates
+// by their Cargo.toml.
+package rust
 
 import (
 	"maps"
@@ -6,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -29,9 +32,17 @@ import (
 // crate its path or import names, and from tests, examples and binaries
 // of the package's library.
 
-// rustResolver holds the Rust files of a snapshot.
-type rustResolver struct {
-	tree    []File
+// Rules resolve Rust.
+var Rules = &link.Rules{
+	Name:      "rust",
+	Languages: []string{"rust"},
+	Reads:     func(f link.File) bool { return path.Base(f.Path) == "Cargo.toml" },
+	New:       func(tree []link.File, mine []int) link.Lang { return newResolver(tree, mine) },
+}
+
+// resolver holds the Rust files of a tree.
+type resolver struct {
+	tree    []link.File
 	byPath  map[string]int            // per path of a Rust file: its index
 	items   map[int]map[string]rsItem // per file: the items it defines
 	members map[string]bool           // the keys of the associated items of the tree
@@ -82,20 +93,20 @@ const (
 // rsTarget is what a path names.
 type rsTarget struct {
 	at      rsPlace
-	keys    []Ref  // its definitions
-	mod     int    // the module's file when it is a module; else -1
-	members string // the scope of its associated items when it is a type
+	keys    []link.Ref // its definitions
+	mod     int        // the module's file when it is a module; else -1
+	members string     // the scope of its associated items when it is a type
 }
 
 // macroScope returns the scope of the macro_rules! of the crate of file
 // i.
-func (r *rustResolver) macroScope(i int) string { return "rs.macro:" + r.tree[r.root(i)].Path }
+func (r *resolver) macroScope(i int) string { return "rs.macro:" + r.tree[r.root(i)].Path }
 
 // rustMaxDepth bounds the uses and globs a resolution follows.
 const rustMaxDepth = 8
 
-func newRustResolver(tree []File, files []int) *rustResolver {
-	r := &rustResolver{tree: tree, byPath: make(map[string]int, len(files)), items: make(map[int]map[string]rsItem, len(files)),
+func newResolver(tree []link.File, files []int) *resolver {
+	r := &resolver{tree: tree, byPath: make(map[string]int, len(files)), items: make(map[int]map[string]rsItem, len(files)),
 		members: make(map[string]bool), macros: make(map[string]bool), libs: make(map[string]int),
 		files: make(map[int]*rustFile), scopes: make(map[rsTypeUse]string), impls: make(map[int][]rsImpl)}
 	for _, i := range files {
@@ -129,9 +140,9 @@ func newRustResolver(tree []File, files []int) *rustResolver {
 			switch {
 			case t.Kind != tags.Definition:
 			case set.Sub(j) == "macro":
-				r.macros[r.defKey(i, j).Key()] = true
+				r.macros[r.DefKey(i, j).Key()] = true
 			case set.Qual(j) != "":
-				r.members[r.defKey(i, j).Key()] = true
+				r.members[r.DefKey(i, j).Key()] = true
 			}
 		}
 	}
@@ -140,7 +151,7 @@ func newRustResolver(tree []File, files []int) *rustResolver {
 
 // findLibs finds the libraries of the tree by the names their packages'
 // Cargo.toml give them, else by their directories' names.
-func (r *rustResolver) findLibs() {
+func (r *resolver) findLibs() {
 	named := make(map[int]bool)
 	for i, f := range r.tree {
 		if path.Base(f.Path) != "Cargo.toml" {
@@ -169,7 +180,7 @@ func (r *rustResolver) findLibs() {
 }
 
 // file returns what file i imports.
-func (r *rustResolver) file(i int) *rustFile {
+func (r *resolver) file(i int) *rustFile {
 	if f, ok := r.files[i]; ok {
 		return f
 	}
@@ -248,7 +259,7 @@ func rustSegments(q string) []string {
 }
 
 // at returns the Rust file at p, or -1.
-func (r *rustResolver) at(p string) int {
+func (r *resolver) at(p string) int {
 	if i, ok := r.byPath[p]; ok {
 		return i
 	}
@@ -257,7 +268,7 @@ func (r *rustResolver) at(p string) int {
 
 // owner returns the file of the module that owns the directory dir: the
 // mod.rs, lib.rs or main.rs in it, or the file beside it; -1 for none.
-func (r *rustResolver) owner(dir string) int {
+func (r *resolver) owner(dir string) int {
 	for _, b := range []string{"mod.rs", "lib.rs", "main.rs"} {
 		if i := r.at(path.Join(dir, b)); i >= 0 {
 			return i
@@ -271,7 +282,7 @@ func (r *rustResolver) owner(dir string) int {
 
 // parent returns the file of the module whose submodule file i is, or -1
 // for a crate root.
-func (r *rustResolver) parent(i int) int {
+func (r *resolver) parent(i int) int {
 	p := r.tree[i].Path
 	dir, base := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
@@ -292,7 +303,7 @@ func (r *rustResolver) parent(i int) int {
 
 // child returns the file of submodule name of the module of file i, or
 // -1.
-func (r *rustResolver) child(i int, name string) int {
+func (r *resolver) child(i int, name string) int {
 	p := r.tree[i].Path
 	dir := path.Dir(p)
 	if b := path.Base(p); b != "mod.rs" && b != "lib.rs" && b != "main.rs" && r.parent(i) >= 0 {
@@ -305,7 +316,7 @@ func (r *rustResolver) child(i int, name string) int {
 }
 
 // root returns the crate root of file i.
-func (r *rustResolver) root(i int) int {
+func (r *resolver) root(i int) int {
 	for range rustMaxDepth * 4 {
 		p := r.parent(i)
 		if p < 0 {
@@ -319,7 +330,7 @@ func (r *rustResolver) root(i int) int {
 // libOf returns the lib.rs of the package of the crate root i, when i is
 // not it: the library a package's tests, examples and binaries use by
 // the package's name. -1 for none.
-func (r *rustResolver) libOf(i int) int {
+func (r *resolver) libOf(i int) int {
 	for dir := path.Dir(r.tree[i].Path); ; dir = path.Dir(dir) {
 		for _, p := range []string{path.Join(dir, "lib.rs"), path.Join(dir, "src/lib.rs")} {
 			if l := r.at(p); l >= 0 {
@@ -336,18 +347,18 @@ func (r *rustResolver) libOf(i int) int {
 }
 
 // rustStd lists the crates of the standard distribution.
-var rustStd = set(`std core alloc proc_macro test`)
+var rustStd = link.Words(`std core alloc proc_macro test`)
 
 // typeScope returns the scope of the members of file m's type name.
-func (r *rustResolver) typeScope(m int, name string) string {
+func (r *resolver) typeScope(m int, name string) string {
 	return "rs.m:" + r.tree[m].Path + ":" + name
 }
 
 // lookup resolves name in the module of file m: what it defines, a
 // submodule, what it imports or a glob import brings.
-func (r *rustResolver) lookup(m int, name string, depth int) rsTarget {
+func (r *resolver) lookup(m int, name string, depth int) rsTarget {
 	if k := r.items[m][name]; k != 0 {
-		t := rsTarget{at: rsInTree, keys: []Ref{{Name: name, Scope: "rs:" + r.tree[m].Path}}, mod: -1}
+		t := rsTarget{at: rsInTree, keys: []link.Ref{{Name: name, Scope: "rs:" + r.tree[m].Path}}, mod: -1}
 		if k&rsModule != 0 {
 			if t.mod = r.child(m, name); t.mod < 0 {
 				t.mod = m // an inline module: its items are the file's
@@ -396,7 +407,7 @@ func (r *rustResolver) lookup(m int, name string, depth int) rsTarget {
 }
 
 // resolve resolves the path segs as file i spells it.
-func (r *rustResolver) resolve(i int, segs []string, depth int) rsTarget {
+func (r *resolver) resolve(i int, segs []string, depth int) rsTarget {
 	unknown := rsTarget{at: rsUnknown, mod: -1}
 	if len(segs) == 0 || depth > rustMaxDepth {
 		return unknown
@@ -484,10 +495,10 @@ func (r *rustResolver) resolve(i int, segs []string, depth int) rsTarget {
 // member returns associated item name of the type whose members are in
 // scope: unknown when the tree gives it none, for a trait's provided or
 // a derived method.
-func (r *rustResolver) member(scope, name string) rsTarget {
-	k := Ref{Name: name, Scope: scope}
+func (r *resolver) member(scope, name string) rsTarget {
+	k := link.Ref{Name: name, Scope: scope}
 	if r.members[k.Key()] {
-		return rsTarget{at: rsInTree, keys: []Ref{k}, mod: -1}
+		return rsTarget{at: rsInTree, keys: []link.Ref{k}, mod: -1}
 	}
 	return rsTarget{at: rsUnknown, mod: -1}
 }
@@ -495,7 +506,7 @@ func (r *rustResolver) member(scope, name string) rsTarget {
 // typeScopeOf returns the scope of the members of the type file i names
 // text ("Foo", "&'a mut Foo<T>", "a::Foo"): of its definition when the
 // tree has it, else of its name in the crate.
-func (r *rustResolver) typeScopeOf(i int, text string) string {
+func (r *resolver) typeScopeOf(i int, text string) string {
 	u := rsTypeUse{i, text}
 	if s, ok := r.scopes[u]; ok {
 		return s
@@ -516,7 +527,7 @@ func (r *rustResolver) typeScopeOf(i int, text string) string {
 
 // implScopes returns the scopes of the members of an impl block's type
 // and of its trait, from the qualifier of one of its items.
-func (r *rustResolver) implScopes(i int, qual string) (self, trait string) {
+func (r *resolver) implScopes(i int, qual string) (self, trait string) {
 	if tr, ok := strings.CutPrefix(qual, "trait "); ok {
 		return r.typeScope(i, tr), ""
 	}
@@ -526,26 +537,26 @@ func (r *rustResolver) implScopes(i int, qual string) (self, trait string) {
 	return r.typeScopeOf(i, qual), ""
 }
 
-func (r *rustResolver) defKey(i, j int) Ref {
+func (r *resolver) DefKey(i, j int) link.Ref {
 	set := r.tree[i].Tags
 	name := set.Str(set.Tags[j].Name)
 	switch sub, qual := set.Sub(j), set.Qual(j); {
 	case sub == "macro":
-		return Ref{Name: name, Scope: r.macroScope(i)}
+		return link.Ref{Name: name, Scope: r.macroScope(i)}
 	case sub == "variant" && qual != "":
-		return Ref{Name: name, Scope: r.typeScope(i, qual)}
+		return link.Ref{Name: name, Scope: r.typeScope(i, qual)}
 	case qual != "":
 		self, _ := r.implScopes(i, qual)
-		return Ref{Name: name, Scope: self}
+		return link.Ref{Name: name, Scope: self}
 	case sub == "field" || sub == "method":
-		return Ref{Name: name, Scope: "rs.field:" + r.tree[i].Path}
+		return link.Ref{Name: name, Scope: "rs.field:" + r.tree[i].Path}
 	}
-	return Ref{Name: name, Scope: "rs:" + r.tree[i].Path}
+	return link.Ref{Name: name, Scope: "rs:" + r.tree[i].Path}
 }
 
 // enclosing returns the qualifier of the impl or trait block around line
 // of file i: that of the last associated item at or before it.
-func (r *rustResolver) enclosing(i int, line int32) string {
+func (r *resolver) enclosing(i int, line int32) string {
 	impls, ok := r.impls[i]
 	if !ok {
 		set := r.tree[i].Tags
@@ -563,11 +574,11 @@ func (r *rustResolver) enclosing(i int, line int32) string {
 	return impls[k-1].qual
 }
 
-func (r *rustResolver) refKeys(out []Ref, i, j int) []Ref {
+func (r *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 	set := r.tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
-	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
+	fallback := link.FallbackRef(name)
 	anyMethod := fallback // any definition of the name: the tree's methods are most of them
 	var target rsTarget
 	switch {
@@ -622,10 +633,10 @@ func (r *rustResolver) refKeys(out []Ref, i, j int) []Ref {
 // selfKeys appends the keys of associated item name of the impl or trait
 // block around line of file i: its type's, else its trait's, else
 // otherwise.
-func (r *rustResolver) selfKeys(out []Ref, i int, line int32, name string, otherwise Ref) []Ref {
+func (r *resolver) selfKeys(out []link.Ref, i int, line int32, name string, otherwise link.Ref) []link.Ref {
 	self, trait := r.implScopes(i, r.enclosing(i, line))
 	for _, s := range []string{self, trait} {
-		if k := (Ref{Name: name, Scope: s}); s != "" && r.members[k.Key()] {
+		if k := (link.Ref{Name: name, Scope: s}); s != "" && r.members[k.Key()] {
 			return append(out, k)
 		}
 	}
@@ -636,7 +647,7 @@ func (r *rustResolver) selfKeys(out []Ref, i int, line int32, name string, other
 // by qual: a macro_rules! of the crate the path or an import names, else
 // of the file's own crate and, from a crate's tests, examples and
 // binaries, of its package's library.
-func (r *rustResolver) macroKeys(out []Ref, i int, name, qual string) []Ref {
+func (r *resolver) macroKeys(out []link.Ref, i int, name, qual string) []link.Ref {
 	var crates []int
 	segs := rustSegments(qual)
 	if qual == "" {
@@ -663,18 +674,9 @@ func (r *rustResolver) macroKeys(out []Ref, i int, name, qual string) []Ref {
 		}
 	}
 	for _, c := range crates {
-		if k := (Ref{Name: name, Scope: r.macroScope(c)}); r.macros[k.Key()] {
+		if k := (link.Ref{Name: name, Scope: r.macroScope(c)}); r.macros[k.Key()] {
 			out = append(out, k)
 		}
 	}
 	return out
-}
-
-// rustRules resolve Rust, with Config.Rust: modules, uses, impls, a
-// workspace's crates by their Cargo.toml.
-var rustRules = &rules{
-	name:   "rust",
-	claims: func(f File, c Config) bool { return f.Lang == "rust" && c.Rust },
-	reads:  func(f File, _ Config) bool { return path.Base(f.Path) == "Cargo.toml" },
-	make:   func(tree []File, mine []int, _ Config) langResolver { return newRustResolver(tree, mine) },
 }

@@ -1,10 +1,12 @@
-package repomap
+package jvm_test
 
 import (
 	"slices"
-	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/linktest"
 )
 
 // scalaTree has chained package clauses, a package object, a case class
@@ -84,11 +86,8 @@ object Order {
 	"project/Dependencies.scala": {Data: []byte("object Dependencies {\n  val all = Seq()\n}\n")},
 }
 
-// scalaRanking is the default ranking with Scala's rules.
-const scalaRanking = RankingDefault + "+scala"
-
 func TestResolveScala(t *testing.T) {
-	got := edges(t, scalaTree, scalaRanking)
+	got := linktest.Edges(t, scalaTree, defaultLinks)
 	const (
 		app    = "src/main/scala/com/shop/app/App.scala"
 		order  = "src/main/scala/com/shop/model/Order.scala"
@@ -117,18 +116,11 @@ func TestResolveScala(t *testing.T) {
 		"build.sbt -> project/Dependencies.scala Dependencies", // the empty package
 	}
 	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	aider := edges(t, scalaTree, RankingAider)
-	p, r := precisionRecall(got, want)
-	ap, ar := precisionRecall(aider, want)
-	t.Logf("cross-file edges of scalaTree: rules precision %.2f recall %.2f; names precision %.2f recall %.2f", p, r, ap, ar)
-	if ap >= p || ar > r {
-		t.Errorf("names: precision %.2f recall %.2f, not below the rules' %.2f %.2f", ap, ar, p, r)
-	}
-	for _, f := range linkTree(t, scalaTree, scalaRanking).Files {
-		if f.Path == app && (slices.Contains(f.Refs, fallbackKey("wide", "jvm")) || !slices.Contains(f.Refs, fallbackKey("thing", "jvm"))) {
+	linktest.Same(t, got, want)
+	aider := linktest.Edges(t, scalaTree, link.Config{})
+	linktest.AboveNames(t, "scalaTree", got, aider, want)
+	for _, f := range link.Link(linktest.Files(t, scalaTree), defaultLinks).Files {
+		if f.Path == app && (slices.Contains(f.Refs, link.NameKey("wide", link.FallbackScope, "jvm")) || !slices.Contains(f.Refs, link.NameKey("thing", link.FallbackScope, "jvm"))) {
 			t.Errorf("%s refs %q, want util.fmt.wide placed and unknown.thing() the fallback", f.Path, f.Refs)
 		}
 	}
@@ -142,8 +134,8 @@ func TestResolveScala(t *testing.T) {
 			t.Errorf("edge %q: in aider's %v, in the resolved %v", e, slices.Contains(aider, e), slices.Contains(got, e))
 		}
 	}
-	// By default Scala links by name.
-	if def := edges(t, scalaTree, RankingDefault); !slices.Contains(def, app+" -> "+legacy+" Order") {
-		t.Errorf("default ranking: no edge %s -> %s Order by name", app, legacy)
+	// Without its rules, Scala links by name.
+	if byName := linktest.Edges(t, scalaTree, scalaOff); !slices.Contains(byName, app+" -> "+legacy+" Order") {
+		t.Errorf("without Scala's rules: no edge %s -> %s Order by name", app, legacy)
 	}
 }

@@ -1,8 +1,9 @@
-package link
+package golang
 
 import (
 	"slices"
 
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/rank"
 )
 
@@ -53,7 +54,7 @@ func sortedSet(ss []string) []string {
 
 // view returns the view of Go file i as g sees it now; with given, the
 // types its entries give too.
-func (g *goResolver) view(i int, given bool) goView {
+func (g *resolver) view(i int, given bool) goView {
 	var v goView
 	name, ok := g.pkgName(i)
 	v.pkg = name
@@ -105,12 +106,12 @@ func (g *goResolver) view(i int, given bool) goView {
 	return v
 }
 
-// update makes g the Go rules of s, a snapshot of the same files as g's
+// Update makes g the Go rules of tree, the same files as g's
 // after the Go files changed changed, and reports whether the references
 // of the other files resolve as before, which is when the views of the
 // changed files are as they were. When it reports false, g is not to be
 // used again: the rules are to be made anew.
-func (g *goResolver) update(tree []File, changed []int) bool {
+func (g *resolver) Update(tree []link.File, changed []int) bool {
 	before := make([]goView, len(changed))
 	for k, i := range changed {
 		before[k] = g.view(i, true)

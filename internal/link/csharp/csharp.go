@@ -1,4 +1,6 @@
-package link
+// Package csharp resolves C#: namespaces, usings (a project file's too),
+// extension methods.
+package csharp
 
 import (
 	"slices"
@@ -6,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/pkgscope"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -33,14 +37,30 @@ import (
 // outside the tree that no extension method of the tree gives, link to
 // nothing. What the rules cannot place falls back to names.
 
-// csharpResolver holds the C# files of a snapshot.
+// Rules resolve C#.
+var Rules = &link.Rules{
+	Name:      "csharp",
+	Languages: []string{"csharp"},
+	Reads:     func(f link.File) bool { return strings.HasSuffix(f.Path, ".csproj") },
+	New: func(tree []link.File, mine []int) link.Lang {
+		var csproj []int
+		for i, f := range tree {
+			if f.Lang == "xml" && strings.HasSuffix(f.Path, ".csproj") {
+				csproj = append(csproj, i)
+			}
+		}
+		return newCSharpResolver(tree, mine, csproj)
+	},
+}
+
+// csharpResolver holds the C# files of a tree.
 type csharpResolver struct {
-	*pkgResolver
-	rules   pkgLang
-	global  *pkgFile         // what the "global using" directives of the tree bring
-	project []csProject      // the project files' usings, by directory
-	exts    map[pkgName]bool // the extension methods of each namespace
-	heads   map[string]bool  // the first names of the tree's namespaces
+	*pkgscope.Resolver
+	rules   pkgscope.Language
+	global  *pkgscope.File             // what the "global using" directives of the tree bring
+	project []csProject                // the project files' usings, by directory
+	exts    map[pkgscope.TypeName]bool // the extension methods of each namespace
+	heads   map[string]bool            // the first names of the tree's namespaces
 	nsAlias map[int]map[string]string
 }
 
@@ -57,26 +77,26 @@ type csProject struct {
 
 // newCSharpResolver returns the resolver of the C# files of s, which see
 // the <Using> items of the project files csproj.
-func newCSharpResolver(tree []File, files, csproj []int) *csharpResolver {
-	r := &csharpResolver{global: newPkgFile(), exts: make(map[pkgName]bool), heads: make(map[string]bool),
+func newCSharpResolver(tree []link.File, files, csproj []int) *csharpResolver {
+	r := &csharpResolver{global: pkgscope.NewFile(), exts: make(map[pkgscope.TypeName]bool), heads: make(map[string]bool),
 		nsAlias: make(map[int]map[string]string)}
-	r.rules = pkgLang{
-		prefix: "cs",
-		isType: csType,
-		isBase: func(_, qual string) bool { return qual == ":" },
-		std:    csBCL,
-		root:   csObject,
-		closed: true,
-		file:   r.readFile,
+	r.rules = pkgscope.Language{
+		Prefix: "cs",
+		IsType: csType,
+		IsBase: func(_, qual string) bool { return qual == ":" },
+		Std:    csBCL,
+		Root:   csObject,
+		Closed: true,
+		Read:   r.readFile,
 	}
-	r.pkgResolver = newPkgResolver(tree, files, &r.rules, csNamespace)
-	for p := range r.pkgs {
+	r.Resolver = pkgscope.New(tree, files, &r.rules, csNamespace)
+	for p := range r.Pkgs {
 		head, _, _ := strings.Cut(p, ".")
 		r.heads[head] = true
 	}
 	for _, i := range csproj {
 		set := tree[i].Tags
-		p := csProject{dir: goDir(tree[i].Path)}
+		p := csProject{dir: link.Dir(tree[i].Path)}
 		for j, t := range set.Tags {
 			if t.Kind == tags.Reference && set.Sub(j) == "using" && set.Qual(j) != "" {
 				u := "global using " + set.Qual(j) + ";"
@@ -95,7 +115,7 @@ func newCSharpResolver(tree []File, files, csproj []int) *csharpResolver {
 		for j, t := range set.Tags {
 			switch {
 			case t.Kind == tags.Definition && set.Sub(j) == "method" && set.Qual(j) == "this":
-				r.exts[pkgName{r.pkg[i], set.Str(t.Name)}] = true
+				r.exts[pkgscope.TypeName{Pkg: r.Pkg[i], Name: set.Str(t.Name)}] = true
 			case t.Kind == tags.Reference && set.Sub(j) == "import" && strings.HasPrefix(set.Qual(j), "global "):
 				r.using(r.global, i, set.Qual(j))
 			}
@@ -141,32 +161,32 @@ func csValue(q string) bool {
 }
 
 // readFile reads what C# file i imports and declares.
-func (r *csharpResolver) readFile(p *pkgResolver, i int) *pkgFile {
-	f := newPkgFile()
-	f.demand = slices.Clone(r.global.demand)
-	f.sdemand = slices.Clone(r.global.sdemand)
-	for k, v := range r.global.single {
-		f.single[k] = v
+func (r *csharpResolver) readFile(p *pkgscope.Resolver, i int) *pkgscope.File {
+	f := pkgscope.NewFile()
+	f.Demand = slices.Clone(r.global.Demand)
+	f.StaticDemand = slices.Clone(r.global.StaticDemand)
+	for k, v := range r.global.Single {
+		f.Single[k] = v
 	}
-	for ns := p.pkg[i]; ; {
-		f.own = append(f.own, ns)
+	for ns := p.Pkg[i]; ; {
+		f.Own = append(f.Own, ns)
 		k := strings.LastIndexByte(ns, '.')
 		if k < 0 {
 			break
 		}
 		ns = ns[:k]
 	}
-	if f.own[len(f.own)-1] != csGlobal {
-		f.own = append(f.own, csGlobal)
+	if f.Own[len(f.Own)-1] != csGlobal {
+		f.Own = append(f.Own, csGlobal)
 	}
 	for _, proj := range r.project {
-		if d := proj.dir; d == "" || d == "." || strings.HasPrefix(p.tree[i].Path, d+"/") {
+		if d := proj.dir; d == "" || d == "." || strings.HasPrefix(p.Tree[i].Path, d+"/") {
 			for _, u := range proj.usings {
 				r.using(f, i, u)
 			}
 		}
 	}
-	set := p.tree[i].Tags
+	set := p.Tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference {
 			continue
@@ -176,7 +196,7 @@ func (r *csharpResolver) readFile(p *pkgResolver, i int) *pkgFile {
 		case sub == "import" && !strings.HasPrefix(qual, "global "):
 			r.using(f, i, qual)
 		case (sub == "type" || sub == "class") && csValue(qual):
-			f.vars[qual] = append(f.vars[qual], j)
+			f.Vars[qual] = append(f.Vars[qual], j)
 		}
 	}
 	return f
@@ -207,61 +227,58 @@ func parseUsing(text string) usingDirective {
 
 // using records in f what the using directive qual (its text) of file i
 // brings.
-func (r *csharpResolver) using(f *pkgFile, i int, qual string) {
+func (r *csharpResolver) using(f *pkgscope.File, i int, qual string) {
 	u := parseUsing(qual)
 	switch {
 	case u.target == "":
-	case u.alias != "" && r.pkgs[u.target]:
+	case u.alias != "" && r.Pkgs[u.target]:
 		if r.nsAlias[i] == nil {
 			r.nsAlias[i] = make(map[string]string)
 		}
 		r.nsAlias[i][u.alias] = u.target
 	case u.alias != "":
-		f.single[u.alias] = u.target
+		f.Single[u.alias] = u.target
 	case u.static:
-		f.sdemand = append(f.sdemand, u.target)
-		f.demand = append(f.demand, u.target) // its nested types
+		f.StaticDemand = append(f.StaticDemand, u.target)
+		f.Demand = append(f.Demand, u.target) // its nested types
 	default:
-		f.demand = append(f.demand, u.target)
+		f.Demand = append(f.Demand, u.target)
 	}
 }
 
-func (r *csharpResolver) refKeys(out []Ref, i, j int) []Ref {
-	set := r.tree[i].Tags
+func (r *csharpResolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
+	set := r.Tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
-	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
+	fallback := link.FallbackRef(name)
 	switch sub {
 	case "import":
 		u := parseUsing(qual)
 		if u.target == "" {
 			break
 		}
-		if r.pkgs[u.target] {
-			return append(out, Ref{Name: name, Scope: r.pkgScope(u.target)})
+		if r.Pkgs[u.target] {
+			return append(out, link.Ref{Name: name, Scope: r.PkgScope(u.target)})
 		}
-		switch n, at := r.named(u.target); at {
-		case placeInTree:
-			return r.typeKeys(out, []pkgName{n})
-		case placeOutside:
-			return out
+		if keys, done := r.NamedKeys(out, u.target); done {
+			return keys
 		}
 	case "call":
 		return r.callKeys(out, i, j, name, qual)
 	case "attribute":
 		for _, n := range []string{name + "Attribute", name} {
-			if ns, at := r.typeOf(i, n); at == placeInTree {
-				return r.typeKeys(out, ns)
+			if ns, at := r.TypeOf(i, n); at == link.InTree {
+				return r.TypeKeys(out, ns)
 			}
 		}
-		if csBCL[name] || csBCL[name+"Attribute"] || !r.typeNames[name] && !r.typeNames[name+"Attribute"] {
+		if csBCL[name] || csBCL[name+"Attribute"] || !r.TypeNames[name] && !r.TypeNames[name+"Attribute"] {
 			return out
 		}
 	default: // a type: class, implementation, type
-		if qual == "." && len(r.file(i).vars[name]) > 0 {
+		if qual == "." && len(r.File(i).Vars[name]) > 0 {
 			return out // a property's or a field's value, not a type
 		}
-		if keys, done := r.typeRefKeys(out, i, name); done {
+		if keys, done := r.TypeRefKeys(out, i, name); done {
 			return keys
 		}
 		if qual == "." && (r.heads[name] || r.nsAlias[i][name] != "") {
@@ -273,51 +290,50 @@ func (r *csharpResolver) refKeys(out []Ref, i, j int) []Ref {
 
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
-func (r *csharpResolver) callKeys(out []Ref, i, j int, name, qual string) []Ref {
-	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
-	var keys []Ref
-	done := false
+func (r *csharpResolver) callKeys(out []link.Ref, i, j int, name, qual string) []link.Ref {
+	c := pkgscope.Call{Name: name, Recv: pkgscope.Typed}
 	switch {
 	case qual == "" || qual == "this":
-		keys, done = r.ownKeys(out, i, name, qual == "")
+		c.Recv, c.Plain = pkgscope.Own, qual == ""
 	case qual == "base":
-		keys, done = r.superKeys(out, i, name)
+		c.Recv = pkgscope.Super
 	case !csValue(qual):
-		// Another expression: "a.B().C()".
+		c.Recv = pkgscope.Other // another expression: "a.B().C()"
 	default: // x.M() on a declared name, C.M() on a type
-		ns, at := r.receiverType(i, j, qual)
-		if at != placeInTree && len(r.file(i).vars[qual]) == 0 && !unicode.IsUpper(rune(qual[0])) {
+		c.Types, c.At = r.ReceiverType(i, j, qual)
+		switch {
+		case c.At != link.InTree && len(r.File(i).Vars[qual]) == 0 && !unicode.IsUpper(rune(qual[0])):
 			// A value whose type the file does not say.
 			if keys, ok := r.extKeys(out, i, name); ok || csObject[name] {
 				return keys
 			}
-			break
-		}
-		switch at {
-		case placeOutside:
-			keys, _ = r.extKeys(out, i, name)
+			c.Recv = pkgscope.Other
+		case c.At == link.Outside:
+			keys, _ := r.extKeys(out, i, name)
 			return keys
-		case placeInTree:
-			if keys, done = r.typeMemberKeys(out, r.typeFiles(ns), name); !done {
-				keys, done = r.extKeys(out, i, name)
+		case c.At == link.InTree:
+			// The type's member, else an extension method.
+			if keys, done := r.MemberCallKeys(out, i, c); done {
+				return keys
 			}
+			if keys, ok := r.extKeys(out, i, name); ok {
+				return keys
+			}
+			c.Recv = pkgscope.Other
 		}
 	}
-	if done {
-		return keys
-	}
-	return append(out, fallback)
+	return r.CallKeys(out, i, c)
 }
 
 // extKeys appends the keys of the extension methods named name that file
 // i sees: those of its namespaces and of the namespaces it uses.
-func (r *csharpResolver) extKeys(out []Ref, i int, name string) ([]Ref, bool) {
-	f := r.file(i)
+func (r *csharpResolver) extKeys(out []link.Ref, i int, name string) ([]link.Ref, bool) {
+	f := r.File(i)
 	found := false
-	for _, ns := range [][]string{f.own, f.demand} {
+	for _, ns := range [][]string{f.Own, f.Demand} {
 		for _, p := range ns {
-			if r.exts[pkgName{p, name}] {
-				out = append(out, Ref{Name: name, Scope: csExtScope(p)})
+			if r.exts[pkgscope.TypeName{Pkg: p, Name: name}] {
+				out = append(out, link.Ref{Name: name, Scope: csExtScope(p)})
 				found = true
 			}
 		}
@@ -331,24 +347,24 @@ func csExtScope(p string) string { return csExtPrefix + p }
 // csExtPrefix begins the scopes of C#'s extension methods.
 const csExtPrefix = "cs.ext:"
 
-// moreDefKeys publishes an extension method under its namespace's
+// MoreDefKeys publishes an extension method under its namespace's
 // extension methods too.
-func (r *csharpResolver) moreDefKeys(out []string, i, j int) []string {
-	set := r.tree[i].Tags
+func (r *csharpResolver) MoreDefKeys(out []string, i, j int) []string {
+	set := r.Tree[i].Tags
 	if set.Sub(j) == "method" && set.Qual(j) == "this" {
-		out = append(out, Ref{Name: set.Str(set.Tags[j].Name), Scope: csExtScope(r.pkg[i])}.Key())
+		out = append(out, link.Ref{Name: set.Str(set.Tags[j].Name), Scope: csExtScope(r.Pkg[i])}.Key())
 	}
 	return out
 }
 
 // csObject lists the methods of System.Object.
-var csObject = set(`ToString Equals GetHashCode GetType MemberwiseClone ReferenceEquals Finalize`)
+var csObject = link.Words(`ToString Equals GetHashCode GetType MemberwiseClone ReferenceEquals Finalize`)
 
 // csBCL lists the most common types of the BCL (System, System.IO,
 // System.Text, System.Collections.Generic, System.Linq,
 // System.Threading.Tasks…), which a file sees through its using
 // directives: a use of one the tree does not place means the BCL's.
-var csBCL = set(`Object String Int16 Int32 Int64 UInt16 UInt32 UInt64 Boolean Byte SByte Char Double Single Decimal
+var csBCL = link.Words(`Object String Int16 Int32 Int64 UInt16 UInt32 UInt64 Boolean Byte SByte Char Double Single Decimal
 	IntPtr UIntPtr DateTime DateTimeOffset DateOnly TimeOnly TimeSpan Guid Uri Version Type Array Enum Attribute
 	Delegate MulticastDelegate Nullable Lazy Tuple ValueTuple Func Action Predicate Comparison Converter
 	EventHandler EventArgs Exception SystemException ArgumentException ArgumentNullException
@@ -380,23 +396,6 @@ var csBCL = set(`Object String Int16 Int32 Int64 UInt16 UInt32 UInt64 Boolean By
 	EditorBrowsable EditorBrowsableState ExcludeFromCodeCoverage GeneratedCode CompilerGenerated
 	InternalsVisibleTo StructLayout DllImport MarshalAs`)
 
-// csharpRules resolve C#: namespaces, usings (a project file's too),
-// extension methods.
-var csharpRules = &rules{
-	name:   "csharp",
-	claims: func(f File, _ Config) bool { return f.Lang == "csharp" },
-	reads:  func(f File, _ Config) bool { return strings.HasSuffix(f.Path, ".csproj") },
-	make: func(tree []File, mine []int, _ Config) langResolver {
-		var csproj []int
-		for i, f := range tree {
-			if f.Lang == "xml" && strings.HasSuffix(f.Path, ".csproj") {
-				csproj = append(csproj, i)
-			}
-		}
-		return newCSharpResolver(tree, mine, csproj)
-	},
-}
-
-// isMore reports whether k is the key of an extension method, which its
+// IsMore reports whether k is the key of an extension method, which its
 // definition publishes under beside its own.
-func (r *csharpResolver) isMore(k Ref) bool { return strings.HasPrefix(k.Scope, csExtPrefix) }
+func (r *csharpResolver) IsMore(k link.Ref) bool { return strings.HasPrefix(k.Scope, csExtPrefix) }

@@ -1,4 +1,4 @@
-package repomap
+package jvm_test
 
 import (
 	"slices"
@@ -7,11 +7,28 @@ import (
 	"testing/fstest"
 
 	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/jvm"
+	"github.com/repomap-dev/repomap/internal/link/langs"
+	"github.com/repomap-dev/repomap/internal/link/linktest"
+	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/rank"
 )
 
-// rankingKotlin is the default ranking with Kotlin's rules.
-const rankingKotlin = RankingDefault + "+kotlin"
+// defaultLinks are the link settings of the default ranking; javaLinks
+// resolve Java without Kotlin (which links by name), scalaOff leave Scala
+// to names.
+var (
+	defaultLinks = policy.Default().Link
+	javaLinks    = withRules(langs.With(defaultLinks.Rules, jvm.Java))
+	scalaOff     = withRules(langs.Without(defaultLinks.Rules, jvm.Scala))
+)
+
+// withRules returns the default link settings with the rules rs.
+func withRules(rs []*link.Rules) link.Config {
+	c := policy.Default().Link
+	c.Rules = rs
+	return c
+}
 
 // kotlinTree has a package split over a main and a test source set, two
 // packages that define a class Order, top-level and extension functions,
@@ -167,14 +184,9 @@ var kotlinTruth = []string{
 }
 
 func TestResolveKotlin(t *testing.T) {
-	got := edges(t, kotlinTree, rankingKotlin)
+	got := linktest.Edges(t, kotlinTree, defaultLinks)
 	t.Logf("resolved edges:\n%s", strings.Join(got, "\n"))
-	p, r := precisionRecall(got, kotlinTruth)
-	ap, ar := precisionRecall(edges(t, kotlinTree, RankingAider), kotlinTruth)
-	t.Logf("cross-file edges of kotlinTree: rules precision %.2f recall %.2f; names precision %.2f recall %.2f", p, r, ap, ar)
-	if ap >= p || ar > r {
-		t.Errorf("names: precision %.2f recall %.2f, not below the rules' %.2f %.2f", ap, ar, p, r)
-	}
+	linktest.AboveNames(t, "kotlinTree", got, linktest.Edges(t, kotlinTree, link.Config{}), kotlinTruth)
 	for _, e := range kotlinTruth {
 		if !slices.Contains(got, e) {
 			t.Errorf("missing edge %q", e)
@@ -184,7 +196,7 @@ func TestResolveKotlin(t *testing.T) {
 	// from outside the tree) to com.other's; Order to com.legacy's from
 	// the files of com.shop.model. Name matching links them all.
 	const app = "src/main/kotlin/com/shop/app/App.kt"
-	aider := edges(t, kotlinTree, RankingAider)
+	aider := linktest.Edges(t, kotlinTree, link.Config{})
 	for _, e := range []string{app + " -> src/main/kotlin/com/other/Names.kt listOf", app + " -> src/main/kotlin/com/other/Names.kt launch",
 		app + " -> src/main/kotlin/com/other/Names.kt map", "src/test/kotlin/com/shop/model/OrderTest.kt -> src/main/kotlin/com/shop/legacy/Order.kt Order"} {
 		if !slices.Contains(aider, e) || slices.Contains(got, e) {
@@ -194,7 +206,7 @@ func TestResolveKotlin(t *testing.T) {
 	// it.total() on a lambda's parameter means any type's member total;
 	// order.describe() on a declared Order means Entity's alone.
 	members := func(name string) string { return rank.Key(name, "jvm.members") }
-	for _, f := range linkTree(t, kotlinTree, rankingKotlin).Files {
+	for _, f := range link.Link(linktest.Files(t, kotlinTree), defaultLinks).Files {
 		if f.Path == app && (!slices.Contains(f.Refs, members("total")) || slices.Contains(f.Refs, members("describe"))) {
 			t.Errorf("%s refs %q, want the members key of total and not of describe", f.Path, f.Refs)
 		}
@@ -234,7 +246,7 @@ class Use(private val box: Box) {
 }
 `)},
 	}
-	got := edges(t, tree, rankingKotlin)
+	got := linktest.Edges(t, tree, defaultLinks)
 	want := []string{
 		"b/Use.kt -> a/Box.kt Box",
 		"b/Use.kt -> a/Box.kt make",
@@ -244,7 +256,5 @@ class Use(private val box: Box) {
 		"b/Use.kt -> j/Util.java twice",
 		"more/a/Late.kt -> a/Box.kt pack",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	linktest.Same(t, got, want)
 }

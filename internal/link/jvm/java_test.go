@@ -1,10 +1,13 @@
-package repomap
+package jvm_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/linktest"
 )
 
 // javaTree has a package split over a main and a test source set, two
@@ -78,7 +81,7 @@ public class Helper {
 }
 
 func TestResolveJava(t *testing.T) {
-	got := edges(t, javaTree, RankingDefault)
+	got := linktest.Edges(t, javaTree, defaultLinks)
 	const (
 		app    = "src/main/java/com/shop/app/App.java"
 		base   = "src/main/java/com/shop/app/Base.java"
@@ -105,14 +108,12 @@ func TestResolveJava(t *testing.T) {
 		"src/test/java/com/shop/model/OrderTest.java -> " + order + " total", // o.total(): the local's declared type
 	}
 	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	linktest.Same(t, got, want)
 	// Never: App's String, List and @Override to com.other's, orders.add()
 	// on a java.util.List to Helper.add, Order to com.legacy's, o.toString()
 	// on an Order that inherits Object's to com.legacy's, Tool's Util to
 	// elsewhere's. Aider's ranking, by name, links them all.
-	aider := edges(t, javaTree, RankingAider)
+	aider := linktest.Edges(t, javaTree, link.Config{})
 	for _, to := range []string{"src/main/java/com/other/String.java String", "src/main/java/com/other/List.java List",
 		"src/main/java/com/other/Override.java Override", helper + " add", "src/main/java/com/legacy/Order.java Order"} {
 		if e := app + " -> " + to; !slices.Contains(aider, e) || slices.Contains(got, e) {
@@ -120,8 +121,8 @@ func TestResolveJava(t *testing.T) {
 		}
 	}
 
-	for _, f := range linkTree(t, javaTree, RankingDefault).Files {
-		if f.Path == app && !slices.Contains(f.Refs, fallbackKey("thing", "jvm")) {
+	for _, f := range link.Link(linktest.Files(t, javaTree), defaultLinks).Files {
+		if f.Path == app && !slices.Contains(f.Refs, link.NameKey("thing", link.FallbackScope, "jvm")) {
 			t.Errorf("%s refs %q, want the fallback key of thing", f.Path, f.Refs)
 		}
 	}
@@ -153,7 +154,7 @@ class Use {
 }
 `)},
 	}
-	got := edges(t, tree, RankingDefault)
+	got := linktest.Edges(t, tree, defaultLinks)
 	want := []string{
 		"a/Outer.java -> a/Root.java Root",
 		"b/Use.java -> a/Outer.java Inner",
@@ -161,13 +162,11 @@ class Use {
 		"b/Use.java -> a/Outer.java twice",
 		"b/Use.java -> a/Root.java make",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	linktest.Same(t, got, want)
 	// g.make() on an imported class outside the tree links to nothing
 	// (Gadget is imported by name from a package the tree does not have).
-	for _, f := range linkTree(t, tree, RankingDefault).Files {
-		if f.Path == "b/Use.java" && slices.Contains(f.Refs, fallbackKey("make", "jvm")) {
+	for _, f := range link.Link(linktest.Files(t, tree), defaultLinks).Files {
+		if f.Path == "b/Use.java" && slices.Contains(f.Refs, link.NameKey("make", link.FallbackScope, "jvm")) {
 			t.Errorf("%s refs %q: g.make() on an outside type falls back", f.Path, f.Refs)
 		}
 	}
@@ -175,7 +174,7 @@ class Use {
 
 // TestResolveJavaKotlin: a Java file that imports a class of a package
 // only Kotlin files declare links to it by name, at the fallback weight,
-// and with Kotlin's rules (default+kotlin) as to a Java class, and a call
+// and with Kotlin's rules (jvm.Rules) as to a Java class, and a call
 // on a value of it to the Kotlin class's method; one imported from a
 // package nothing declares, to nothing.
 func TestResolveJavaKotlin(t *testing.T) {
@@ -195,17 +194,20 @@ class AdapterTest {
 `)},
 	}
 	want := []string{"test/AdapterTest.java -> core/Adapter.kt Adapter", "test/AdapterTest.java -> core/Adapter.kt read"}
-	for _, ranking := range []string{RankingDefault, rankingKotlin} {
-		if got := edges(t, tree, ranking); !slices.Equal(got, want) {
-			t.Errorf("%s: resolved edges:\n%s\nwant:\n%s", ranking, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	for _, rules := range []bool{false, true} {
+		ranking := javaLinks
+		if rules {
+			ranking = defaultLinks
 		}
-		rules := ranking == rankingKotlin
-		for _, f := range linkTree(t, tree, ranking).Files {
-			if f.Path == "test/AdapterTest.java" && slices.Contains(f.Refs, fallbackKey("Adapter", "jvm")) == rules {
-				t.Errorf("%s: %s refs %q: the fallback key of Adapter is there: %t, want %t", ranking, f.Path, f.Refs, !rules, rules)
+		if got := linktest.Edges(t, tree, ranking); !slices.Equal(got, want) {
+			t.Errorf("Kotlin's rules %t: resolved edges:\n%s\nwant:\n%s", rules, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		for _, f := range link.Link(linktest.Files(t, tree), ranking).Files {
+			if f.Path == "test/AdapterTest.java" && slices.Contains(f.Refs, link.NameKey("Adapter", link.FallbackScope, "jvm")) == rules {
+				t.Errorf("Kotlin's rules %t: %s refs %q: the fallback key of Adapter is there: %t, want %t", rules, f.Path, f.Refs, !rules, rules)
 			}
-			if f.Path == "test/AdapterTest.java" && rules && slices.Contains(f.Refs, fallbackKey("read", "jvm")) {
-				t.Errorf("%s: %s refs %q: read falls back", ranking, f.Path, f.Refs)
+			if f.Path == "test/AdapterTest.java" && rules && slices.Contains(f.Refs, link.NameKey("read", link.FallbackScope, "jvm")) {
+				t.Errorf("Kotlin's rules %t: %s refs %q: read falls back", rules, f.Path, f.Refs)
 			}
 		}
 	}

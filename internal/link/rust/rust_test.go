@@ -1,4 +1,4 @@
-package repomap
+package rust_test
 
 import (
 	"slices"
@@ -6,6 +6,10 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/langs"
+	"github.com/repomap-dev/repomap/internal/link/linktest"
+	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/rank"
 )
 
@@ -153,11 +157,12 @@ var rustWant = []string{
 	"tests/api.rs -> src/store.rs open",                  // shop::open_store(), renamed in the root
 }
 
-// rustRanking turns the Rust rules on.
-const rustRanking = "aider+resolve+rust"
+// rustLinks resolve by the default rules, without the default ranking's
+// families of languages.
+var rustLinks = link.Config{Resolve: true, Rules: langs.Default(), Fallback: policy.Default().Link.Fallback}
 
 func TestResolveRust(t *testing.T) {
-	got := edges(t, rustTree, rustRanking)
+	got := linktest.Edges(t, rustTree, rustLinks)
 	want := slices.Sorted(slices.Values(rustWant))
 	// x.total() on values falls back to the name, at the fallback weight:
 	// the function total of store.rs too, the rules' only false edges.
@@ -167,18 +172,18 @@ func TestResolveRust(t *testing.T) {
 		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantGot, "\n"))
 	}
 	// Names alone link open, total and new to every definer.
-	checkAboveNames(t, "rustTree", got, edges(t, rustTree, RankingAider), want)
+	linktest.AboveNames(t, "rustTree", got, linktest.Edges(t, rustTree, link.Config{}), want)
 	// A call on a value links at the fallback weight to the definitions
 	// of its name, a name not in scope (new_thing) to every definition of it, a
 	// path through a crate outside the tree (serde::Serialize) to nothing.
-	for _, f := range linkTree(t, rustTree, rustRanking).Files {
+	for _, f := range link.Link(linktest.Files(t, rustTree), rustLinks).Files {
 		if f.Path != "tests/api.rs" {
 			continue
 		}
-		if !slices.Contains(f.Refs, fallbackKey("total", "")) {
+		if !slices.Contains(f.Refs, link.NameKey("total", link.FallbackScope, "")) {
 			t.Errorf("%s refs %q, want the fallback key of total", f.Path, f.Refs)
 		}
-		if !slices.Contains(f.Refs, fallbackKey("new_thing", "")) {
+		if !slices.Contains(f.Refs, link.NameKey("new_thing", link.FallbackScope, "")) {
 			t.Errorf("%s refs %q, want the fallback key of new_thing", f.Path, f.Refs)
 		}
 		for _, k := range f.Refs {
@@ -200,7 +205,7 @@ func TestRustLibsSameName(t *testing.T) {
 		"app/src/other.rs":  {Data: []byte("pub fn other() {}\n")},
 	}
 	for range 20 {
-		got := edges(t, tree, rustRanking)
+		got := linktest.Edges(t, tree, rustLinks)
 		if !slices.Contains(got, "app/src/main.rs -> a/util/src/lib.rs helper") || slices.Contains(got, "app/src/main.rs -> b/util/src/lib.rs helper") {
 			t.Fatalf("edges:\n%s\nwant app/src/main.rs -> a/util/src/lib.rs helper alone", strings.Join(got, "\n"))
 		}

@@ -1,11 +1,17 @@
-package repomap
+package csharp_test
 
 import (
 	"slices"
-	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/linktest"
+	"github.com/repomap-dev/repomap/internal/policy"
 )
+
+// defaultLinks are the link settings of the default ranking.
+var defaultLinks = policy.Default().Link
 
 // csharpTree has a partial class over two files, a namespace and its
 // parent, a global using, a static using, an alias, extension methods,
@@ -128,7 +134,7 @@ public class OrderTests
 }
 
 func TestResolveCSharp(t *testing.T) {
-	got := edges(t, csharpTree, RankingDefault)
+	got := linktest.Edges(t, csharpTree, defaultLinks)
 	const (
 		app    = "src/App/App.cs"
 		order  = "src/Core/Order.cs"
@@ -177,16 +183,9 @@ func TestResolveCSharp(t *testing.T) {
 		tests + " -> " + order + " Total",
 	}
 	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	aider := edges(t, csharpTree, RankingAider)
-	p, r := precisionRecall(got, want)
-	ap, ar := precisionRecall(aider, want)
-	t.Logf("cross-file edges of csharpTree: rules precision %.2f recall %.2f; names precision %.2f recall %.2f", p, r, ap, ar)
-	if ap >= p || ar > r {
-		t.Errorf("names: precision %.2f recall %.2f, not below the rules' %.2f %.2f", ap, ar, p, r)
-	}
+	linktest.Same(t, got, want)
+	aider := linktest.Edges(t, csharpTree, link.Config{})
+	linktest.AboveNames(t, "csharpTree", got, aider, want)
 	// Never: App's String and List to Shop.Other's, orders.Add() on a BCL
 	// List to Helper.Add, Runner.Go() to Helper.Go, Order to Shop.Legacy's,
 	// o.ToString() to Shop.Legacy's override. Name matching links them all.
@@ -196,8 +195,8 @@ func TestResolveCSharp(t *testing.T) {
 			t.Errorf("edge %q: in aider's %v, in the resolved %v", e, slices.Contains(aider, e), slices.Contains(got, e))
 		}
 	}
-	for _, f := range linkTree(t, csharpTree, RankingDefault).Files {
-		if f.Path == app && !slices.Contains(f.Refs, fallbackKey("Thing", "dotnet")) {
+	for _, f := range link.Link(linktest.Files(t, csharpTree), defaultLinks).Files {
+		if f.Path == app && !slices.Contains(f.Refs, link.NameKey("Thing", link.FallbackScope, "dotnet")) {
 			t.Errorf("%s refs %q, want the fallback key of Thing", f.Path, f.Refs)
 		}
 	}

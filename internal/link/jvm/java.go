@@ -1,10 +1,15 @@
-package link
+// Package jvm resolves the languages of the JVM whose rules are written:
+// Java and Kotlin, in one package model, as they use each other's
+// classes, and Scala.
+package jvm
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/pkgscope"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -14,7 +19,7 @@ import (
 // in this order, the type a single-type import names, a type of the
 // file's own package, a type of a package imported on demand ("a.b.*", or
 // the nested types of "a.b.C.*"), a nested type of a type imported by
-// name; a type of java.lang or of the common JDK packages that none of
+// name; a type of java.Lang or of the common JDK packages that none of
 // those place links to nothing. Nested types are types of their package.
 // Members (methods, fields, constants) are in the scope of the file that
 // defines them: m() and this.m() mean the m of the file or of the files
@@ -25,43 +30,74 @@ import (
 // local or a parameter) with a type of the tree, nothing when that type is
 // outside the tree. An import means the type, member or package it names.
 // What the rules cannot place falls back to names. The rules are those
-// of resolve_pkg.go; this file reads Java's imports and declarations.
+// of package pkgscope; this file reads Java's imports and declarations.
 
 // javaLang is what Java gives the shared rules.
-var javaLang = pkgLang{
-	prefix: "java",
-	isType: javaType,
-	isBase: func(sub, qual string) bool { return qual == "extends" || sub == "implementation" },
-	std:    javaJDK,
-	root:   javaObject,
-	file:   javaFile,
+var javaLang = pkgscope.Language{
+	Prefix: "java",
+	IsType: javaType,
+	IsBase: func(sub, qual string) bool { return qual == "extends" || sub == "implementation" },
+	Std:    javaJDK,
+	Root:   javaObject,
+	Read:   javaFile,
 }
 
-// newJavaResolver returns the resolver of the Java files of s. With
-// rules (the ranking change kotlin), the Kotlin files kotlin are among
-// files and read by Kotlin's rules (resolve_kotlin.go), in the same
-// packages. Without, the packages they declare are packages of the tree
-// too: what Java files import from them falls back to names.
-func newJavaResolver(tree []File, files, kotlin []int, rules bool) *javaResolver {
+// Rules resolve Java and Kotlin.
+var Rules = &link.Rules{
+	Name:      "jvm",
+	Languages: []string{"java", "kotlin"},
+	New: func(tree []link.File, mine []int) link.Lang {
+		return newJavaResolver(tree, mine, kotlinFiles(tree), true)
+	},
+}
+
+// Java resolves Java alone: Kotlin links by name, and its files' package
+// clauses are read.
+var Java = &link.Rules{
+	Name:      "java",
+	Languages: []string{"java"},
+	Reads:     func(f link.File) bool { return f.Lang == "kotlin" },
+	New: func(tree []link.File, mine []int) link.Lang {
+		return newJavaResolver(tree, mine, kotlinFiles(tree), false)
+	},
+}
+
+// kotlinFiles returns the Kotlin files of tree.
+func kotlinFiles(tree []link.File) []int {
+	var out []int
+	for i, f := range tree {
+		if f.Lang == "kotlin" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// newJavaResolver returns the resolver of the Java files of tree. With
+// rules (Rules), the Kotlin files kotlin are among files and read by
+// Kotlin's rules (kotlin.go), in the same packages. Without (Java), the
+// packages they declare are packages of the tree too: what Java files
+// import from them falls back to names.
+func newJavaResolver(tree []link.File, files, kotlin []int, rules bool) *javaResolver {
 	if rules {
-		langs := make(map[int]*pkgLang, len(kotlin))
+		langs := make(map[int]*pkgscope.Language, len(kotlin))
 		for _, i := range kotlin {
 			langs[i] = &kotlinLang
 		}
-		return &javaResolver{newPkgResolverLangs(tree, files, &javaLang, langs, declaredPackage)}
+		return &javaResolver{pkgscope.NewLangs(tree, files, &javaLang, langs, pkgscope.DeclaredPackage)}
 	}
-	r := newPkgResolver(tree, files, &javaLang, declaredPackage)
+	r := pkgscope.New(tree, files, &javaLang, pkgscope.DeclaredPackage)
 	for _, i := range kotlin {
-		if p := declaredPackage(tree[i].Tags); p != "" {
-			r.pkgs[p] = true
+		if p := pkgscope.DeclaredPackage(tree[i].Tags); p != "" {
+			r.Pkgs[p] = true
 		}
 	}
 	return &javaResolver{r}
 }
 
-// javaResolver holds the Java files of a snapshot, and with the ranking
-// change kotlin its Kotlin files.
-type javaResolver struct{ *pkgResolver }
+// javaResolver holds the Java files of a tree, and with Rules its
+// Kotlin files.
+type javaResolver struct{ *pkgscope.Resolver }
 
 // javaType reports whether a definition of kind sub is a type.
 func javaType(sub string) bool {
@@ -73,14 +109,14 @@ func javaType(sub string) bool {
 }
 
 // javaFile reads what Java file i imports and declares.
-func javaFile(r *pkgResolver, i int) *pkgFile { return jvmFile(r, i, javaImport) }
+func javaFile(r *pkgscope.Resolver, i int) *pkgscope.File { return jvmFile(r, i, javaImport) }
 
 // jvmFile reads what Java or Kotlin file i imports, as imports reads an
 // import (sub "import") or an import on demand ("package"), and the
 // declared types of its names.
-func jvmFile(r *pkgResolver, i int, imports func(f *pkgFile, sub, name, qual string)) *pkgFile {
-	f := newPkgFile()
-	set := r.tree[i].Tags
+func jvmFile(r *pkgscope.Resolver, i int, imports func(f *pkgscope.File, sub, name, qual string)) *pkgscope.File {
+	f := pkgscope.NewFile()
+	set := r.Tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference {
 			continue
@@ -90,7 +126,7 @@ func jvmFile(r *pkgResolver, i int, imports func(f *pkgFile, sub, name, qual str
 		case sub == "import", sub == "package":
 			imports(f, sub, name, qual)
 		case sub == "type" && javaValue(qual):
-			f.vars[qual] = append(f.vars[qual], j)
+			f.Vars[qual] = append(f.Vars[qual], j)
 		}
 	}
 	return f
@@ -99,20 +135,20 @@ func jvmFile(r *pkgResolver, i int, imports func(f *pkgFile, sub, name, qual str
 // javaImport records in f what an import of a Java file imports: a
 // reference of kind sub to name, qualified by what it imports ("a.b.C",
 // "static a.b.C.m").
-func javaImport(f *pkgFile, sub, name, qual string) {
+func javaImport(f *pkgscope.File, sub, name, qual string) {
 	static := strings.HasPrefix(qual, "static ")
 	full := strings.TrimPrefix(qual, "static ")
 	switch {
 	case sub == "import" && static:
 		if k := strings.LastIndexByte(full, '.'); k > 0 {
-			f.statics[name] = full[:k]
+			f.Statics[name] = full[:k]
 		}
 	case sub == "import" && qual != "":
-		f.single[name] = full
+		f.Single[name] = full
 	case sub == "package" && static:
-		f.sdemand = append(f.sdemand, full)
+		f.StaticDemand = append(f.StaticDemand, full)
 	case sub == "package" && qual != "":
-		f.demand = append(f.demand, full)
+		f.Demand = append(f.Demand, full)
 	}
 }
 
@@ -122,14 +158,14 @@ func javaValue(q string) bool {
 	return q != "" && q != "this" && q != "super" && (unicode.IsLower(c) || c == '_' || c == '$')
 }
 
-func (r *javaResolver) refKeys(out []Ref, i, j int) []Ref {
+func (r *javaResolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 	if r.isKotlin(i) {
 		return r.kotlinRefKeys(out, i, j)
 	}
-	set := r.tree[i].Tags
+	set := r.Tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
-	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
+	fallback := link.FallbackRef(name)
 	switch sub {
 	case "import":
 		if qual == "" {
@@ -137,24 +173,20 @@ func (r *javaResolver) refKeys(out []Ref, i, j int) []Ref {
 		}
 		full := strings.TrimPrefix(qual, "static ")
 		if full == qual { // import a.b.C
-			n, at := r.named(full)
-			switch at {
-			case placeInTree:
-				return r.typeKeys(out, []pkgName{n})
-			case placeOutside:
-				return out
+			if keys, done := r.NamedKeys(out, full); done {
+				return keys
 			}
 			break
 		}
 		// import static a.b.C.m
 		k := strings.LastIndexByte(full, '.')
-		n, at := r.named(full[:max(k, 0)])
+		n, at := r.Named(full[:max(k, 0)])
 		switch at {
-		case placeInTree:
-			if keys, found, _ := r.memberKeys(out, r.types[n], name); found {
+		case link.InTree:
+			if keys, found, _ := r.MemberKeys(out, r.Types[n], name); found {
 				return keys
 			}
-		case placeOutside:
+		case link.Outside:
 			return out
 		}
 	case "package":
@@ -162,10 +194,8 @@ func (r *javaResolver) refKeys(out []Ref, i, j int) []Ref {
 		switch {
 		case qual == "":
 		case full != qual: // import static a.b.C.*
-			if n, at := r.named(full); at == placeInTree {
-				return r.typeKeys(out, []pkgName{n})
-			} else if at == placeOutside {
-				return out
+			if keys, done := r.NamedKeys(out, full); done {
+				return keys
 			}
 		default:
 			return r.demandKeys(out, name, full)
@@ -173,7 +203,7 @@ func (r *javaResolver) refKeys(out []Ref, i, j int) []Ref {
 	case "call":
 		return r.callKeys(out, i, j, name, qual)
 	default: // a type: class, implementation, annotation, type
-		if keys, done := r.typeRefKeys(out, i, name); done {
+		if keys, done := r.TypeRefKeys(out, i, name); done {
 			return keys
 		}
 	}
@@ -183,58 +213,43 @@ func (r *javaResolver) refKeys(out []Ref, i, j int) []Ref {
 // demandKeys appends the keys of an import on demand of full, a
 // reference to name: "a.b" of "import a.b.*", the package, or "a.b.C" of
 // "import a.b.C.*", the type; nothing when full is outside the tree.
-func (r *javaResolver) demandKeys(out []Ref, name, full string) []Ref {
-	if r.pkgs[full] {
-		return append(out, Ref{Name: name, Scope: r.pkgScope(full)})
+func (r *javaResolver) demandKeys(out []link.Ref, name, full string) []link.Ref {
+	if r.Pkgs[full] {
+		return append(out, link.Ref{Name: name, Scope: r.PkgScope(full)})
 	}
-	if n, at := r.named(full); at == placeInTree {
-		return r.typeKeys(out, []pkgName{n})
+	if n, at := r.Named(full); at == link.InTree {
+		return r.TypeKeys(out, []pkgscope.TypeName{n})
 	}
 	return out
 }
 
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
-func (r *javaResolver) callKeys(out []Ref, i, j int, name, qual string) []Ref {
-	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
-	var keys []Ref
-	done := false
+func (r *javaResolver) callKeys(out []link.Ref, i, j int, name, qual string) []link.Ref {
+	c := pkgscope.Call{Name: name, Recv: pkgscope.Typed}
 	switch {
 	case qual == "" || qual == "this":
-		keys, done = r.ownKeys(out, i, name, qual == "")
+		c.Recv, c.Plain = pkgscope.Own, qual == ""
 	case qual == "super":
-		keys, done = r.superKeys(out, i, name)
+		c.Recv = pkgscope.Super
 	case qual == "." || qual == "::" || !javaValue(qual) && strings.ToUpper(qual) == qual:
-		// An expression, or a constant's value.
-	default: // x.m() on a declared name, C.m() on a type
-		var ns []pkgName
-		var at pkgPlace
-		if javaValue(qual) {
-			ns, at = r.varType(i, j, qual)
-		} else {
-			ns, at = r.typeOf(i, qual)
-		}
-		switch at {
-		case placeOutside:
-			return out
-		case placeInTree:
-			keys, done = r.typeMemberKeys(out, r.typeFiles(ns), name)
-		}
+		c.Recv = pkgscope.Other // an expression, or a constant's value
+	case javaValue(qual): // x.m() on a declared name
+		c.Types, c.At = r.VarType(i, j, qual)
+	default: // C.m() on a type
+		c.Types, c.At = r.TypeOf(i, qual)
 	}
-	if done {
-		return keys
-	}
-	return append(out, fallback)
+	return r.CallKeys(out, i, c)
 }
 
-// javaObject lists the methods of java.lang.Object.
-var javaObject = set(`equals hashCode toString getClass clone finalize notify notifyAll wait`)
+// javaObject lists the methods of java.Lang.Object.
+var javaObject = link.Words(`equals hashCode toString getClass clone finalize notify notifyAll wait`)
 
-// javaJDK lists the types of java.lang, which every file sees, and the
+// javaJDK lists the types of java.Lang, which every file sees, and the
 // most common ones of java.util, java.io and java.util.function, which a
 // file imports on demand: a use of one the tree does not place means the
 // JDK's.
-var javaJDK = set(`Object String StringBuilder StringBuffer CharSequence Integer Long Short Byte Double Float
+var javaJDK = link.Words(`Object String StringBuilder StringBuffer CharSequence Integer Long Short Byte Double Float
 	Boolean Character Number Math StrictMath System Runtime Thread ThreadLocal Runnable Class ClassLoader Enum
 	Record Void Iterable Comparable Cloneable AutoCloseable Appendable Readable Process Package Module
 	StackTraceElement Throwable Exception RuntimeException Error AssertionError IllegalArgumentException
@@ -254,24 +269,6 @@ var javaJDK = set(`Object String StringBuilder StringBuffer CharSequence Integer
 	StringReader StringWriter PrintStream PrintWriter BufferedReader BufferedWriter EOFException
 	Function BiFunction Supplier Consumer BiConsumer Predicate BiPredicate UnaryOperator BinaryOperator`)
 
-// javaRules resolve Java, and with Config.Kotlin Kotlin too, in one
-// package model: the two use each other's classes. Without, they read
-// the Kotlin files' package clauses.
-var javaRules = &rules{
-	name:   "java",
-	claims: func(f File, c Config) bool { return f.Lang == "java" || f.Lang == "kotlin" && c.Kotlin },
-	reads:  func(f File, c Config) bool { return f.Lang == "kotlin" && !c.Kotlin },
-	make: func(tree []File, mine []int, c Config) langResolver {
-		var kotlin []int
-		for i, f := range tree {
-			if f.Lang == "kotlin" {
-				kotlin = append(kotlin, i)
-			}
-		}
-		return newJavaResolver(tree, mine, kotlin, c.Kotlin)
-	},
-}
-
-// isMore reports whether r is the key every member of a type publishes
+// IsMore reports whether r is the key every member of a type publishes
 // under beside its own.
-func (r *javaResolver) isMore(k Ref) bool { return k.Scope == jvmMembersScope }
+func (r *javaResolver) IsMore(k link.Ref) bool { return k.Scope == jvmMembersScope }

@@ -1,9 +1,13 @@
-package link
+// Package c resolves C and C++, which include each other: an include
+// means the header it names.
+package c
 
 import (
 	"maps"
 	"path"
 	"strings"
+
+	"github.com/repomap-dev/repomap/internal/link"
 )
 
 // C and C++: an #include "x.h" means the file it names, looked up next to
@@ -12,22 +16,29 @@ import (
 // directory (x.c, x.cpp…) publish its key, so the includer links to
 // both. Other names link by name, as before.
 
-// cResolver holds the C and C++ files of a snapshot.
-type cResolver struct {
-	tree   []File
+// Rules resolve C and C++.
+var Rules = &link.Rules{
+	Name:      "c",
+	Languages: []string{"c", "cpp"},
+	New:       func(tree []link.File, mine []int) link.Lang { return newResolver(tree, mine) },
+}
+
+// resolver holds the C and C++ files of a tree.
+type resolver struct {
+	tree   []link.File
 	byPath map[string]bool // the C and C++ files
 	extra  map[int]string  // per file: the key of the header it goes with
 
 	// byEnd maps each end of a path of byPath to the shortest path with
-	// that end (shortestByEnd), made once an include needs it.
+	// that end (link.ShortestByEnd), made once an include needs it.
 	byEnd map[string]string
 }
 
 // includeScope is the scope of the keys of included files.
 const includeScope = "c.include:"
 
-func newCResolver(tree []File, files []int) *cResolver {
-	c := &cResolver{tree: tree, byPath: make(map[string]bool, len(files)), extra: make(map[int]string)}
+func newResolver(tree []link.File, files []int) *resolver {
+	c := &resolver{tree: tree, byPath: make(map[string]bool, len(files)), extra: make(map[int]string)}
 	stems := make(map[string][]int) // dir/stem → files
 	for _, i := range files {
 		p := tree[i].Path
@@ -61,20 +72,20 @@ func isHeader(p string) bool {
 // includeRef is what an include of the header at p resolves to, and the
 // key under which the header and its sources are published: its stem in
 // the include scope.
-func includeRef(p string) Ref {
+func includeRef(p string) link.Ref {
 	base := path.Base(p)
-	return Ref{Name: strings.TrimSuffix(base, path.Ext(base)), Scope: includeScope + p}
+	return link.Ref{Name: strings.TrimSuffix(base, path.Ext(base)), Scope: includeScope + p}
 }
 
-func (c *cResolver) defKey(i, j int) Ref {
+func (c *resolver) DefKey(i, j int) link.Ref {
 	set := c.tree[i].Tags
-	return Ref{Name: RankName(set.Sub(j), set.Str(set.Tags[j].Name))}
+	return link.Ref{Name: link.RankName(set.Sub(j), set.Str(set.Tags[j].Name))}
 }
 
-func (c *cResolver) refKeys(out []Ref, i, j int) []Ref {
+func (c *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 	set := c.tree[i].Tags
 	if set.Sub(j) != "include" {
-		return append(out, Ref{Name: set.Str(set.Tags[j].Name)})
+		return append(out, link.Ref{Name: set.Str(set.Tags[j].Name)})
 	}
 	if h := c.header(c.tree[i].Path, set.Qual(j)); h != "" {
 		return append(out, includeRef(h))
@@ -84,7 +95,7 @@ func (c *cResolver) refKeys(out []Ref, i, j int) []Ref {
 
 // header returns the path of the file an include of name from the file at
 // from means, or "".
-func (c *cResolver) header(from, name string) string {
+func (c *resolver) header(from, name string) string {
 	if name == "" {
 		return ""
 	}
@@ -99,23 +110,15 @@ func (c *cResolver) header(from, name string) string {
 		// (Looking for the paths that end in an include among all of
 		// them took 14 of the 15 seconds NuttX's 17,000 C files were
 		// linked in.)
-		c.byEnd = shortestByEnd(maps.Keys(c.byPath))
+		c.byEnd = link.ShortestByEnd(maps.Keys(c.byPath))
 	}
 	return c.byEnd[name]
 }
 
-// extraKeys returns the keys file i publishes beyond its definitions.
-func (c *cResolver) extraKeys(i int) []string {
+// ExtraKeys returns the keys file i publishes beyond its definitions.
+func (c *resolver) ExtraKeys(i int) []string {
 	if k, ok := c.extra[i]; ok {
 		return []string{k}
 	}
 	return nil
-}
-
-// cRules resolve C and C++, which include each other: an include means
-// the header it names.
-var cRules = &rules{
-	name:   "c",
-	claims: func(f File, _ Config) bool { return f.Lang == "c" || f.Lang == "cpp" },
-	make:   func(tree []File, mine []int, _ Config) langResolver { return newCResolver(tree, mine) },
 }

@@ -1,4 +1,7 @@
-package link
+// Package golang resolves Go: packages by import path within the module,
+// a package's scope shared by its files, methods by their receivers'
+// types.
+package golang
 
 import (
 	"cmp"
@@ -8,9 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/rank"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -29,9 +31,32 @@ import (
 // outside the tree, a builtin or an interface literal; and a method or
 // field of any type where the tree does not say.
 
-// goResolver holds the Go packages of a snapshot.
-type goResolver struct {
-	tree     []File
+// Rules resolve Go.
+var Rules = &link.Rules{
+	Name:      "go",
+	Languages: []string{"go"},
+	New:       func(tree []link.File, mine []int) link.Lang { return newResolver(tree, mine) },
+}
+
+// Reach are Rules that link a member used on a value of a type they do
+// not know only to the members of that name of the types of the
+// packages its file reaches, its own and those it imports, which share
+// the weight of its edges (link.Split), not to those of every type of
+// the tree. More precise by the type checker, lower in the history's
+// overview recall (docs/resolution.md): not in the default.
+var Reach = &link.Rules{
+	Name:      "go.reach",
+	Languages: []string{"go"},
+	New: func(tree []link.File, mine []int) link.Lang {
+		g := newResolver(tree, mine)
+		g.narrow = true
+		return g
+	},
+}
+
+// resolver holds the Go packages of a tree.
+type resolver struct {
+	tree     []link.File
 	pkg      map[int]string     // per Go file: its package's scope
 	name     map[string]string  // per directory: the name of its package
 	dirs     map[string]bool    // directories with Go files
@@ -49,6 +74,7 @@ type goResolver struct {
 		file int
 		has  map[uint32]bool
 	}
+	narrow       bool              // members of unknown types: only those of the packages a file reaches (Reach)
 	vars         map[int]goVars    // per Go file, made on first use
 	test         map[int]bool      // per Go file: a test file of its directory's package (not package x_test)
 	importedDirs map[string]bool   // the directories some file imports
@@ -57,12 +83,12 @@ type goResolver struct {
 
 // goTestFiles returns the scope of what the test files of the package in
 // dir define: only the package and its external tests see it.
-func (g *goResolver) testFiles(dir string) string { return g.dirScope(dir) + ":testfiles" }
+func (g *resolver) testFiles(dir string) string { return g.dirScope(dir) + ":testfiles" }
 
 // dirScope returns the scope of the package in dir: "go:" and a short
 // name of the directory, so that keys stay short (the ranking sorts and
 // hashes them).
-func (g *goResolver) dirScope(dir string) string {
+func (g *resolver) dirScope(dir string) string {
 	if sc, ok := g.scopes[dir]; ok {
 		return sc
 	}
@@ -74,11 +100,11 @@ func (g *goResolver) dirScope(dir string) string {
 // sees appends to out the keys of name in the package in dir, as file i
 // sees it: with what the package's test files define when i is one of
 // them or of its external tests.
-func (g *goResolver) sees(out []Ref, i int, dir, name string) []Ref {
+func (g *resolver) sees(out []link.Ref, i int, dir, name string) []link.Ref {
 	sc := g.dirScope(dir)
-	out = append(out, Ref{Name: name, Scope: sc})
+	out = append(out, link.Ref{Name: name, Scope: sc})
 	if p := g.pkg[i]; g.test[i] && p == sc || p == sc+":test" {
-		out = append(out, Ref{Name: name, Scope: g.testFiles(dir)})
+		out = append(out, link.Ref{Name: name, Scope: g.testFiles(dir)})
 	}
 	return out
 }
@@ -98,17 +124,8 @@ type goVars struct {
 // goWhere is where an imported package is.
 type goWhere struct {
 	dir string
-	at  goPlace
+	at  link.Place
 }
-
-// goPlace tells a package of the tree from one outside it.
-type goPlace uint8
-
-const (
-	goInTree  goPlace = iota + 1
-	goOutside         // the standard library, or a module the tree does not hold
-	goUnknown         // a module path the rules could not place: uses fall back to names
-)
 
 // goImports is what one Go file imports.
 type goImports struct {
@@ -116,11 +133,63 @@ type goImports struct {
 	dots  []string           // directories of the tree imported with "."
 }
 
-// goMember is the scope of the methods and fields of all Go types.
+// goMember is the scope of the methods and fields of all Go types; with
+// Reach, it begins the scope of those of the types of one package
+// (memberScope).
 const goMember = "go.member"
 
-func newGoResolver(tree []File, files []int) *goResolver {
-	g := &goResolver{tree: tree, pkg: make(map[int]string, len(files)), name: make(map[string]string),
+// memberScope returns the scope of the methods and fields of the types of
+// the package whose scope is pkg, with Reach.
+func memberScope(pkg string) string { return goMember + ":" + strings.TrimPrefix(pkg, "go:") }
+
+// memberKey returns the key of method or field name defined in file i.
+func (g *resolver) memberKey(i int, name string) link.Ref {
+	switch {
+	case !g.narrow:
+		return link.Ref{Name: name, Scope: goMember}
+	case g.test[i]:
+		return link.Ref{Name: name, Scope: memberScope(g.pkg[i]) + ":testfiles"}
+	}
+	return link.Ref{Name: name, Scope: memberScope(g.pkg[i])}
+}
+
+// unknownMember appends to out the keys of member name of a value of a
+// type the rules do not know, used in file i: that of any type's; with
+// Reach, those of the types of its own package and of the packages of
+// the tree it imports, with those of their test files where file i is
+// compiled with them. A package the file does not import is not
+// reached: it cannot name a type of it, though a value of one can come
+// to it through a package between them.
+func (g *resolver) unknownMember(out []link.Ref, i int, name string) []link.Ref {
+	if !g.narrow {
+		return append(out, link.Ref{Name: name, Scope: goMember})
+	}
+	own := memberScope(g.pkg[i])
+	out = append(out, link.Ref{Name: name, Scope: own})
+	if g.test[i] {
+		out = append(out, link.Ref{Name: name, Scope: own + ":testfiles"})
+	}
+	im := g.importsOf(i)
+	dirs := slices.Clone(im.dots)
+	for _, w := range im.local {
+		if w.at == link.InTree {
+			dirs = append(dirs, w.dir)
+		}
+	}
+	slices.Sort(dirs)
+	for _, d := range slices.Compact(dirs) {
+		if sc := g.dirScope(d); sc != g.pkg[i] {
+			out = append(out, link.Ref{Name: name, Scope: memberScope(sc)})
+			if g.pkg[i] == sc+":test" {
+				out = append(out, link.Ref{Name: name, Scope: memberScope(sc) + ":testfiles"})
+			}
+		}
+	}
+	return out
+}
+
+func newResolver(tree []link.File, files []int) *resolver {
+	g := &resolver{tree: tree, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
 		roots: make(map[string]bool), types: make(map[string]bool), results: make(map[string]goDef),
 		fields: make(map[string]goDef), mresults: make(map[string]goDef), pkgVars: make(map[string]goDef), vars: make(map[int]goVars), test: make(map[int]bool),
@@ -128,7 +197,7 @@ func newGoResolver(tree []File, files []int) *goResolver {
 	g.bound.file, g.bound.has = -1, make(map[uint32]bool)
 	names := make(map[string]int) // files per directory and package name
 	for _, i := range files {
-		dir := goDir(tree[i].Path)
+		dir := link.Dir(tree[i].Path)
 		g.dirs[dir] = true
 		scope := g.dirScope(dir)
 		if name, ok := g.pkgName(i); ok {
@@ -169,7 +238,7 @@ func newGoResolver(tree []File, files []int) *goResolver {
 
 // pkgName returns the name of the package clause of Go file i, if it
 // has one.
-func (g *goResolver) pkgName(i int) (string, bool) {
+func (g *resolver) pkgName(i int) (string, bool) {
 	set := g.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind == tags.Definition && set.Sub(j) == "package" {
@@ -193,7 +262,7 @@ const (
 )
 
 // table returns the table t holding tags, all but goTypes.
-func (g *goResolver) table(t goTable) map[string]goDef {
+func (g *resolver) table(t goTable) map[string]goDef {
 	switch t {
 	case goResults:
 		return g.results
@@ -209,7 +278,7 @@ func (g *goResolver) table(t goTable) map[string]goDef {
 // is scope, puts in the tables: the table, the key, and the tag it
 // holds there (for goTypes, none), in the order of the tags, so that of
 // a key put twice the later one stands.
-func (g *goResolver) fileTables(i int, scope string, put func(t goTable, key string, j int)) {
+func (g *resolver) fileTables(i int, scope string, put func(t goTable, key string, j int)) {
 	g.pkgVarTags(i, scope, put)
 	set := g.tree[i].Tags
 	for j, t := range set.Tags {
@@ -241,7 +310,7 @@ func (g *goResolver) fileTables(i int, scope string, put func(t goTable, key str
 // i show: an import path that is a prefix with a dot in its first
 // element, then a directory of the tree, names the module whose root is
 // the tree's root.
-func (g *goResolver) importRoots(i int, found func(root string)) {
+func (g *resolver) importRoots(i int, found func(root string)) {
 	set := g.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference || set.Sub(j) != "package" {
@@ -252,7 +321,7 @@ func (g *goResolver) importRoots(i int, found func(root string)) {
 		_, p := splitImport(set.Qual(j))
 		for k := len(p) - 1; k > 0; k-- {
 			if p[k] == '/' && g.dirs[p[k+1:]] &&
-				(strings.Contains(firstElem(p[:k]), ".") || strings.HasPrefix(p[k+1:], "internal/")) {
+				(strings.Contains(link.FirstElem(p[:k]), ".") || strings.HasPrefix(p[k+1:], "internal/")) {
 				found(p[:k])
 			}
 		}
@@ -261,11 +330,11 @@ func (g *goResolver) importRoots(i int, found func(root string)) {
 
 // importDirs calls found with the directory of each package of the tree
 // that Go file i imports.
-func (g *goResolver) importDirs(i int, found func(dir string)) {
+func (g *resolver) importDirs(i int, found func(dir string)) {
 	set := g.tree[i].Tags
 	for j, t := range set.Tags {
 		if t.Kind == tags.Reference && set.Sub(j) == "package" && set.Qual(j) != "" {
-			if _, p := splitImport(set.Qual(j)); g.where(p).at == goInTree {
+			if _, p := splitImport(set.Qual(j)); g.where(p).at == link.InTree {
 				found(g.where(p).dir)
 			}
 		}
@@ -275,7 +344,7 @@ func (g *goResolver) importDirs(i int, found func(dir string)) {
 // pkgVarTags calls put with the bindings of the package-level variables
 // of Go file i, whose package's scope is scope: those on the line of the
 // variable's definition.
-func (g *goResolver) pkgVarTags(i int, scope string, put func(t goTable, key string, j int)) {
+func (g *resolver) pkgVarTags(i int, scope string, put func(t goTable, key string, j int)) {
 	set := g.tree[i].Tags
 	type at struct {
 		name string
@@ -304,20 +373,6 @@ func (g *goResolver) pkgVarTags(i int, scope string, put func(t goTable, key str
 	}
 }
 
-// goDir returns the directory of a Go file, "" for the root.
-func goDir(p string) string {
-	if d := path.Dir(p); d != "." {
-		return d
-	}
-	return ""
-}
-
-// firstElem returns the first element of a slash-separated path.
-func firstElem(p string) string {
-	before, _, _ := strings.Cut(p, "/")
-	return before
-}
-
 // splitImport splits the qualifier of a Go import, "path" or "name path".
 func splitImport(q string) (name, p string) {
 	if name, p, ok := strings.Cut(q, " "); ok {
@@ -327,7 +382,7 @@ func splitImport(q string) (name, p string) {
 }
 
 // where returns where the package of an import path is.
-func (g *goResolver) where(p string) goWhere {
+func (g *resolver) where(p string) goWhere {
 	w, ok := g.paths[p]
 	if !ok {
 		w = g.find(p)
@@ -341,35 +396,35 @@ func (g *goResolver) where(p string) goWhere {
 // the longest directory the path ends in; else the root, for a module
 // path. A path with no dot in its first element that is none of these is
 // of the standard library.
-func (g *goResolver) find(p string) goWhere {
+func (g *resolver) find(p string) goWhere {
 	if p == "" {
-		return goWhere{at: goOutside}
+		return goWhere{at: link.Outside}
 	}
 	if g.dirs[p] {
-		return goWhere{p, goInTree}
+		return goWhere{p, link.InTree}
 	}
 	if g.byEnd == nil {
-		g.byEnd = shortestByEnd(maps.Keys(g.dirs))
+		g.byEnd = link.ShortestByEnd(maps.Keys(g.dirs))
 	}
 	if best, ok := g.byEnd[p]; ok {
-		return goWhere{best, goInTree}
+		return goWhere{best, link.InTree}
 	}
 	for k := 0; k < len(p); k++ {
 		if p[k] == '/' && g.dirs[p[k+1:]] {
-			return goWhere{p[k+1:], goInTree}
+			return goWhere{p[k+1:], link.InTree}
 		}
 	}
 	if g.dirs[""] && g.roots[p] {
-		return goWhere{"", goInTree}
+		return goWhere{"", link.InTree}
 	}
-	if strings.Contains(firstElem(p), ".") {
-		return goWhere{p, goUnknown}
+	if strings.Contains(link.FirstElem(p), ".") {
+		return goWhere{p, link.Unknown}
 	}
-	return goWhere{at: goOutside}
+	return goWhere{at: link.Outside}
 }
 
 // importsOf returns what file i imports.
-func (g *goResolver) importsOf(i int) goImports {
+func (g *resolver) importsOf(i int) goImports {
 	if im, ok := g.imports[i]; ok {
 		return im
 	}
@@ -382,23 +437,23 @@ func (g *goResolver) importsOf(i int) goImports {
 		}
 		alias, p := splitImport(set.Qual(j))
 		w := g.where(p)
-		if w.at == goUnknown && g.dirs[""] && cmp.Or(alias, importName(p)) == g.name[""] {
+		if w.at == link.Unknown && g.dirs[""] && cmp.Or(alias, importName(p)) == g.name[""] {
 			// A module path the tree does not show, imported under the
 			// name of the root's package: the module of the root.
-			w = goWhere{"", goInTree}
+			w = goWhere{"", link.InTree}
 		}
-		if alias == "" && w.at == goUnknown {
+		if alias == "" && w.at == link.Unknown {
 			unaliasedUnknown = true
 		}
 		switch {
 		case alias == "_":
 		case alias == ".":
-			if w.at == goInTree {
+			if w.at == link.InTree {
 				im.dots = append(im.dots, w.dir)
 			}
 		case alias != "":
 			im.local[alias] = w
-		case w.at == goInTree && g.name[w.dir] != "":
+		case w.at == link.InTree && g.name[w.dir] != "":
 			im.local[g.name[w.dir]] = w
 		default:
 			im.local[importName(p)] = w
@@ -409,7 +464,7 @@ func (g *goResolver) importsOf(i int) goImports {
 			// A package imported by a path the tree does not show goes by
 			// the name of its package clause, which may not be its path's:
 			// a use of the root package's name means the root.
-			im.local[r] = goWhere{"", goInTree}
+			im.local[r] = goWhere{"", link.InTree}
 		}
 	}
 	g.imports[i] = im
@@ -439,8 +494,8 @@ func goMethods(pkg, typ string) string {
 // goMethodsPrefix begins the scopes of the methods and fields of a type.
 const goMethodsPrefix = "go.method:"
 
-// moreDefKeys: a method or field publishes under its type's scope too.
-func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
+// MoreDefKeys: a method or field publishes under its type's scope too.
+func (g *resolver) MoreDefKeys(out []string, i, j int) []string {
 	set := g.tree[i].Tags
 	switch set.Sub(j) {
 	case "method", "field":
@@ -457,61 +512,61 @@ func (g *goResolver) moreDefKeys(out []string, i, j int) []string {
 	return out
 }
 
-func (g *goResolver) defKey(i, j int) Ref {
+func (g *resolver) DefKey(i, j int) link.Ref {
 	set := g.tree[i].Tags
 	name := set.Str(set.Tags[j].Name)
 	switch set.Sub(j) {
 	case "method", "field":
-		return Ref{Name: name, Scope: goMember}
+		return g.memberKey(i, name)
 	case "package":
 		// The package clause of a package the tree imports (of its test
 		// files, for its external tests alone, as only their build
 		// compiles them); another is linked to nothing and goes with the
 		// package's other names, as the definitions of one name count
 		// once.
-		if dir := goDir(g.tree[i].Path); !strings.HasSuffix(name, "_test") && g.importedDirs[dir] {
+		if dir := link.Dir(g.tree[i].Path); !strings.HasSuffix(name, "_test") && g.importedDirs[dir] {
 			if g.test[i] {
-				return Ref{Name: name, Scope: g.pkgScope(dir) + ":testfiles"}
+				return link.Ref{Name: name, Scope: g.pkgScope(dir) + ":testfiles"}
 			}
-			return Ref{Name: name, Scope: g.pkgScope(dir)}
+			return link.Ref{Name: name, Scope: g.pkgScope(dir)}
 		}
 	}
 	if g.test[i] {
-		return Ref{Name: name, Scope: g.testFiles(goDir(g.tree[i].Path))}
+		return link.Ref{Name: name, Scope: g.testFiles(link.Dir(g.tree[i].Path))}
 	}
-	return Ref{Name: name, Scope: g.pkg[i]}
+	return link.Ref{Name: name, Scope: g.pkg[i]}
 }
 
 // pkgRefs appends what a use of the package in dir, in file i, resolves
 // to: its package clause, and that of its test files for an external
 // test of the package.
-func (g *goResolver) pkgRefs(out []Ref, i int, dir string) []Ref {
-	out = append(out, Ref{Name: g.name[dir], Scope: g.pkgScope(dir)})
+func (g *resolver) pkgRefs(out []link.Ref, i int, dir string) []link.Ref {
+	out = append(out, link.Ref{Name: g.name[dir], Scope: g.pkgScope(dir)})
 	if g.pkg[i] == g.dirScope(dir)+":test" {
-		out = append(out, Ref{Name: g.name[dir], Scope: g.pkgScope(dir) + ":testfiles"})
+		out = append(out, link.Ref{Name: g.name[dir], Scope: g.pkgScope(dir) + ":testfiles"})
 	}
 	return out
 }
 
 // pkgScope returns the scope of the package clauses of the package in dir.
-func (g *goResolver) pkgScope(dir string) string {
+func (g *resolver) pkgScope(dir string) string {
 	return "go.pkg:" + strings.TrimPrefix(g.dirScope(dir), "go:")
 }
 
-func (g *goResolver) refKeys(out []Ref, i, j int) []Ref {
+func (g *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 	set := g.tree[i].Tags
 	name, sub, qual := set.Str(set.Tags[j].Name), set.Sub(j), set.Qual(j)
 	switch sub {
 	case "package":
 		if qual != "" { // an import
 			_, p := splitImport(qual)
-			if w := g.where(p); w.at == goInTree && g.name[w.dir] != "" {
+			if w := g.where(p); w.at == link.InTree && g.name[w.dir] != "" {
 				return g.pkgRefs(out, i, w.dir)
 			}
 			return out
 		}
 		// The package of a qualified type.
-		if w, ok := g.importsOf(i).local[name]; ok && w.at == goInTree && g.name[w.dir] != "" {
+		if w, ok := g.importsOf(i).local[name]; ok && w.at == link.InTree && g.name[w.dir] != "" {
 			return g.pkgRefs(out, i, w.dir)
 		}
 		return out
@@ -533,7 +588,7 @@ func (g *goResolver) refKeys(out []Ref, i, j int) []Ref {
 		} else {
 			scope, ok = g.callType(i, j, typ, q)
 		}
-		return g.typedKeys(out, name, scope, ok)
+		return g.typedKeys(out, i, name, scope, ok)
 	case "vartype", "varcall", "closurevar", "methodresult":
 		// The type or function a variable is bound to: the variable's
 		// name comes first in the qualifier; a method's result type: its
@@ -551,13 +606,13 @@ func (g *goResolver) refKeys(out []Ref, i, j int) []Ref {
 		if qual != "" {
 			if w, ok := g.importsOf(i).local[qual]; ok {
 				switch w.at {
-				case goInTree:
+				case link.InTree:
 					if !token.IsExported(name) {
 						return out
 					}
 					return g.sees(out, i, w.dir, name)
-				case goUnknown:
-					return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
+				case link.Unknown:
+					return append(out, link.FallbackRef(name))
 				}
 				return out // outside the tree
 			}
@@ -568,17 +623,17 @@ func (g *goResolver) refKeys(out []Ref, i, j int) []Ref {
 				// x := y.M(): a method of y's type, where the file says
 				// what y holds.
 				if scope, ok := g.varType(i, j, qual); ok {
-					return g.typedKeys(out, name, scope, true)
+					return g.typedKeys(out, i, name, scope, true)
 				}
 			}
-			return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
+			return append(out, link.FallbackRef(name))
 		}
 		if sub == "member" {
-			return append(out, Ref{Name: name, Scope: goMember})
+			return g.unknownMember(out, i, name)
 		}
-		out = append(out, Ref{Name: name, Scope: g.pkg[i]})
+		out = append(out, link.Ref{Name: name, Scope: g.pkg[i]})
 		if g.test[i] {
-			out = append(out, Ref{Name: name, Scope: g.testFiles(goDir(g.tree[i].Path))})
+			out = append(out, link.Ref{Name: name, Scope: g.testFiles(link.Dir(g.tree[i].Path))})
 		}
 		for _, d := range g.importsOf(i).dots {
 			if token.IsExported(name) {
@@ -587,14 +642,14 @@ func (g *goResolver) refKeys(out []Ref, i, j int) []Ref {
 		}
 		return out
 	}
-	return append(out, Ref{Name: name, Scope: FallbackScope, Fallback: true})
+	return append(out, link.FallbackRef(name))
 }
 
 // memberKeys appends the keys of x.name, reference j of file i, where x
 // names no import (or x.f.name, x.f.g.name: x is "x f g"): the methods
 // and fields of x's type, or of its fields' types, where the tree says
 // what x holds; else those of any type.
-func (g *goResolver) memberKeys(out []Ref, i, j int, name, x string) []Ref {
+func (g *resolver) memberKeys(out []link.Ref, i, j int, name, x string) []link.Ref {
 	x, fields, _ := strings.Cut(x, " ")
 	scope, ok := g.varType(i, j, x)
 	for fields != "" && ok && scope != "" {
@@ -602,27 +657,28 @@ func (g *goResolver) memberKeys(out []Ref, i, j int, name, x string) []Ref {
 		field, fields, _ = strings.Cut(fields, " ")
 		scope, ok = g.fieldType(scope, field)
 	}
-	return g.typedKeys(out, name, scope, ok)
+	return g.typedKeys(out, i, name, scope, ok)
 }
 
 // typedKeys appends the key of the method or field name of the type whose
-// methods' scope is scope: none for a builtin type or one outside the
-// tree (scope ""), any type's when the type is not known (!ok).
-func (g *goResolver) typedKeys(out []Ref, name, scope string, ok bool) []Ref {
+// methods' scope is scope, used in file i: none for a builtin type or one
+// outside the tree (scope ""), those of unknownMember when the type is
+// not known (!ok).
+func (g *resolver) typedKeys(out []link.Ref, i int, name, scope string, ok bool) []link.Ref {
 	switch {
 	case !ok:
-		return append(out, Ref{Name: name, Scope: goMember})
+		return g.unknownMember(out, i, name)
 	case scope == "":
 		return out
 	}
-	return append(out, Ref{Name: name, Scope: scope})
+	return append(out, link.Ref{Name: name, Scope: scope})
 }
 
 // callType returns the scope of the methods of what a call of f, as
 // reference j of file i names it (qualified by q when q is not ""),
 // gives: the type f names, or the result of the function f, or where q
 // is a variable, of its type's method f.
-func (g *goResolver) callType(i, j int, f, q string) (string, bool) {
+func (g *resolver) callType(i, j int, f, q string) (string, bool) {
 	pkg := g.pkg[i]
 	if _, imported := g.importsOf(i).local[q]; q != "" && !imported {
 		scope, ok := g.varType(i, j, q)
@@ -647,7 +703,7 @@ func (g *goResolver) callType(i, j int, f, q string) (string, bool) {
 
 // dotted returns the scope of the package that file i imports with "."
 // and that defines name, when its own package does not.
-func (g *goResolver) dotted(i int, name string) (string, bool) {
+func (g *resolver) dotted(i int, name string) (string, bool) {
 	if !token.IsExported(name) || g.typeOrResult(name, g.pkg[i]) {
 		return "", false
 	}
@@ -661,7 +717,7 @@ func (g *goResolver) dotted(i int, name string) (string, bool) {
 
 // typeOrResult reports whether the package whose scope is pkg defines a
 // type name or a function name whose result is a named type.
-func (g *goResolver) typeOrResult(name, pkg string) bool {
+func (g *resolver) typeOrResult(name, pkg string) bool {
 	k := rank.Key(name, pkg)
 	_, ok := g.results[k]
 	return ok || g.types[k]
@@ -670,7 +726,7 @@ func (g *goResolver) typeOrResult(name, pkg string) bool {
 // varType returns the scope of the methods of the type variable x holds
 // at reference j of file i: "" for a type outside the tree or a builtin
 // one, and false when the file does not say.
-func (g *goResolver) varType(i, j int, x string) (string, bool) {
+func (g *resolver) varType(i, j int, x string) (string, bool) {
 	if g.depth >= maxBindings {
 		return "", false
 	}
@@ -685,7 +741,7 @@ func (g *goResolver) varType(i, j int, x string) (string, bool) {
 
 // boundType returns what varType returns for a variable whose binding
 // in effect is b.
-func (g *goResolver) boundType(b goDef) (string, bool) {
+func (g *resolver) boundType(b goDef) (string, bool) {
 	set := g.tree[b.i].Tags
 	switch set.Sub(b.j) {
 	case "varcall":
@@ -702,10 +758,10 @@ func (g *goResolver) boundType(b goDef) (string, bool) {
 	return g.namedType(b.i, set.Str(set.Tags[b.j].Name), after(set.Qual(b.j)))
 }
 
-// useContext: what a use of a variable's member means depends on the
+// UseContext: what a use of a variable's member means depends on the
 // binding of the variable in effect, the tag index of that binding plus
 // one (0 for none).
-func (g *goResolver) useContext(i, j int) int32 {
+func (g *resolver) UseContext(i, j int) int32 {
 	set := g.tree[i].Tags
 	sub := set.Sub(j)
 	switch sub {
@@ -748,7 +804,7 @@ func (g *goResolver) useContext(i, j int) int32 {
 // binding returns the binding of the variable x in effect at reference j
 // of file i: the file's own, else that of a package-level variable of
 // its package; false when the tree shows none.
-func (g *goResolver) binding(i, j int, x string) (goDef, bool) {
+func (g *resolver) binding(i, j int, x string) (goDef, bool) {
 	if b, ok := g.localBinding(i, j, x); ok {
 		return b, true
 	}
@@ -759,7 +815,7 @@ func (g *goResolver) binding(i, j int, x string) (goDef, bool) {
 // localBinding returns the binding of the variable x in effect at
 // reference j of file i in that file's functions, false when there is
 // none.
-func (g *goResolver) localBinding(i, j int, x string) (goDef, bool) {
+func (g *resolver) localBinding(i, j int, x string) (goDef, bool) {
 	v := g.varsOf(i)
 	binds := v.binds[x]
 	set := g.tree[i].Tags
@@ -806,7 +862,7 @@ func after(q string) string {
 }
 
 // varsOf returns what the variables of file i hold, made on first use.
-func (g *goResolver) varsOf(i int) goVars {
+func (g *resolver) varsOf(i int) goVars {
 	if v, ok := g.vars[i]; ok {
 		return v
 	}
@@ -818,7 +874,7 @@ func (g *goResolver) varsOf(i int) goVars {
 			v.funcs = append(v.funcs, t.Line)
 		case t.Kind == tags.Reference && sub == "closureend":
 			v.ends = append(v.ends, t.Line)
-		case t.Kind == tags.Reference && sub == "varcall" && builtins["go"][set.Str(t.Name)] && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
+		case t.Kind == tags.Reference && sub == "varcall" && link.Builtin("go", set.Str(t.Name)) && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
 			// new(T) binds to T, make to nothing of the tree.
 		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone" || sub == "varfield"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
@@ -838,7 +894,7 @@ func (g *goResolver) varsOf(i int) goVars {
 // names it, qualified by the package q when q is not "": "" for a type
 // outside the tree or a builtin one, false when the rules cannot tell
 // (a type parameter, a package they cannot place).
-func (g *goResolver) namedType(i int, typ, q string) (string, bool) {
+func (g *resolver) namedType(i int, typ, q string) (string, bool) {
 	if q == "" {
 		if g.types[rank.Key(typ, g.pkg[i])] {
 			return goMethods(g.pkg[i], typ), true
@@ -846,7 +902,7 @@ func (g *goResolver) namedType(i int, typ, q string) (string, bool) {
 		if d, ok := g.dotted(i, typ); ok {
 			return goMethods(d, typ), true
 		}
-		if builtins["go"][typ] {
+		if link.Builtin("go", typ) {
 			return "", true
 		}
 		return "", false
@@ -863,12 +919,12 @@ func (g *goResolver) namedType(i int, typ, q string) (string, bool) {
 
 // imported returns the scope of the package file i imports as q: "" for
 // one outside the tree, false when the rules cannot place it.
-func (g *goResolver) imported(i int, q string) (string, bool) {
+func (g *resolver) imported(i int, q string) (string, bool) {
 	w, ok := g.importsOf(i).local[q]
 	switch {
-	case !ok || w.at == goUnknown:
+	case !ok || w.at == link.Unknown:
 		return "", false
-	case w.at == goOutside:
+	case w.at == link.Outside:
 		return "", true
 	}
 	return g.dirScope(w.dir), true
@@ -876,14 +932,14 @@ func (g *goResolver) imported(i int, q string) (string, bool) {
 
 // resultType returns the scope of the methods of what the call, reference
 // j of file i, gives.
-func (g *goResolver) resultType(i, j int) (string, bool) {
+func (g *resolver) resultType(i, j int) (string, bool) {
 	set := g.tree[i].Tags
 	return g.callType(i, j, set.Str(set.Tags[j].Name), after(set.Qual(j)))
 }
 
 // methodResult returns the scope of the methods of the result of the
 // method name of the type whose methods' scope is typ.
-func (g *goResolver) methodResult(typ, name string) (string, bool) {
+func (g *resolver) methodResult(typ, name string) (string, bool) {
 	d, ok := g.mresults[rank.Key(name, typ)]
 	if !ok {
 		return "", false
@@ -894,7 +950,7 @@ func (g *goResolver) methodResult(typ, name string) (string, bool) {
 
 // funcResult returns the scope of the methods of the result of the
 // function name of the package whose scope is pkg.
-func (g *goResolver) funcResult(pkg, name string) (string, bool) {
+func (g *resolver) funcResult(pkg, name string) (string, bool) {
 	d, ok := g.results[rank.Key(name, pkg)]
 	if !ok {
 		return "", false
@@ -909,7 +965,7 @@ func (g *goResolver) funcResult(pkg, name string) (string, bool) {
 
 // fieldType returns the scope of the methods of the type of the field
 // named field of the type whose methods' scope is typ.
-func (g *goResolver) fieldType(typ, field string) (string, bool) {
+func (g *resolver) fieldType(typ, field string) (string, bool) {
 	d, ok := g.fields[rank.Key(field, typ)]
 	if !ok {
 		return "", false
@@ -921,20 +977,6 @@ func (g *goResolver) fieldType(typ, field string) (string, bool) {
 	return g.namedType(d.i, q, "")
 }
 
-// goRules resolve Go: packages by import path within the module, a
-// package's scope shared by its files, methods by their receivers' types.
-var goRules = &rules{
-	name:   "go",
-	claims: func(f File, _ Config) bool { return f.Lang == "go" },
-	make:   func(tree []File, mine []int, _ Config) langResolver { return newGoResolver(tree, mine) },
-}
-
-// isMore reports whether r is a key of the methods and fields of a type,
+// IsMore reports whether r is a key of the methods and fields of a type,
 // which its definitions publish under beside their own.
-func (g *goResolver) isMore(r Ref) bool { return strings.HasPrefix(r.Scope, goMethodsPrefix) }
-
-// goPrivate reports whether a key of scope and name is of a name a Go
-// package keeps to itself: in a scope of Go's rules, not exported.
-func goPrivate(scope, name string) bool {
-	return strings.HasPrefix(scope, "go:") && name != "" && !unicode.IsUpper(rune(name[0])) && name[0] < utf8.RuneSelf
-}
+func (g *resolver) IsMore(r link.Ref) bool { return strings.HasPrefix(r.Scope, goMethodsPrefix) }

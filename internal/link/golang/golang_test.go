@@ -1,11 +1,61 @@
-package repomap
+package golang_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/golang"
+	"github.com/repomap-dev/repomap/internal/link/langs"
+	"github.com/repomap-dev/repomap/internal/link/linktest"
+	"github.com/repomap-dev/repomap/internal/policy"
 )
+
+// defaultLinks are the link settings of the default ranking.
+var defaultLinks = policy.Default().Link
+
+func TestResolveGo(t *testing.T) {
+	got := linktest.Edges(t, linktest.GoTree(), defaultLinks)
+	want := []string{
+		"a/a.go -> a/helper.go helper",                   // own package
+		"a/a.go -> b/b.go New",                           // b.New: the package imported as b
+		"a/a.go -> b/b.go b",                             // the import of b
+		"a/a.go -> c/c.go Close",                         // f.Close(): File is no type of a's, so a method of any type
+		"a/a.go -> c/c.go Dotted",                        // a dot import
+		"a/a.go -> c/c.go File",                          // a type from a dot import
+		"a/a.go -> c/c.go c",                             // the import of c
+		"a/a.go -> vendor/github.com/other/lib/l.go Do",  // lib.Do: the vendored copy
+		"a/a.go -> vendor/github.com/other/lib/l.go lib", // the import of the vendored copy
+	}
+	linktest.Same(t, got, want)
+	// Never: a.go's New() to b's New, helper() to b's helper, the
+	// builtin len or fmt.Println to b's functions of those names, s.String()
+	// on a fmt.Stringer to b's S.String. t.Close() and x.Close() on a's T
+	// link within a.go, to T.Close.
+
+	// Aider's ranking links by name, as it always did.
+	aider := linktest.Edges(t, linktest.GoTree(), link.Config{})
+	for _, e := range []string{"a/a.go -> b/b.go helper", "a/a.go -> b/b.go len", "a/a.go -> b/b.go Println"} {
+		if !slices.Contains(aider, e) {
+			t.Errorf("aider edges lack %q:\n%s", e, strings.Join(aider, "\n"))
+		}
+	}
+}
+
+// TestResolveNamesToo: with Config.Names, a resolved use links by name
+// as well, so b.New also reaches a's New.
+func TestResolveNamesToo(t *testing.T) {
+	c := link.Config{Resolve: true, Rules: langs.Default(), Fallback: defaultLinks.Fallback}
+	if got := linktest.Edges(t, linktest.GoTree(), c); slices.Contains(got, "a/a.go -> b/b.go helper") {
+		t.Errorf("without Names, a's helper() links to b's")
+	}
+	c.Names = 0.1
+	if got := linktest.Edges(t, linktest.GoTree(), c); !slices.Contains(got, "a/a.go -> b/b.go helper") {
+		t.Errorf("with Names 0.1, a's helper() does not link to b's helper by name:\n%s", strings.Join(got, "\n"))
+	}
+}
 
 // goModule returns a tree of the module example.com/m from its files,
 // given as path and source.
@@ -120,7 +170,7 @@ func TestResolveGoRules(t *testing.T) {
 		never: []string{"p/use.go -> q/q.go Close"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := edges(t, tc.tree, RankingDefault)
+			got := linktest.Edges(t, tc.tree, defaultLinks)
 			for _, e := range tc.want {
 				if !slices.Contains(got, e) {
 					t.Errorf("edges lack %q:\n%s", e, strings.Join(got, "\n"))
@@ -147,9 +197,49 @@ func TestGoImportShortestCopy(t *testing.T) {
 		"aa/vendor/github.com/other/lib/l.go":     {Data: lib},
 		"deep/x/vendor/github.com/other/lib/l.go": {Data: lib},
 	}
-	got := edges(t, tree, RankingDefault)
+	got := linktest.Edges(t, tree, defaultLinks)
 	if !slices.Contains(got, "a/a.go -> aa/vendor/github.com/other/lib/l.go Do") ||
 		slices.ContainsFunc(got, func(e string) bool { return strings.Contains(e, "zz/") || strings.Contains(e, "deep/") }) {
 		t.Errorf("edges:\n%s\nwant a/a.go -> aa/vendor/github.com/other/lib/l.go alone", strings.Join(got, "\n"))
+	}
+}
+
+// TestReach: with Reach, Close on a value whose type the rules do not
+// know links to the Close methods of the file's own package and of the
+// packages it imports, with the test files of the package an external
+// test tests, and not to those of a package it does not import; its keys
+// share their weight. The default rules link it to every Close but
+// those of test files the using file is not compiled with.
+func TestReach(t *testing.T) {
+	tree := fstest.MapFS{
+		"go.mod":         {Data: []byte("module m\n")},
+		"a/a.go":         {Data: []byte("package a\n\nimport \"m/b\"\n\nfunc F(x interface{ Close() }) {\n\tb.Open()\n\tx.Close()\n}\n\ntype A struct{}\n\nfunc (A) Close() {}\n")},
+		"a/x_test.go":    {Data: []byte("package a_test\n\nimport \"m/a\"\n\nfunc G(x interface{ Close() }) {\n\ta.F(x)\n\tx.Close()\n}\n")},
+		"a/help_test.go": {Data: []byte("package a\n\ntype H struct{}\n\nfunc (H) Close() {}\n")},
+		"b/b.go":         {Data: []byte("package b\n\nfunc Open() {}\n\ntype T struct{}\n\nfunc (T) Close() {}\n")},
+		"c/c.go":         {Data: []byte("package c\n\ntype U struct{}\n\nfunc (U) Close() {}\n")},
+	}
+	closes := func(c link.Config) []string {
+		var out []string
+		for _, e := range linktest.Edges(t, tree, c) {
+			if strings.HasSuffix(e, " Close") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	linktest.Same(t, closes(defaultLinks), []string{
+		"a/a.go -> a/help_test.go Close", "a/a.go -> b/b.go Close", "a/a.go -> c/c.go Close",
+		"a/x_test.go -> a/a.go Close", "a/x_test.go -> a/help_test.go Close", "a/x_test.go -> b/b.go Close", "a/x_test.go -> c/c.go Close",
+	})
+	reach := defaultLinks
+	reach.Rules = langs.With(reach.Rules, golang.Reach)
+	linktest.Same(t, closes(reach), []string{
+		"a/a.go -> b/b.go Close", "a/x_test.go -> a/a.go Close", "a/x_test.go -> a/help_test.go Close",
+	})
+	for _, k := range linktest.Refs(t, tree, reach, "a/a.go") {
+		if strings.HasPrefix(k, "Close\x00") && !link.Split(k) {
+			t.Errorf("key %q of a/a.go's Close: its definers do not share its weight", k)
+		}
 	}
 }

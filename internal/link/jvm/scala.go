@@ -1,4 +1,4 @@
-package link
+package jvm
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/pkgscope"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -18,7 +20,7 @@ import (
 // "import a.b.{C, D => E}"), a type of the file's packages, of a package
 // or object imported whole ("import a.b._", Scala 3's "import a.b.*"), a
 // nested type of an imported one; an import's path may start at one of
-// the file's packages. A type of scala.* or java.lang (and the common
+// the file's packages. A type of scala.* or java.Lang (and the common
 // collections) that none of those place, and a name no Scala file of the
 // tree defines as a type, link to nothing, and so does an import from
 // outside the tree. Members (defs, vals) are in the scope of the file that
@@ -36,24 +38,31 @@ import (
 // case class (toString, copy…) that none defines links to nothing. What
 // the rules cannot place falls back to names.
 
-// scalaResolver holds the Scala files of a snapshot.
-type scalaResolver struct {
-	*pkgResolver
-	rules pkgLang
+// Scala resolves Scala: packages, imports, package objects.
+var Scala = &link.Rules{
+	Name:      "scala",
+	Languages: []string{"scala"},
+	New:       func(tree []link.File, mine []int) link.Lang { return newScalaResolver(tree, mine) },
 }
 
-func newScalaResolver(tree []File, files []int) *scalaResolver {
+// scalaResolver holds the Scala files of a tree.
+type scalaResolver struct {
+	*pkgscope.Resolver
+	rules pkgscope.Language
+}
+
+func newScalaResolver(tree []link.File, files []int) *scalaResolver {
 	r := &scalaResolver{}
-	r.rules = pkgLang{
-		prefix: "scala",
-		isType: scalaType,
-		isBase: func(sub, qual string) bool { return qual == "extends" || qual == "new" || sub == "implementation" },
-		std:    scalaStd,
-		root:   scalaAny,
-		closed: true,
-		file:   r.readFile,
+	r.rules = pkgscope.Language{
+		Prefix: "scala",
+		IsType: scalaType,
+		IsBase: func(sub, qual string) bool { return qual == "extends" || qual == "new" || sub == "implementation" },
+		Std:    scalaStd,
+		Root:   scalaAny,
+		Closed: true,
+		Read:   r.readFile,
 	}
-	r.pkgResolver = newPkgResolver(tree, files, &r.rules, func(set tags.Set) string {
+	r.Resolver = pkgscope.New(tree, files, &r.rules, func(set tags.Set) string {
 		ps := scalaPackages(set)
 		if len(ps) == 0 {
 			return scalaEmpty
@@ -67,14 +76,13 @@ func newScalaResolver(tree []File, files []int) *scalaResolver {
 // as sbt's build files and those of its project directory.
 const scalaEmpty = "<empty>"
 
-// pkgObject returns the files that define the package object of package
-// p.
-func (r *scalaResolver) pkgObject(p string) []int {
+// pkgObject returns the package object of package p.
+func pkgObject(p string) pkgscope.TypeName {
 	parent, last := scalaEmpty, p
 	if k := strings.LastIndexByte(p, '.'); k >= 0 {
 		parent, last = p[:k], p[k+1:]
 	}
-	return r.types[pkgName{parent, last}]
+	return pkgscope.TypeName{Pkg: parent, Name: last}
 }
 
 // scalaPackages returns the packages a file's package clauses open,
@@ -158,12 +166,12 @@ func parseScalaImport(name, qual string) scalaImport {
 // abs returns the dotted name path as file i means it: as written, else
 // relative to one of its packages.
 func (r *scalaResolver) abs(i int, path string) string {
-	if _, _, ok := r.split(path); ok || r.pkgs[path] {
+	if _, _, ok := r.Split(path); ok || r.Pkgs[path] {
 		return path
 	}
 	head, _, _ := strings.Cut(path, ".")
-	for _, p := range r.file(i).own {
-		if r.pkgs[p+"."+head] || len(r.types[pkgName{p, head}]) > 0 {
+	for _, p := range r.File(i).Own {
+		if r.Pkgs[p+"."+head] || len(r.Types[pkgscope.TypeName{Pkg: p, Name: head}]) > 0 {
 			return p + "." + path
 		}
 	}
@@ -171,14 +179,14 @@ func (r *scalaResolver) abs(i int, path string) string {
 }
 
 // readFile reads what Scala file i imports and declares.
-func (r *scalaResolver) readFile(p *pkgResolver, i int) *pkgFile {
-	f := newPkgFile()
-	set := p.tree[i].Tags
-	f.own = scalaPackages(set)
-	if len(f.own) == 0 {
-		f.own = []string{scalaEmpty}
+func (r *scalaResolver) readFile(p *pkgscope.Resolver, i int) *pkgscope.File {
+	f := pkgscope.NewFile()
+	set := p.Tree[i].Tags
+	f.Own = scalaPackages(set)
+	if len(f.Own) == 0 {
+		f.Own = []string{scalaEmpty}
 	}
-	p.files[i] = f // abs reads own
+	p.Files[i] = f // abs reads own
 	for j, t := range set.Tags {
 		if t.Kind != tags.Reference {
 			continue
@@ -194,31 +202,31 @@ func (r *scalaResolver) readFile(p *pkgResolver, i int) *pkgFile {
 			as := cmp.Or(u.alias, name)
 			if scalaValue(name) {
 				if k := strings.LastIndexByte(full, '.'); k > 0 {
-					f.statics[as] = full[:k] // "import a.b.C.m", or a package
+					f.Statics[as] = full[:k] // "import a.b.C.m", or a package
 				}
 			} else {
-				f.single[as] = full
+				f.Single[as] = full
 			}
 		case sub == "package":
 			if u := parseScalaImport(name, qual); u.whole {
 				full := r.abs(i, u.path)
-				f.demand = append(f.demand, full)
-				f.sdemand = append(f.sdemand, full) // an object's members
+				f.Demand = append(f.Demand, full)
+				f.StaticDemand = append(f.StaticDemand, full) // an object's members
 			}
 		case (sub == "type" || sub == "class") && scalaValue(qual):
-			f.vars[qual] = append(f.vars[qual], j)
+			f.Vars[qual] = append(f.Vars[qual], j)
 		case sub == "call" && strings.HasSuffix(qual, " ="):
-			f.vars[strings.TrimSuffix(qual, " =")] = append(f.vars[strings.TrimSuffix(qual, " =")], j)
+			f.Vars[strings.TrimSuffix(qual, " =")] = append(f.Vars[strings.TrimSuffix(qual, " =")], j)
 		}
 	}
 	return f
 }
 
-func (r *scalaResolver) refKeys(out []Ref, i, j int) []Ref {
-	set := r.tree[i].Tags
+func (r *scalaResolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
+	set := r.Tree[i].Tags
 	t := set.Tags[j]
 	name, sub, qual := set.Str(t.Name), set.Sub(j), set.Qual(j)
-	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
+	fallback := link.FallbackRef(name)
 	switch sub {
 	case "import", "package":
 		u := parseScalaImport(name, qual)
@@ -226,23 +234,20 @@ func (r *scalaResolver) refKeys(out []Ref, i, j int) []Ref {
 			break
 		}
 		full := r.abs(i, u.path)
-		if r.pkgs[full] {
-			out = append(out, Ref{Name: name, Scope: r.pkgScope(full)})
-			if n, at := r.named(full); at == placeInTree { // and its package object
-				out = r.typeKeys(out, []pkgName{n})
+		if r.Pkgs[full] {
+			out = append(out, link.Ref{Name: name, Scope: r.PkgScope(full)})
+			if n, at := r.Named(full); at == link.InTree { // and its package object
+				out = r.TypeKeys(out, []pkgscope.TypeName{n})
 			}
 			return out
 		}
-		switch n, at := r.named(full); at {
-		case placeInTree:
-			return r.typeKeys(out, []pkgName{n})
-		case placeOutside:
-			return out
+		if keys, done := r.NamedKeys(out, full); done {
+			return keys
 		}
 		if k := strings.LastIndexByte(full, '.'); k > 0 && scalaValue(name) {
 			// "import a.b.C.m": a member of C.
-			if n, at := r.named(full[:k]); at == placeInTree {
-				if keys, found, _ := r.memberKeys(out, r.types[n], name); found {
+			if n, at := r.Named(full[:k]); at == link.InTree {
+				if keys, found, _ := r.MemberKeys(out, r.Types[n], name); found {
 					return keys
 				}
 			}
@@ -250,10 +255,10 @@ func (r *scalaResolver) refKeys(out []Ref, i, j int) []Ref {
 	case "call":
 		return r.callKeys(out, i, j, name, qual)
 	default: // a type: class, implementation, annotation, type
-		if qual == "." && len(r.file(i).vars[name]) > 0 {
+		if qual == "." && len(r.File(i).Vars[name]) > 0 {
 			return out // a value, not a type
 		}
-		if keys, done := r.typeRefKeys(out, i, name); done {
+		if keys, done := r.TypeRefKeys(out, i, name); done {
 			return keys
 		}
 	}
@@ -262,81 +267,78 @@ func (r *scalaResolver) refKeys(out []Ref, i, j int) []Ref {
 
 // callKeys appends the keys of a call of name, reference j of file i,
 // qualified by qual.
-func (r *scalaResolver) callKeys(out []Ref, i, j int, name, qual string) []Ref {
-	fallback := Ref{Name: name, Scope: FallbackScope, Fallback: true}
-	var keys []Ref
-	done := false
+func (r *scalaResolver) callKeys(out []link.Ref, i, j int, name, qual string) []link.Ref {
+	c := pkgscope.Call{Name: name, Recv: pkgscope.Other}
 	switch {
 	case qual == "" || qual == "this" || strings.HasSuffix(qual, " ="):
-		if qual != "this" {
-			// "C(…)": the apply of a case class or an object.
-			ns, at := r.typeOf(i, name)
-			c, _ := utf8.DecodeRuneInString(name)
-			switch {
-			case at == placeInTree:
-				return r.typeKeys(out, ns)
-			case at == placeOutside && unicode.IsUpper(c):
-				return out
-			}
+		if qual == "this" {
+			c.Recv = pkgscope.Own
+			break
 		}
-		if keys, done = r.ownKeys(out, i, name, qual != "this"); !done && qual != "this" {
-			keys, done = r.pkgObjectKeys(out, i, name)
+		// "C(…)": the apply of a case class or an object.
+		ns, at := r.TypeOf(i, name)
+		first, _ := utf8.DecodeRuneInString(name)
+		switch {
+		case at == link.InTree:
+			return r.TypeKeys(out, ns)
+		case at == link.Outside && unicode.IsUpper(first):
+			return out
+		}
+		// m(): the file's or its parents', an import's, else a package
+		// object's.
+		if keys, done := r.MemberCallKeys(out, i, pkgscope.Call{Name: name, Recv: pkgscope.Own, Plain: true}); done {
+			return keys
+		}
+		if keys, found := r.pkgObjectKeys(out, i, name); found {
+			return keys
 		}
 	case qual == "super":
-		keys, done = r.superKeys(out, i, name)
+		c.Recv = pkgscope.Super
 	case strings.Count(qual, ".") == 1 && qual != ".":
 		// "a.b.m()" on a path of the tree: b's m.
 		head, _, _ := strings.Cut(qual, ".")
-		if len(r.file(i).vars[head]) > 0 {
+		if len(r.File(i).Vars[head]) > 0 {
 			break
 		}
-		if ns, at := r.typeOf(i, head); !r.pkgs[r.abs(i, head)] && at != placeInTree {
+		if ns, at := r.TypeOf(i, head); !r.Pkgs[r.abs(i, head)] && at != link.InTree {
 			break
-		} else if at == placeInTree {
-			qual = ns[0].pkg + "." + qual
+		} else if at == link.InTree {
+			qual = ns[0].Pkg + "." + qual
 		}
-		if n, at := r.named(r.abs(i, qual)); at == placeInTree {
-			keys, done = r.typeMemberKeys(out, r.types[n], name)
+		if n, at := r.Named(r.abs(i, qual)); at == link.InTree {
+			c.Recv, c.Types, c.At = pkgscope.Typed, []pkgscope.TypeName{n}, at
 		}
 	case !scalaName(qual):
 		// Another expression: "a.b().c()".
-	case len(r.file(i).vars[qual]) == 0 && r.pkgs[r.abs(i, qual)]:
+	case len(r.File(i).Vars[qual]) == 0 && r.Pkgs[r.abs(i, qual)]:
 		// "p.m()" on a package: its object m, or its package object's m.
 		p := r.abs(i, qual)
-		if n := (pkgName{p, name}); len(r.types[n]) > 0 {
-			return r.typeKeys(out, []pkgName{n})
+		if n := (pkgscope.TypeName{Pkg: p, Name: name}); len(r.Types[n]) > 0 {
+			return r.TypeKeys(out, []pkgscope.TypeName{n})
 		}
-		keys, done = r.typeMemberKeys(out, r.pkgObject(p), name)
+		c.Recv, c.Types, c.At = pkgscope.Typed, []pkgscope.TypeName{pkgObject(p)}, link.InTree
 	default: // x.m() on a declared name, C.m() on an object
-		ns, at := r.receiverType(i, j, qual)
-		if at != placeInTree && len(r.file(i).vars[qual]) == 0 && scalaValue(qual) {
+		c.Recv = pkgscope.Typed
+		c.Types, c.At = r.ReceiverType(i, j, qual)
+		if c.At != link.InTree && len(r.File(i).Vars[qual]) == 0 && scalaValue(qual) {
 			// A value whose type the file does not say.
 			if scalaAny[name] {
 				return out
 			}
-			break
-		}
-		switch at {
-		case placeOutside:
-			return out
-		case placeInTree:
-			keys, done = r.typeMemberKeys(out, r.typeFiles(ns), name)
+			c.Recv = pkgscope.Other
 		}
 	}
-	if done {
-		return keys
-	}
-	return append(out, fallback)
+	return r.CallKeys(out, i, c)
 }
 
 // pkgObjectKeys appends the keys of member name of the package objects
 // of the packages file i opens or imports whole.
-func (r *scalaResolver) pkgObjectKeys(out []Ref, i int, name string) (_ []Ref, found bool) {
-	f := r.file(i)
-	for _, ps := range [][]string{f.own, f.demand} {
+func (r *scalaResolver) pkgObjectKeys(out []link.Ref, i int, name string) (_ []link.Ref, found bool) {
+	f := r.File(i)
+	for _, ps := range [][]string{f.Own, f.Demand} {
 		for _, p := range ps {
 			var ok bool
-			out, ok, _ = r.memberKeys(out, r.pkgObject(p), name)
+			out, ok, _ = r.MemberKeys(out, r.Types[pkgObject(p)], name)
 			found = found || ok
 		}
 	}
@@ -345,15 +347,15 @@ func (r *scalaResolver) pkgObjectKeys(out []Ref, i int, name string) (_ []Ref, f
 
 // scalaAny lists the methods of Any and AnyRef, and those a case class
 // has without defining them.
-var scalaAny = set(`toString equals hashCode getClass isInstanceOf asInstanceOf eq ne synchronized wait notify
+var scalaAny = link.Words(`toString equals hashCode getClass isInstanceOf asInstanceOf eq ne synchronized wait notify
 	notifyAll clone finalize copy productArity productElement productIterator productPrefix canEqual`)
 
-// scalaStd lists the types of scala.*, scala.collection, java.lang and
+// scalaStd lists the types of scala.*, scala.collection, java.Lang and
 // the common JDK packages, which a file sees without importing them or
 // imports from outside the tree: a use of one the tree does not place
 // means the library's.
 var scalaStd = func() map[string]bool {
-	m := set(`Any AnyRef AnyVal Nothing Null Unit Boolean Byte Short Int Long Float Double Char String Symbol
+	m := link.Words(`Any AnyRef AnyVal Nothing Null Unit Boolean Byte Short Int Long Float Double Char String Symbol
 		Option Some None Either Left Right Try Success Failure List Nil Seq IndexedSeq LinearSeq Vector Map Set
 		Array ArrayBuffer ListBuffer Buffer Iterator Iterable IterableOnce LazyList Stream Range Tuple1 Tuple2
 		Tuple3 Function0 Function1 Function2 PartialFunction Ordering Ordered Numeric Integral Fractional Equiv
@@ -367,11 +369,3 @@ var scalaStd = func() map[string]bool {
 	}
 	return m
 }()
-
-// scalaRules resolve Scala, with Config.Scala: packages, imports,
-// package objects.
-var scalaRules = &rules{
-	name:   "scala",
-	claims: func(f File, c Config) bool { return f.Lang == "scala" && c.Scala },
-	make:   func(tree []File, mine []int, _ Config) langResolver { return newScalaResolver(tree, mine) },
-}

@@ -1,11 +1,19 @@
-package repomap
+package python_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/langs"
+	"github.com/repomap-dev/repomap/internal/link/linktest"
+	"github.com/repomap-dev/repomap/internal/policy"
 )
+
+// defaultLinks are the link settings of the default ranking.
+var defaultLinks = policy.Default().Link
 
 // pyTree is a src-layout package with a re-exporting __init__.py, a
 // class hierarchy, tests that import a sibling helper, and a second
@@ -97,7 +105,7 @@ var pyWant = []string{
 }
 
 func TestResolvePython(t *testing.T) {
-	got := edges(t, pyTree, RankingDefault)
+	got := linktest.Edges(t, pyTree, defaultLinks)
 	want := []string{
 		"src/shop/__init__.py -> src/shop/models.py Order", // from .models import Order
 		"src/shop/api.py -> other/models.py notify",        // o.notify(): a value's member falls back
@@ -112,18 +120,16 @@ func TestResolvePython(t *testing.T) {
 		"tests/test_api.py -> src/shop/api.py run",         // the src root
 		"tests/test_api.py -> tests/helpers.py make",       // a test's own directory
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("resolved edges:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	linktest.Same(t, got, want)
 	// Never: self.price() or helper() to other/models.py, len or
 	// json.dumps to the definitions of those names.
-	aider := edges(t, pyTree, RankingAider)
+	aider := linktest.Edges(t, pyTree, link.Config{})
 	for _, e := range []string{"src/shop/models.py -> other/models.py price", "src/shop/api.py -> other/models.py len"} {
 		if !slices.Contains(aider, e) {
 			t.Errorf("aider edges lack %q:\n%s", e, strings.Join(aider, "\n"))
 		}
 	}
-	checkAboveNames(t, "pyTree", got, aider, pyWant)
+	linktest.AboveNames(t, "pyTree", got, aider, pyWant)
 }
 
 // TestPytestFixtures checks ranking change fixtures: a test function's
@@ -135,12 +141,11 @@ func TestPytestFixtures(t *testing.T) {
 		"tests/test_db.py":  {Data: []byte("def test_query(db):\n    pass\n\n\ndef helper(db):\n    pass\n")},
 		"src/app/db.py":     {Data: []byte("def db():\n    pass\n")},
 	}
-	const def = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8"
-	got := edges(t, tree, def+"+fixtures")
+	got := linktest.Edges(t, tree, resolveWith(func(c *link.Config) { c.Fixtures = true }))
 	if want := []string{"tests/test_db.py -> tests/conftest.py db"}; !slices.Equal(got, want) {
 		t.Errorf("edges with fixtures = %q, want %q", got, want)
 	}
-	if got := edges(t, tree, def); len(got) != 0 {
+	if got := linktest.Edges(t, tree, resolveWith(nil)); len(got) != 0 {
 		t.Errorf("edges without fixtures = %q, want none", got)
 	}
 }
@@ -154,19 +159,18 @@ func TestPythonExports(t *testing.T) {
 		"pkg/__init__.py": {Data: []byte("from .core import *\n\n__all__ = [\"run\", \"main\"]\n\n\ndef main():\n    pass\n")},
 		"pkg/core.py":     {Data: []byte("def run():\n    pass\n\n\ndef stop():\n    pass\n")},
 	}
-	const def = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8"
-	got := edges(t, tree, def+"+exports")
+	got := linktest.Edges(t, tree, resolveWith(func(c *link.Config) { c.Exports = true }))
 	if want := []string{"pkg/__init__.py -> pkg/core.py run"}; !slices.Equal(got, want) {
 		t.Errorf("edges with exports = %q, want %q", got, want)
 	}
-	if got := edges(t, tree, def); len(got) != 0 {
+	if got := linktest.Edges(t, tree, resolveWith(nil)); len(got) != 0 {
 		t.Errorf("edges without exports = %q, want none", got)
 	}
-	l := linkTree(t, tree, def+"+exports")
+	l := link.Link(linktest.Files(t, tree), resolveWith(func(c *link.Config) { c.Exports = true }))
 	if h := l.Hidden["pkg/__init__.py"]; !slices.Contains(h, "__all__") {
 		t.Errorf("hidden names of pkg/__init__.py with exports = %q, want __all__ among them", h)
 	}
-	if h := linkTree(t, tree, def).Hidden["pkg/__init__.py"]; slices.Contains(h, "__all__") {
+	if h := link.Link(linktest.Files(t, tree), resolveWith(nil)).Hidden["pkg/__init__.py"]; slices.Contains(h, "__all__") {
 		t.Errorf("hidden names of pkg/__init__.py without exports = %q, want no __all__", h)
 	}
 }
@@ -184,13 +188,22 @@ func TestPythonHints(t *testing.T) {
 			"def send(request: Optional[m.Request]) -> \"Response\":\n    pass\n\n\nclass Response:\n    pass\n")},
 		"app/server.py": {Data: []byte("from app.models import Response\n\n\ndef reply() -> \"Response\":\n    pass\n")},
 	}
-	const def = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=8"
 	want := []string{"app/client.py -> app/models.py Request", "app/server.py -> app/models.py Response"}
-	if got := edges(t, tree, def+"+hints"); !slices.Equal(got, want) {
+	if got := linktest.Edges(t, tree, resolveWith(func(c *link.Config) { c.Hints = true })); !slices.Equal(got, want) {
 		t.Errorf("edges with hints = %q, want %q", got, want)
 	}
 	want = []string{"app/server.py -> app/models.py Response"} // the import
-	if got := edges(t, tree, def); !slices.Equal(got, want) {
+	if got := linktest.Edges(t, tree, resolveWith(nil)); !slices.Equal(got, want) {
 		t.Errorf("edges without hints = %q, want %q", got, want)
 	}
+}
+
+// resolveWith returns the link settings that resolve by the default
+// rules, and nothing more, changed by change when it is not nil.
+func resolveWith(change func(c *link.Config)) link.Config {
+	c := link.Config{Resolve: true, Rules: langs.Default(), Fallback: policy.Default().Link.Fallback}
+	if change != nil {
+		change(&c)
+	}
+	return c
 }
