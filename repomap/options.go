@@ -1,12 +1,14 @@
 package repomap
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"runtime"
 	"slices"
 	"time"
 
+	"github.com/repomap-dev/repomap/internal/history"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/internal/render"
@@ -63,6 +65,19 @@ type Options struct {
 	// Ranking names: for experiments within this module (package eval
 	// makes them), as its type is internal.
 	Policy *policy.Config
+
+	// NoHistory ranks without the history of the tree, as for a tree
+	// outside git: for comparisons. By default, for a root on disk that
+	// lies in a git repository, the files that changed together with the
+	// files a request points at rank higher, and so, a little, do the
+	// files that changed lately.
+	NoHistory bool
+
+	// History, when not nil, reads the history of the tree in place of
+	// git, as o says: for experiments within this module (package eval
+	// gives a tree's history as it stood before a commit), as its types
+	// are internal. A nil history is none.
+	History func(ctx context.Context, o history.Options) (*history.History, error)
 
 	// Style names how a map shows a definition: StyleCompact ("" too) or
 	// StyleAider.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/repomap-dev/repomap/internal/history"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
@@ -249,6 +250,8 @@ func rankInput(ctx context.Context, s *index.Snapshot, l linked, rk policy.Confi
 		doors, readmes := overviewDoors(ctx, s, rk)
 		overviewTeleport(&in, s, doors, rk.Front, readmes, rk.Readme)
 	}
+	var rel map[string]float64
+	var lift []string // the files that changed with the focus files, to lift
 	switch {
 	case q.text == "":
 	case !rk.Rel.On:
@@ -257,7 +260,6 @@ func rankInput(ctx context.Context, s *index.Snapshot, l linked, rk policy.Confi
 		// The paths the words name, the names written as code, and the
 		// files whose words the words are.
 		named := namedFiles(q.text, s.Paths())
-		var rel map[string]float64
 		mentions = slices.Concat(mentions, named, codeWords(q.text), traceNames(q.text))
 		rel = relevance(ctx, s, q.text, rk.Rel.Text)
 		if rk.Rel.DocRel > 0 {
@@ -308,6 +310,9 @@ func rankInput(ctx context.Context, s *index.Snapshot, l linked, rk policy.Confi
 		}
 		in.MentionedIdents = append(in.MentionedIdents, w)
 	}
+	if q.history != nil && rk.History.On {
+		lift = historyInput(&in, s, q.history, rk.History, focus, in.MentionedFiles, top, rel)
+	}
 	if rk.Companions {
 		// The tests of a focus file, or a focus test's subject, count as
 		// files the request names.
@@ -331,7 +336,9 @@ func rankInput(ctx context.Context, s *index.Snapshot, l linked, rk policy.Confi
 		}
 		byRole(&in, s, tests, rk.ByName, focus, slices.Concat(in.MentionedFiles, lifted))
 	}
-	return in, top
+	// The files that changed with the focus files take turns at the head
+	// of the list before those most relevant to the words.
+	return in, slices.Concat(lift, top)
 }
 
 // scaleFile multiplies the scores of the definitions of the file at p by
@@ -599,6 +606,8 @@ type query struct {
 	focus    []string // clean paths
 	mentions []string // identifiers and paths
 	text     string   // the user's words
+
+	history *history.View // the tree's history; nil for none
 }
 
 // docLanguages are the languages of documents and data rather than code:

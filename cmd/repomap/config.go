@@ -43,6 +43,7 @@ type config struct {
 	mentionsFrom    string
 	refresh         string
 	ranking         string
+	noHistory       bool
 	style           string
 	stats           bool
 	statsJSON       bool
@@ -74,7 +75,13 @@ func (c *config) budgetFlags(fl *flag.FlagSet) {
 	fl.IntVar(&c.window, "context-window", 0, "the model's context window in `tokens`: the budget is an eighth of it, between 1024 and 4096, doubled as far as the window allows when there is no focus file")
 	fl.StringVar(&c.encoding, "encoding", repomap.O200kBase, "the tokenizer that counts tokens: o200k_base or cl100k_base")
 	fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
+	c.historyFlag(fl)
 	c.styleFlag(fl)
+}
+
+// historyFlag registers -no-history, for the commands that rank.
+func (c *config) historyFlag(fl *flag.FlagSet) {
+	fl.BoolVar(&c.noHistory, "no-history", false, "rank without the tree's git history (the files that changed together with the request's files, and lately), as for a tree outside git")
 }
 
 // styleFlag registers -style, for the commands that show source lines.
@@ -211,6 +218,7 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 		NoCache:       c.noCache,
 		Refresh:       refresh,
 		Ranking:       c.ranking,
+		NoHistory:     c.noHistory,
 		Style:         c.style,
 		Exclude:       c.exclude,
 		Include:       c.include,

@@ -108,6 +108,9 @@
 //	      input), and mention the files and identifiers it names
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
@@ -293,6 +296,9 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
@@ -390,6 +396,9 @@
 //	      input), as repomap does
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
@@ -497,6 +506,9 @@
 //	      error (default 32768)
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -595,6 +607,9 @@
 //	--mirrors directory
 //	      with --tasks: the directory of the repositories' git mirrors, one per
 //	      repository, named owner+name (or owner+name.git)
+//	--no-history
+//	      rank without history in every variant (as a ranking's +nohistory does),
+//	      for comparisons
 //	--ranking rankings
 //	      the rankings to compare, comma-separated (with --tasks: default)
 //	      (default "default,aider")

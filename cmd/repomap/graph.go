@@ -79,6 +79,7 @@ Examples:
 		flags: func(fl *flag.FlagSet, c *config) {
 			c.treeFlags(fl)
 			fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
+			c.historyFlag(fl)
 			c.formatFlag(fl, formatTSV, formatJSON, formatDot)
 			c.outputFlag(fl)
 			fl.Var(&c.focus, "focus", "a `file` being worked on, a path in the map or on disk; repeatable. Its edges weigh more and it gets the teleport, as in the map")

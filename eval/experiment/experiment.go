@@ -151,6 +151,20 @@ var defaultChanges = map[string]change{
 	"readme": weight("a share of the teleport in [0, 1)", 0, 1, true, false, func(c *policy.Config, w float64) {
 		c.Readme, c.Link.Readme = w, w > 0
 	}),
+	// The history: on or off, and its settings, which leave it on or off.
+	"history":    flag(func(c *policy.Config) { c.History.On = true }),
+	"nohistory":  flag(func(c *policy.Config) { c.History.On = false }),
+	"depth":      count("a whole number from 1 to 1000000", 1, 1000000, func(c *policy.Config, n int) { c.History.Depth = n }),
+	"maxfiles":   count("a whole number from 2 to 10000", 2, 10000, func(c *policy.Config, n int) { c.History.MaxFiles = n }),
+	"halflife":   weight("a number of days, 0 for no decay", 0, 1e6, true, true, func(c *policy.Config, w float64) { c.History.HalfLife = w }),
+	"cotop":      count("a whole number from 1 to 1000", 1, 1000, func(c *policy.Config, n int) { c.History.Top = n }),
+	"colift":     count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.History.Lift = n }),
+	"cofocus":    weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.Focus = w }),
+	"coboost":    weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.FocusBoost = w }),
+	"coreq":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.Request = w }),
+	"coreqboost": weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.RequestBoost = w }),
+	"reqtop":     count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.History.RequestTop = n }),
+	"recency":    weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.Recency = w }),
 }
 
 // aiderChanges are the changes Aider's ranking takes.

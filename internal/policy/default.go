@@ -57,6 +57,20 @@ const (
 	relNamed    = 1  // a file the words name is as relevant as the best file
 )
 
+// The history of the tree (see History).
+const (
+	histDepth      = 5000 // commits read
+	histMaxFiles   = 30   // the most files of a commit whose files count as changed together
+	histHalfLife   = 90   // days
+	histTop        = 20   // files that get weight
+	histFocus      = 1    // teleport to the files changed with the focus files
+	histFocusBoost = 1    // and their boost
+	histRequest    = 1    // teleport to the files changed with the request's files
+	histReqBoost   = 1    // and their boost
+	histReqTop     = 5    // the files most relevant to the words that count as the request's
+	histRecency    = 0.1  // the boost of a file changed lately
+)
+
 // Default returns repomap's ranking: Aider's, with each language's rules
 // of resolution, edges back from definitions to their users, the files'
 // roles, the relevance of files to the request's words, and the
@@ -68,7 +82,10 @@ func Default() Config {
 		Reverse: reverseWeight, Private: privateWeight, OverviewLong: overviewLong,
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,
 		Front: frontShare, Readme: readmeShare,
-		Rel:   Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed},
+		Rel: Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed},
+		History: History{Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
+			Focus: histFocus, FocusBoost: histFocusBoost, Request: histRequest, RequestBoost: histReqBoost,
+			RequestTop: histReqTop, Recency: histRecency},
 		Items: Items{Every: relEvery, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
 		Rows:  itemRows,
 	}
