@@ -72,7 +72,7 @@ func (m *Map) Graph(ctx context.Context, req Request) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, _ := rankInput(ctx, snap, l, rk, query{focus: focus, mentions: req.Mentions, text: req.Text, history: m.historyView(ctx)})
+	in, _ := rankInput(ctx, snap, l, rk, query{focus: focus, mentions: req.Mentions, text: req.Text, history: m.historyView(ctx, req)})
 	ranks := rank.Rank(in).Files
 	fg := rank.NewFileGraph(in)
 	tele := fg.Teleport()

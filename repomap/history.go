@@ -57,17 +57,25 @@ func newHistStage(m *Map) *histStage {
 	return h
 }
 
-// historyOn reports whether the Map's maps are ranked with a history.
-func (m *Map) historyOn() bool {
-	return m.opts.Policy.History.On && !m.opts.NoHistory
+// historyFor reports whether the map for req is ranked with a history:
+// whether the ranking has one, and a part of it that req can use.
+func (m *Map) historyFor(req Request) bool {
+	c := m.opts.Policy.History
+	if !c.On || m.opts.NoHistory {
+		return false
+	}
+	focus := len(req.Focus) > 0 && (c.Focus > 0 || c.FocusBoost > 0 || c.Lift > 0)
+	request := (len(req.Mentions) > 0 || req.Text != "") && (c.Request > 0 || c.RequestBoost > 0)
+	return c.Recency > 0 || focus || request
 }
 
 // heads returns the commits HEAD names in the repositories of the roots
 // of m, as their files say now, joined: what a map's history depends on.
-// "" when no root has a history. It opens each root's repository the
-// first time, and logs why one has no history.
-func (m *Map) heads() string {
-	if !m.historyOn() || m.opts.History != nil {
+// "" when no root has a history, or the map for req is ranked without.
+// It opens each root's repository the first time, and logs why one has
+// no history.
+func (m *Map) heads(req Request) string {
+	if !m.historyFor(req) || m.opts.History != nil {
 		return ""
 	}
 	var b strings.Builder
@@ -154,12 +162,13 @@ func loadHistory(ctx context.Context, roots []histRoot, heads string, o history.
 }
 
 // historyView returns the view of the histories of the roots of m as
-// HEAD names them now, read at once; nil when there is none.
-func (m *Map) historyView(ctx context.Context) *history.View {
-	if !m.historyOn() {
+// HEAD names them now, for the map for req, read at once; nil when there
+// is none.
+func (m *Map) historyView(ctx context.Context, req Request) *history.View {
+	if !m.historyFor(req) {
 		return nil
 	}
-	heads := m.heads()
+	heads := m.heads(req)
 	return m.keepHistory(ctx, <-m.startHistory(ctx, heads))
 }
 

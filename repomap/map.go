@@ -250,7 +250,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 	// The commits the roots' histories are read up to: the keys of what
 	// is kept depend on them.
-	heads := m.heads()
+	heads := m.heads(req)
 	m.hist.heads = heads
 	// The map a process made before for this request, if the disk cache
 	// keeps one: what it reads while the tree is walked waits until the
@@ -267,7 +267,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	encDone := make(chan error, 1)
 	var histDone <-chan histRead
 	loadEncoding := func() {
-		if m.historyOn() {
+		if m.historyFor(req) {
 			histDone = m.startHistory(ctx, heads)
 		}
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
