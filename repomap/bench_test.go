@@ -13,6 +13,7 @@ import (
 	"github.com/repomap-dev/repomap/eval/experiment"
 
 	"github.com/repomap-dev/repomap/internal/corpus"
+	"github.com/repomap-dev/repomap/internal/policy"
 )
 
 // benchRoot returns a directory of the Go distribution's sources, or skips.
@@ -362,7 +363,7 @@ func BenchmarkRankGoSrc(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in, _ := rankInput(context.Background(), s, l, rk, query{})
+	in, _ := policy.Input(context.Background(), s, l.Linked, rk, policy.Query{})
 	b.ReportAllocs()
 	for b.Loop() {
 		l.Index.Ranking(in)

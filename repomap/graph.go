@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/rank"
 )
 
@@ -72,7 +73,7 @@ func (m *Map) Graph(ctx context.Context, req Request) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, _ := rankInput(ctx, snap, l, rk, query{focus: focus, mentions: req.Mentions, text: req.Text, history: m.historyView(ctx, req)})
+	in, _ := policy.Input(ctx, snap, l.Linked, rk, policy.Query{Focus: focus, Mentions: req.Mentions, Text: req.Text, History: m.historyView(ctx, req)})
 	ranks := rank.Rank(in).Files
 	fg := rank.NewFileGraph(in)
 	tele := fg.Teleport()

@@ -109,7 +109,7 @@ func TestGraphIsTheRanking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := rankedOf(t, snap, *m.opts.Policy, query{focus: cleanPaths(req.Focus), mentions: req.Mentions, text: req.Text}).ranks
+		want := rankedOf(t, snap, *m.opts.Policy, policy.Query{Focus: cleanPaths(req.Focus), Mentions: req.Mentions, Text: req.Text}).ranks
 		if diff := gocmp.Diff(want, got); diff != "" {
 			t.Errorf("Graph(%+v) ranks differ from the map's (-map +graph):\n%s", req, diff)
 		}

@@ -19,7 +19,6 @@ import (
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
-	"github.com/repomap-dev/repomap/tags"
 
 	"github.com/repomap-dev/repomap/rank"
 )
@@ -221,7 +220,7 @@ func (ls *linkStage) close() {
 // some files changed, or made, and kept. With ls nil, it is made anew.
 func (ls *linkStage) linked(ctx context.Context, s *index.Snapshot, rk policy.Config) (linked, error) {
 	if ls == nil {
-		files, err := linkFiles(ctx, s)
+		files, err := link.Files(ctx, s)
 		if err != nil {
 			return linked{}, err
 		}
@@ -242,7 +241,7 @@ func (ls *linkStage) linked(ctx context.Context, s *index.Snapshot, rk policy.Co
 			return l, nil
 		}
 	}
-	files, err := linkFiles(ctx, s) // the link stage reads the tags of every file
+	files, err := link.Files(ctx, s) // the link stage reads the tags of every file
 	if err != nil {
 		return linked{}, err
 	}
@@ -263,19 +262,6 @@ func (ls *linkStage) linked(ctx context.Context, s *index.Snapshot, rk policy.Co
 	next.l, next.lk = l, lk
 	ls.memo = next
 	return l, nil
-}
-
-// linkFiles returns the files of s as the link stage takes them, their
-// tags read and decoded, or ctx's error.
-func linkFiles(ctx context.Context, s *index.Snapshot) ([]link.File, error) {
-	if err := s.DecodeAll(ctx); err != nil {
-		return nil, err
-	}
-	out := make([]link.File, s.Len())
-	for i, f := range s.Files {
-		out[i] = link.File{Path: f.Path, Rel: f.Rel, Lang: tags.Detect(f.Path, nil), Tags: s.Tags(ctx, i), Version: s.Version(i)}
-	}
-	return out, nil
 }
 
 // load returns the link stage's result kept in the disk cache for the

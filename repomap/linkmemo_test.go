@@ -452,7 +452,7 @@ func TestSourceCancelled(t *testing.T) {
 // its snapshot as a map whose links are kept does: the cache's entries
 // read as stamps, scored for the words of wq when it is not nil. The Map
 // is closed when the test ends.
-func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []index.File, *index.Snapshot) {
+func stampSnapshot(t *testing.T, root, dir string, see *index.Seer) (*Map, []index.File, *index.Snapshot) {
 	t.Helper()
 	ctx := t.Context()
 	m, err := New(root, &Options{CacheDir: dir})
@@ -460,10 +460,6 @@ func stampSnapshot(t *testing.T, root, dir string, wq *wordsQuery) (*Map, []inde
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	var see *index.Seer
-	if wq != nil {
-		see = wq.seer()
-	}
 	m.idx.StartPreload(ctx, index.ReadStamps, see)
 	files, skipped, err := m.idx.Walk(ctx)
 	if err != nil {

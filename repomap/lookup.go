@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"path"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/items"
 	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -48,15 +48,14 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 	}
 	var out []Definition
 	for i, f := range snap.Files {
-		for _, d := range shownDefs(snap.Tags(ctx, i)) {
+		for _, d := range items.ShownDefs(snap.Tags(ctx, i)) {
 			if !want[d.Name] {
 				continue
 			}
 			def := Definition{Path: f.Path, Name: d.Name, Kind: d.Kind, Line: d.Line + 1}
 			if src := snap.Source(ctx, f.Path); src != nil {
-				src.Style = renderStyle(m.opts.Style)
 				var b strings.Builder
-				render.Block(&b, f.Path, src, []int{d.Line})
+				render.Block(&b, f.Path, &render.Source{Lines: src.Lines, Outline: src.Outline, Style: renderStyle(m.opts.Style)}, []int{d.Line})
 				_, def.Text, _ = strings.Cut(b.String(), "\n")
 			}
 			out = append(out, def)
@@ -84,7 +83,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 	var res *link.Resolver
 	var defined, definedNames map[string]bool // the keys and names of the tree's definitions
 	if rk.Link.Resolve {
-		files, err := linkFiles(ctx, snap)
+		files, err := link.Files(ctx, snap)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +135,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			if err != nil {
 				return nil, err
 			}
-			all, err := rankSnapshot(ctx, snap, l, m.links.memo, rk, query{})
+			all, err := rankSnapshot(ctx, snap, l, m.links.memo, rk, policy.Query{})
 			if err != nil {
 				return nil, err
 			}
@@ -171,10 +170,10 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 		return nil, fmt.Errorf("repomap: %s: %w", p, ErrNotInMap)
 	}
 	mentioned := make(map[string]bool)
-	for _, w := range slices.Concat(req.Mentions, codeWords(req.Text)) {
+	for _, w := range slices.Concat(req.Mentions, policy.CodeWords(req.Text)) {
 		mentioned[w] = true
 	}
-	files, err := linkFiles(ctx, snap)
+	files, err := link.Files(ctx, snap)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +182,7 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 	if rk.Link.Resolve {
 		rs = link.NewResolver(files, rk.Link)
 	}
-	items, ranks := relatedItems(files, p, mentioned, rs, rk)
+	related, ranks := relatedItems(files, p, mentioned, rs, rk)
 	budget := req.MaxTokens
 	if budget <= 0 {
 		budget = Budget(m.opts.MaxTokens, m.opts.ContextWindow, true)
@@ -192,30 +191,23 @@ func (m *Map) Related(ctx context.Context, p string, req Request) (*Result, erro
 		return nil, err
 	}
 	bs := m.blocksOf(snap)
-	r := &ranked{items: items, n: len(items), ranks: ranks, filled: len(items)}
-	text, tokens, shown, err := bs.fit(ctx, r, budget)
+	r := &ranked{list: items.Fixed(related), ranks: ranks}
+	text, tokens, shown, err := bs.Fit(ctx, r.list.Len(), r.prefix, budget)
 	if err != nil {
 		return nil, err
 	}
 	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown}
-	pub, err := publish(ctx, bs, res, m.opts.Encoding)
+	pub, err := publish(ctx, bs, snap, res, m.opts.Encoding)
 	if err != nil {
 		return nil, err
 	}
 	return pub, nil
 }
 
-// Mentions are the paths and identifiers found in free text.
-type Mentions struct {
-	Files  []string // paths of the map mentioned, or whose base name or stem was
-	Idents []string // words that look like identifiers
-}
-
-// All returns the files and identifiers together, as Request.Mentions
-// takes them.
-func (ms Mentions) All() []string { return slices.Concat(ms.Files, ms.Idents) }
-
-var wordRE = regexp.MustCompile(`[\pL\pN_]+`)
+// Mentions are the paths and identifiers found in free text. All
+// returns the files and identifiers together, as Request.Mentions takes
+// them.
+type Mentions = policy.Mentions
 
 // FindMentions returns what text mentions among the files of the map: a
 // word that is a path of the map (after trimming quotes, backticks and
@@ -237,52 +229,5 @@ func (m *Map) FindMentions(ctx context.Context, text string) (Mentions, error) {
 	for i, f := range files {
 		paths[i] = f.Path
 	}
-	return findMentions(text, paths), nil
-}
-
-// findMentions returns what text mentions among paths, as FindMentions
-// says.
-func findMentions(text string, paths []string) Mentions {
-	isPath := make(map[string]bool, len(paths))
-	byBase := make(map[string][]string)
-	byStem := make(map[string][]string)
-	for _, p := range paths {
-		isPath[p] = true
-		base := path.Base(p)
-		byBase[base] = append(byBase[base], p)
-		stem := strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))
-		byStem[stem] = append(byStem[stem], p)
-	}
-	files := make(map[string]bool)
-	for _, w := range strings.Fields(text) {
-		w = strings.TrimRight(w, ",.!;:?")
-		w = strings.Trim(w, "\"'`*_")
-		w = strings.ReplaceAll(w, "\\", "/")
-		w = strings.TrimPrefix(w, "./")
-		switch {
-		case isPath[w]:
-			files[w] = true
-		case strings.ContainsAny(w, "/\\._-") && len(byBase[w]) == 1:
-			files[byBase[w][0]] = true
-		}
-	}
-	var ms Mentions
-	seen := make(map[string]bool)
-	for _, w := range wordRE.FindAllString(text, -1) {
-		if seen[w] {
-			continue
-		}
-		seen[w] = true
-		ms.Idents = append(ms.Idents, w)
-		if len(w) >= 5 {
-			for _, p := range byStem[strings.ToLower(w)] {
-				files[p] = true
-			}
-		}
-	}
-	for p := range files {
-		ms.Files = append(ms.Files, p)
-	}
-	slices.Sort(ms.Files)
-	return ms
+	return policy.FindMentions(text, paths), nil
 }

@@ -10,6 +10,8 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/repomap-dev/repomap/internal/policy"
 )
 
 // lookupTree has a name defined in two files and two languages, a
@@ -270,17 +272,17 @@ func TestFindMentions(t *testing.T) {
 		{"Util helpers", nil},
 		{"", nil},
 	} {
-		got := findMentions(tc.text, paths)
+		got := policy.FindMentions(tc.text, paths)
 		if !slices.Equal(got.Files, tc.files) {
-			t.Errorf("findMentions(%q).Files = %v, want %v", tc.text, got.Files, tc.files)
+			t.Errorf("policy.FindMentions(%q).Files = %v, want %v", tc.text, got.Files, tc.files)
 		}
 	}
 
 	// Every identifier word is an identifier mention, once, in order.
-	got := findMentions("Fix parseArgs in cmd/main.go: parseArgs drops -v, café_2 too", paths)
+	got := policy.FindMentions("Fix parseArgs in cmd/main.go: parseArgs drops -v, café_2 too", paths)
 	want := []string{"Fix", "parseArgs", "in", "cmd", "main", "go", "drops", "v", "café_2", "too"}
 	if !slices.Equal(got.Idents, want) {
-		t.Errorf("findMentions(…).Idents = %q, want %q", got.Idents, want)
+		t.Errorf("policy.FindMentions(…).Idents = %q, want %q", got.Idents, want)
 	}
 	if all := (Mentions{Files: []string{"a.go"}, Idents: []string{"A"}}).All(); !slices.Equal(all, []string{"a.go", "A"}) {
 		t.Errorf("Mentions.All() = %v, want [a.go A]", all)

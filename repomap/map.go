@@ -17,6 +17,8 @@ import (
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/policy"
+	"github.com/repomap-dev/repomap/internal/render"
 )
 
 // Map makes repo maps of one tree, or of several trees as one. It keeps
@@ -41,7 +43,7 @@ type Map struct {
 	idx    *index.Index      // the files, their tags and outlines
 	links  *linkStage        // the link stage's last result
 	hist   *histStage        // the histories of the roots
-	blocks blockMemo         // rendered file blocks, by entry
+	blocks render.Memo       // rendered file blocks, by file version
 	counts map[string][2]int // the token counts of the texts of the last map's blocks
 	last   *lastRender       // the last map made, for the refresh modes
 	closed bool
@@ -119,7 +121,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 	if len(roots) == 0 {
 		return nil, errors.New("repomap: no root")
 	}
-	m := &Map{opts: o, blocks: make(blockMemo)}
+	m := &Map{opts: o, blocks: make(render.Memo)}
 	var ixRoots []index.Root
 	names := make(map[string]bool)
 	for _, r := range roots {
@@ -217,7 +219,8 @@ type result struct {
 	shown   int     // how many items of it the map shows
 	stats   Stats
 	skipped []index.Omitted
-	blocks  *blocks // what made its blocks
+	blocks  *render.Blocks  // what made its blocks
+	snap    *index.Snapshot // what it was made of
 	public  *Result
 }
 
@@ -272,14 +275,8 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		}
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
 		// A request's words are scored in every file's entry as the disk
-		// cache is read (relevance).
-		var see *index.Seer
-		if rk := m.opts.Policy; req.Text != "" && rk.Rel.On {
-			if wq := newWordsQuery(req.Text, rk.Rel.Text); wq != nil {
-				see = wq.seer()
-			}
-		}
-		m.idx.StartPreload(ctx, index.ReadStamps, see)
+		// cache is read.
+		m.idx.StartPreload(ctx, index.ReadStamps, policy.WordsSeer(req.Text, *m.opts.Policy))
 		// With a ranking kept for this request, the links are read only
 		// if the tree changed since (linkStage.load).
 		if keptRank == nil {
@@ -348,20 +345,20 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 	bs := m.blocksOf(snap)
 	t := time.Now()
-	text, tokens, shown, err := bs.fit(ctx, r, budget)
+	text, tokens, shown, err := bs.Fit(ctx, r.list.Len(), r.prefix, budget)
 	if err != nil {
 		return nil, err
 	}
 	st.Fit = time.Since(t)
 	st.Refit = st.Refit && !r.resumed
-	st.Tokens, st.Rendered = tokens, bs.rendered
+	st.Tokens, st.Rendered = tokens, bs.Rendered()
 	st.Total = time.Since(start)
 
-	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown, stats: st, skipped: snap.Skipped, blocks: bs}
-	if res.public, err = publish(ctx, bs, res, m.opts.Encoding); err != nil {
+	res := &result{text: text, tokens: tokens, budget: budget, ranked: r, shown: shown, stats: st, skipped: snap.Skipped, blocks: bs, snap: snap}
+	if res.public, err = publish(ctx, bs, snap, res, m.opts.Encoding); err != nil {
 		return nil, err
 	}
-	m.counts = bs.counting
+	m.counts = bs.Counts()
 	if memoRoot != nil && !snap.Retry() {
 		// (A map with a file the next process parses again is not
 		// kept: that process's map may differ.)
@@ -402,7 +399,7 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []index.File, ski
 	if err != nil {
 		return nil, nil, err
 	}
-	m.blocks.keep(snap)
+	m.blocks.Keep(snap)
 	st.Parsed, st.Cached = snap.Parsed, len(files)-snap.Parsed
 	st.Tags = time.Since(t)
 	for _, s := range snap.Skipped {
@@ -417,9 +414,9 @@ func (m *Map) rankTree(ctx context.Context, req Request, files []index.File, ski
 		}
 	}
 	rk := *m.opts.Policy
-	q := query{focus: focus, mentions: req.Mentions, text: req.Text}
+	q := policy.Query{Focus: focus, Mentions: req.Mentions, Text: req.Text}
 	if histDone != nil {
-		q.history = m.keepHistory(ctx, <-histDone)
+		q.History = m.keepHistory(ctx, <-histDone)
 	}
 	rankAll := func(ctx context.Context) (ranked, error) {
 		l, err := m.linked(ctx, snap)
@@ -468,10 +465,9 @@ func stamps(files []index.File) map[string]stamp {
 
 // blocksOf returns the maker of the blocks of snap's files, for the Map's
 // encoding, which is loaded.
-func (m *Map) blocksOf(snap *index.Snapshot) *blocks {
+func (m *Map) blocksOf(snap *index.Snapshot) *render.Blocks {
 	enc, _ := encoding(m.opts.Encoding)
-	return &blocks{snap: snap, logger: m.opts.Logger, count: func(s string) int { return countTokens(enc, s) }, memo: m.blocks, style: renderStyle(m.opts.Style),
-		counted: m.counts, counting: make(map[string][2]int)}
+	return render.NewBlocks(snap, renderStyle(m.opts.Style), enc.Count, m.blocks, m.counts, m.opts.Logger)
 }
 
 // snapshot brings the index up to date and returns its snapshot. The
@@ -492,7 +488,7 @@ func (m *Map) snapshot(ctx context.Context) (*index.Snapshot, error) {
 	if err := snap.DecodeAll(ctx); err != nil { // the lookups read every file's tags
 		return nil, err
 	}
-	m.blocks.keep(snap)
+	m.blocks.Keep(snap)
 	return snap, nil
 }
 

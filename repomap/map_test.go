@@ -16,6 +16,7 @@ import (
 	"github.com/repomap-dev/repomap/eval/experiment"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/policy"
+	"github.com/repomap-dev/repomap/internal/render"
 
 	"github.com/repomap-dev/repomap/internal/corpus"
 	"github.com/repomap-dev/repomap/internal/fit"
@@ -113,8 +114,8 @@ func TestFitBudget(t *testing.T) {
 		}
 		prevShown, prevDefs = r.shown, defs
 		// The prefix is the longest that fits: one more item does not.
-		if r.shown < r.ranked.n {
-			more := text(r.blocks.ofItems(context.Background(), prefixOf(t, r.ranked, r.shown+1)))
+		if r.shown < r.ranked.list.Len() {
+			more := render.Text(r.blocks.OfItems(context.Background(), prefixOf(t, r.ranked, r.shown+1)))
 			if n := countTokens(enc, more); n <= budget {
 				t.Errorf("budget %d: %d items fit, but %d items have only %d tokens", budget, r.shown, r.shown+1, n)
 			}
@@ -122,8 +123,8 @@ func TestFitBudget(t *testing.T) {
 	}
 	// With a budget larger than the whole map, every item is shown.
 	r := build(t, tree, &Options{MaxTokens: 1 << 30}, Request{})
-	if r.shown != r.ranked.n {
-		t.Errorf("unlimited budget shows %d of %d items", r.shown, r.ranked.n)
+	if r.shown != r.ranked.list.Len() {
+		t.Errorf("unlimited budget shows %d of %d items", r.shown, r.ranked.list.Len())
 	}
 }
 
@@ -152,9 +153,9 @@ func TestFocusAndMentions(t *testing.T) {
 		"e/eps.go":   {Data: []byte("package e\n\nfunc Epsilon() int { return 5 }\n")},
 	}
 	index := func(r *result, name string) int {
-		return slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Name == name })
+		return slices.IndexFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Name == name })
 	}
-	score := func(r *result, name string) float64 { return r.ranked.all()[index(r, name)].Score }
+	score := func(r *result, name string) float64 { return r.ranked.list.All()[index(r, name)].Score }
 	// Aider's ranking: no reverse edges, so the sums below are plain.
 	aider := &Options{Ranking: RankingAider}
 	base := build(t, tree, aider, Request{})
@@ -164,10 +165,10 @@ func TestFocusAndMentions(t *testing.T) {
 
 	// A focus file is left out, and what it uses comes first.
 	focus := build(t, tree, aider, Request{Focus: []string{"d/delta.go"}})
-	if it := focus.ranked.all()[0]; it.Path != "e/eps.go" || it.Name != "Epsilon" {
+	if it := focus.ranked.list.All()[0]; it.Path != "e/eps.go" || it.Name != "Epsilon" {
 		t.Errorf("with focus d/delta.go the first item is %s:%s, want e/eps.go:Epsilon", it.Path, it.Name)
 	}
-	if slices.ContainsFunc(focus.ranked.all(), func(it fit.Item) bool { return it.Path == "d/delta.go" }) || strings.Contains(focus.text, "delta.go") {
+	if slices.ContainsFunc(focus.ranked.list.All(), func(it fit.Item) bool { return it.Path == "d/delta.go" }) || strings.Contains(focus.text, "delta.go") {
 		t.Errorf("the focus file is in the ranked list or the map:\n%s", focus.text)
 	}
 
@@ -353,7 +354,7 @@ func TestHeadingsDoNotCaptureCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if it := r.ranked.all()[0]; it.Path != "shapes/shapes.go" {
+	if it := r.ranked.list.All()[0]; it.Path != "shapes/shapes.go" {
 		t.Errorf("first item %s:%s, want shapes/shapes.go (a heading named shapes must not draw the package's users)", it.Path, it.Name)
 	}
 	if !strings.Contains(r.text, "\nREADME.md\n") || strings.Contains(r.text, "│# shapes") {
@@ -383,7 +384,7 @@ func TestDemoteDocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, it := range r.ranked.all() {
+		for _, it := range r.ranked.list.All() {
 			if it.Name != "" {
 				got = append(got, it.Path+":"+it.Name)
 			}
@@ -456,169 +457,6 @@ func TestQueriesCompiledOncePerMap(t *testing.T) {
 	}
 }
 
-// TestBuildVariants checks that the items of the head of a ranked list
-// that are another build's copy of an item before them are found: the
-// same name with qualifiers the one before has too, in another file of
-// code of the same Go package.
-func TestBuildVariants(t *testing.T) {
-	root := writeTree(t, map[string]string{
-		"os/file_unix.go":    "//go:build unix\n\npackage os\n\ntype File struct{}\n\nfunc (f *File) Close() error { return nil }\n\ntype Errno uintptr\n",
-		"os/file_windows.go": "//go:build windows\n\npackage os\n\nfunc (f *File) Close() error { return nil }\n\ntype Errno uintptr\n\nfunc (e Errno) Close() {}\n",
-		"os/root.go":         "package os\n\ntype Root struct{}\n\nfunc (r *Root) Close() error { return nil }\n",
-		"os/file_test.go":    "package os\n\ntype Errno uintptr\n",
-		"io/io.go":           "package io\n\ntype Errno uintptr\n",
-	})
-	s := freshSnapshot(t, root)
-	head := []fit.Item{
-		{Path: "os/file_windows.go", Name: "Close"}, // File's and Errno's
-		{Path: "os/root.go", Name: "Close"},         // another type's
-		{Path: "os/file_unix.go", Name: "Close"},    // File's: a copy
-		{Path: "os/file_unix.go", Name: "Errno"},
-		{Path: "io/io.go", Name: "Errno"},           // another package's
-		{Path: "os/file_test.go", Name: "Errno"},    // a test's
-		{Path: "os/file_windows.go", Name: "Errno"}, // a copy
-		{Path: "os/file_unix.go", Name: "File"},
-	}
-	want := []bool{false, false, true, false, false, false, true, false}
-	if got := buildVariants(context.Background(), s, head); !slices.Equal(got, want) {
-		t.Errorf("buildVariants = %v, want %v", got, want)
-	}
-	if got := buildVariants(context.Background(), s, head[:2]); got != nil {
-		t.Errorf("buildVariants without copies = %v, want nil", got)
-	}
-	// In the spread order, the copies go after every other definition of
-	// their tier, in their order.
-	for i := range head {
-		head[i].Score = float64(len(head) - i)
-	}
-	spreadNames(head, nil, spreading{variants: func(h []fit.Item) []bool { return buildVariants(context.Background(), s, h) }})
-	var order []string
-	for _, it := range head {
-		order = append(order, it.Path+" "+it.Name)
-	}
-	wantOrder := []string{"os/file_windows.go Close", "os/root.go Close", "os/file_unix.go Errno", "io/io.go Errno", "os/file_test.go Errno", "os/file_unix.go File", "os/file_unix.go Close", "os/file_windows.go Errno"}
-	if !slices.Equal(order, wantOrder) {
-		t.Errorf("spread order %q, want %q", order, wantOrder)
-	}
-}
-
-// TestTopByTier checks that the most relevant files are the k most
-// relevant files of code and, among them in relevance order, at most m
-// of documents, configuration and the like.
-func TestTopByTier(t *testing.T) {
-	root := writeTree(t, map[string]string{
-		"a.py":            "def a(): pass\n",
-		"b.py":            "def b(): pass\n",
-		"c.py":            "def c(): pass\n",
-		"tests/test_d.py": "def test_d(): pass\n",
-		"docs/x.md":       "# X\n",
-		"docs/y.md":       "# Y\n",
-		"setup.cfg":       "[x]\n",
-	})
-	s := freshSnapshot(t, root)
-	rel := map[string]float64{"docs/x.md": 9, "a.py": 8, "setup.cfg": 7, "docs/y.md": 6, "tests/test_d.py": 5, "b.py": 4, "c.py": 3}
-	for _, tc := range []struct {
-		k, m int
-		want []string
-	}{
-		{3, 1, []string{"docs/x.md", "a.py", "tests/test_d.py", "b.py"}},
-		{2, 0, []string{"a.py", "tests/test_d.py"}},
-		{2, 3, []string{"docs/x.md", "a.py", "setup.cfg", "docs/y.md", "tests/test_d.py"}},
-		{9, 9, []string{"docs/x.md", "a.py", "setup.cfg", "docs/y.md", "tests/test_d.py", "b.py", "c.py"}},
-	} {
-		if got := topByTier(s, rel, tc.k, tc.m); !slices.Equal(got, tc.want) {
-			t.Errorf("topByTier(%d, %d) = %q, want %q", tc.k, tc.m, got, tc.want)
-		}
-	}
-}
-
-// TestSpreadDocs checks ranking change docitems=N: past a document's
-// first N definitions in the list, the others go after every other
-// definition of their tier, whatever their scores; code keeps its order,
-// a document of a lower tier stays below, and names spread as before.
-func TestSpreadDocs(t *testing.T) {
-	items := []fit.Item{
-		{Path: "docs/proxies.md", Name: "#Proxies", Score: 10},
-		{Path: "docs/proxies.md", Name: "#SOCKS", Score: 9},
-		{Path: "a.py", Name: "Proxy", Score: 8},
-		{Path: "docs/proxies.md", Name: "#Auth", Score: 7},
-		{Path: "b.py", Name: "connect", Score: 6},
-		{Path: "b.py", Name: "Proxy", Score: 5},
-		{Path: "CHANGELOG.md", Name: "#0.1", Score: 4},
-		{Path: "c.py", Name: "close", Score: 1},
-		{Path: "c.py", Score: 1},
-	}
-	spreadNames(items, map[string]int{"CHANGELOG.md": 2}, spreading{names: 1, docs: 1})
-	var got []string
-	for _, it := range items {
-		got = append(got, it.Path+" "+it.Name)
-	}
-	// b.py's Proxy counts as 2.5 and stays above c.py's close; the page's
-	// second and third headings follow c.py's close, the last of tier 0.
-	want := []string{"docs/proxies.md #Proxies", "a.py Proxy", "b.py connect", "b.py Proxy", "c.py close",
-		"docs/proxies.md #SOCKS", "docs/proxies.md #Auth", "CHANGELOG.md #0.1", "c.py "}
-	if !slices.Equal(got, want) {
-		t.Errorf("order %q, want %q", got, want)
-	}
-}
-
-// TestItemRows checks that rows=N shows at most the first N definitions
-// of a name in a file, where a name defined many times in one file
-// would otherwise take a large part of the budget as one item.
-func TestItemRows(t *testing.T) {
-	var src strings.Builder
-	src.WriteString("package p\n")
-	for i := range 6 {
-		fmt.Fprintf(&src, "\ntype T%d int\n\nfunc (T%d) String() string { return \"\" }\n", i, i)
-	}
-	s := snapshotOf(t, fstest.MapFS{"p.go": {Data: []byte(src.String())}})
-	lines := func(max int) []int {
-		x := &rowIndex{snap: s, files: make(map[string][]shownDef), max: max}
-		var out []int
-		for _, r := range x.rows(context.Background(), "p.go", "String") {
-			out = append(out, r.Line)
-		}
-		return out
-	}
-	all := lines(0)
-	if len(all) != 6 {
-		t.Fatalf("rows of String: %v, want the 6 methods", all)
-	}
-	if got := lines(2); !slices.Equal(got, all[:2]) {
-		t.Errorf("rows of String with max 2: %v, want the first two, %v", got, all[:2])
-	}
-	if rk, err := experiment.Parse("aider+rows=2"); err != nil || rk.Rows != 2 {
-		t.Errorf(`experiment.Parse("aider+rows=2") = %+v, %v`, rk, err)
-	}
-	for _, bad := range []string{"aider+rows=0", "aider+rows", "aider+rows=x"} {
-		if checkExperiment(bad) == nil {
-			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
-		}
-	}
-}
-
-// TestCodeFiles checks what ranking change mixcode lets take turns at the
-// head of the list: code, tests included, and what the words name, but
-// no other document or configuration file.
-func TestCodeFiles(t *testing.T) {
-	s := snapshotOf(t, fstest.MapFS{
-		"app.py":         {Data: []byte("def run():\n    pass\n")},
-		"test_app.py":    {Data: []byte("from app import run\n\nrun()\n")},
-		"docs/guide.md":  {Data: []byte("# Guide\n")},
-		"docs/api.md":    {Data: []byte("# API\n")},
-		".github/ci.yml": {Data: []byte("on: push\n")},
-		"setup.cfg":      {Data: []byte("[metadata]\nname = app\n")},
-	})
-	top := []string{"docs/guide.md", "app.py", ".github/ci.yml", "docs/api.md", "test_app.py", "setup.cfg"}
-	got := codeFiles(s, top, []string{"docs/api.md"})
-	if want := []string{"app.py", "docs/api.md", "test_app.py"}; !slices.Equal(got, want) {
-		t.Errorf("codeFiles = %v, want %v", got, want)
-	}
-	if rk, err := experiment.Parse("aider+rel+mixcode"); err != nil || !rk.Rel.MixCode || rk.Items.Every == 0 {
-		t.Errorf(`experiment.Parse("aider+rel+mixcode") = %+v, %v`, rk, err)
-	}
-}
-
 // TestCodeTop checks ranking change codetop: a document most relevant to
 // a request's words keeps its tier, below the code, unless the request
 // names it or is about documents; without the change it is lifted.
@@ -641,7 +479,7 @@ func TestCodeTop(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, it := range r.ranked.all() {
+		for _, it := range r.ranked.list.All() {
 			if !slices.Contains(got, it.Path) {
 				got = append(got, it.Path)
 			}
@@ -658,70 +496,6 @@ func TestCodeTop(t *testing.T) {
 	for _, text := range []string{words + " (see docs/proxies.md)", "The docs on proxies are wrong"} {
 		if got := order(rk+"+codetop", text); got[0] != "docs/proxies.md" {
 			t.Errorf("with codetop and %q, %v; want the page first", text, got)
-		}
-	}
-	if !aboutDocs("Fix the README's example") || aboutDocs("Client.send drops the proxy") {
-		t.Errorf("aboutDocs is wrong on a README fix or a code bug")
-	}
-}
-
-// TestLoneOverviewOnly checks ranking change lone=F: it reaches the
-// ranking of a map for no request only, since a request's teleport goes
-// to the files it points at.
-func TestLoneOverviewOnly(t *testing.T) {
-	s := snapshotOf(t, fstest.MapFS{
-		"a.py": {Data: []byte("def run():\n    pass\n")},
-		"b.py": {Data: []byte("from a import run\n\nrun()\n")},
-	})
-	rk, err := experiment.Parse("aider+lone=0.1")
-	if err != nil || rk.Weights.Lone != 0.1 {
-		t.Fatalf(`experiment.Parse("aider+lone=0.1") = %+v, %v`, rk, err)
-	}
-	l := linkedOf(t, s, rk)
-	for _, tc := range []struct {
-		q    query
-		want float64
-	}{
-		{query{}, 0.1},
-		{query{focus: []string{"b.py"}}, 0},
-		{query{text: "run it"}, 0},
-	} {
-		if in, _ := rankInput(context.Background(), s, l, rk, tc.q); in.Weights.Lone != tc.want {
-			t.Errorf("rankInput(context.Background(), %+v).Weights.Lone = %g, want %g", tc.q, in.Weights.Lone, tc.want)
-		}
-	}
-	for _, bad := range []string{"aider+lone", "aider+lone=0", "aider+fixtures=1", "aider+exports=x"} {
-		if checkExperiment(bad) == nil {
-			t.Errorf("CheckRanking(%q) = nil, want an error", bad)
-		}
-	}
-}
-
-// TestFrontDoor checks which files are the front doors of their
-// packages.
-func TestFrontDoor(t *testing.T) {
-	for p, want := range map[string]bool{
-		"httpx/__init__.py":                true,
-		"src/pytest/__init__.py":           true,
-		"lib/pkg/__init__.py":              true,
-		"src/_pytest/__init__.py":          false, // a private package
-		"httpx/_transports/__init__.py":    false, // a subpackage
-		"tests/unit/__init__.py":           false,
-		"src/lib.rs":                       true,
-		"serde_json/src/lib.rs":            true,
-		"src/de.rs":                        false,
-		"src/bin/lib.rs":                   false,
-		"index.js":                         true,
-		"source/index.ts":                  true,
-		"packages/babel-core/src/index.ts": true,
-		"lib/index.mjs":                    true,
-		"lib/helpers/index.js":             false,
-		"index.d.ts":                       false,
-		"index.html":                       false,
-		"src/main.go":                      false,
-	} {
-		if got := frontDoor(p); got != want {
-			t.Errorf("frontDoor(%q) = %t, want %t", p, got, want)
 		}
 	}
 }
@@ -744,7 +518,7 @@ func TestFrontTeleport(t *testing.T) {
 	scores := func(ranking string, req Request) map[string]float64 {
 		t.Helper()
 		out := make(map[string]float64)
-		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking)}, req).ranked.items {
+		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking)}, req).ranked.list.Made() {
 			if it.Name != "" {
 				out[it.Name] = it.Score
 			}
@@ -761,32 +535,6 @@ func TestFrontTeleport(t *testing.T) {
 	focus := Request{Focus: []string{"pkg/a.py"}}
 	if b, a := scores(rk, focus), scores(rk+"+front=0.5", focus); !maps.Equal(b, a) {
 		t.Errorf("with a focus, front changed the scores: %v, then %v", b, a)
-	}
-}
-
-// TestSpreadNames checks ranking change spread=N: past a name's first N
-// definitions in the list, each next one of the name goes down as if
-// its score halved for each one before it past N, tiers staying in
-// order, and the file-only entries after the definitions stay put.
-func TestSpreadNames(t *testing.T) {
-	items := []fit.Item{
-		{Path: "a.go", Name: "Render", Score: 10},
-		{Path: "b.go", Name: "Render", Score: 9},
-		{Path: "c.go", Name: "Render", Score: 8},
-		{Path: "d.go", Name: "New", Score: 5},
-		{Path: "e.go", Name: "Parse", Score: 3},
-		{Path: "docs/x.md", Name: "Render", Score: 9},
-		{Path: "f.go", Score: 1},
-	}
-	spreadNames(items, map[string]int{"docs/x.md": 2}, spreading{names: 1})
-	var got []string
-	for _, it := range items {
-		got = append(got, it.Path)
-	}
-	// Render's scores count as 10, 4.5 and 2; the page is in tier 2.
-	want := []string{"a.go", "d.go", "b.go", "e.go", "c.go", "docs/x.md", "f.go"}
-	if !slices.Equal(got, want) {
-		t.Errorf("order %q, want %q", got, want)
 	}
 }
 
@@ -814,7 +562,7 @@ func TestReadmeCode(t *testing.T) {
 	scores := func(ranking string, req Request) map[string]float64 {
 		t.Helper()
 		out := make(map[string]float64)
-		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking)}, req).ranked.items {
+		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking)}, req).ranked.list.Made() {
 			if it.Name != "" {
 				out[it.Path+" "+it.Name] = it.Score
 			}
@@ -864,7 +612,7 @@ func TestByNameRoles(t *testing.T) {
 	shown := func(ranking string, req Request) map[string][]string {
 		t.Helper()
 		out := make(map[string][]string)
-		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking), MaxTokens: 4096}, req).ranked.all() {
+		for _, it := range build(t, tree, &Options{Policy: experimentPolicy(t, ranking), MaxTokens: 4096}, req).ranked.list.All() {
 			out[it.Path] = append(out[it.Path], it.Name)
 		}
 		return out
@@ -921,7 +669,7 @@ func linkedOf(t testing.TB, s *index.Snapshot, rk policy.Config) linked {
 }
 
 // rankedOf returns the ranking of s for q with rk.
-func rankedOf(t testing.TB, s *index.Snapshot, rk policy.Config, q query) ranked {
+func rankedOf(t testing.TB, s *index.Snapshot, rk policy.Config, q policy.Query) ranked {
 	t.Helper()
 	var ls *linkStage // none: the links made anew, with their rank index
 	l, err := ls.linked(context.Background(), s, rk)

@@ -13,6 +13,7 @@ import (
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/fit"
 	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/items"
 )
 
 // A map depends on the files of its tree, their stamps telling when one
@@ -250,19 +251,19 @@ type keptItem struct {
 // and bytes, and the bits of its score and of its file's rank (8 bytes
 // each).
 func encodeRanking(key, tree [sha256.Size]byte, order []string, rk *ranked, place map[string]int) ([]byte, error) {
-	rk.make(min(rk.n, max(keptItems, len(rk.items)))) // without their rows
-	items := rk.items
+	rk.list.Make(min(rk.list.Len(), max(keptItems, len(rk.list.Made())))) // without their rows
+	made := rk.list.Made()
 	b := append([]byte(rankMagic), key[:]...)
 	b = append(b, tree[:]...)
-	for _, v := range []int{rk.n, rk.size.nodes, rk.size.links, rk.size.defs, rk.size.refs, rk.iters} {
+	for _, v := range []int{rk.list.Len(), rk.size.nodes, rk.size.links, rk.size.defs, rk.size.refs, rk.iters} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
 	b, err := appendPlaces(b, order, place)
 	if err != nil {
 		return nil, err
 	}
-	b = binary.AppendUvarint(b, uint64(len(items)))
-	for _, it := range items {
+	b = binary.AppendUvarint(b, uint64(len(made)))
+	for _, it := range made {
 		i, ok := place[it.Path]
 		if !ok {
 			return nil, fmt.Errorf("repomap: kept ranking: %s is not a file of the tree", it.Path)
@@ -370,8 +371,7 @@ func pathsAt(files []index.File, places []int) (paths []string, ok bool) {
 // the snapshot s, or nil when k's files are not places in files. When a
 // map needs more items than k keeps, resume ranks s again.
 func (k *keptRanking) ranked(s *index.Snapshot, files []index.File, maxRows int, resume func(context.Context) (ranked, error)) *ranked {
-	r := &ranked{n: k.n, ranks: make(map[string]float64), size: k.size, iters: k.iters, linked: "cached",
-		index: &rowIndex{snap: s, files: make(map[string][]shownDef), max: maxRows}, resume: resume}
+	r := &ranked{ranks: make(map[string]float64), size: k.size, iters: k.iters, linked: "cached", resume: resume}
 	var ok bool
 	if r.order, ok = pathsAt(files, k.order); !ok {
 		return nil
@@ -379,15 +379,16 @@ func (k *keptRanking) ranked(s *index.Snapshot, files []index.File, maxRows int,
 	if r.order == nil {
 		r.order = []string{} // the files' order is kept, and has none
 	}
-	r.items = make([]fit.Item, len(k.items))
+	made := make([]fit.Item, len(k.items))
 	for i, it := range k.items {
 		if it.place >= len(files) {
 			return nil
 		}
 		p := files[it.place].Path
-		r.items[i] = fit.Item{Path: p, Name: it.name, Score: it.score}
+		made[i] = fit.Item{Path: p, Name: it.name, Score: it.score}
 		r.ranks[p] = k.ranks[i]
 	}
+	r.list = items.Kept(s, made, k.n, maxRows)
 	return r
 }
 

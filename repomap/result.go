@@ -6,6 +6,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/render"
 )
 
 // Result is a map with what went into it. Its JSON form (the json tags
@@ -60,7 +63,7 @@ func (m *Map) Build(ctx context.Context, req Request) (*Result, error) {
 }
 
 // publish returns the Result of r, whose blocks bs makes.
-func publish(ctx context.Context, bs *blocks, r *result, encName string) (*Result, error) {
+func publish(ctx context.Context, bs *render.Blocks, snap *index.Snapshot, r *result, encName string) (*Result, error) {
 	pub := &Result{Text: r.text, Tokens: r.tokens, Budget: r.budget, Encoding: encName, Stats: r.stats}
 	pub.Ranked = r.ranked.files()
 	shown, err := r.ranked.prefix(ctx, r.shown)
@@ -76,11 +79,11 @@ func publish(ctx context.Context, bs *blocks, r *result, encName string) (*Resul
 		defs[it.Path] = ds
 	}
 	paths := slices.Sorted(maps.Keys(defs))
-	for i, b := range bs.ofItems(ctx, shown) {
+	for i, b := range bs.OfItems(ctx, shown) {
 		p := paths[i]
-		fr := FileResult{Path: p, Rank: r.ranked.ranks[p], Text: b.text, Defs: defs[p]}
-		if i, ok := bs.snap.Lookup(p); ok && len(fr.Defs) > 0 {
-			pub.Stats.Redacted += bs.snap.Redacted(i)
+		fr := FileResult{Path: p, Rank: r.ranked.ranks[p], Text: b.Text, Defs: defs[p]}
+		if i, ok := snap.Lookup(p); ok && len(fr.Defs) > 0 {
+			pub.Stats.Redacted += snap.Redacted(i)
 		}
 		slices.SortFunc(fr.Defs, func(a, b Def) int {
 			return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/internal/fit"
+	"github.com/repomap-dev/repomap/internal/policy"
 )
 
 // TestRolesOrderTheMap: with no request, the code comes first, its test
@@ -28,26 +29,26 @@ func TestRolesOrderTheMap(t *testing.T) {
 	}
 	rolesOf := func(r *result) []Role {
 		var out []Role
-		for _, it := range r.ranked.all() {
+		for _, it := range r.ranked.list.All() {
 			if it.Name != "" {
-				out = append(out, r.blocks.snap.Roles[must(r.blocks.snap.Lookup(it.Path))])
+				out = append(out, r.snap.Roles[must(r.snap.Lookup(it.Path))])
 			}
 		}
 		return out
 	}
 	r := build(t, tree, nil, Request{})
 	got := rolesOf(r)
-	if !slices.IsSortedFunc(got, func(a, b Role) int { return roleTier[a] - roleTier[b] }) {
+	if !slices.IsSortedFunc(got, func(a, b Role) int { return policy.Tier(a) - policy.Tier(b) }) {
 		t.Errorf("definitions by role: %v, want tiers ascending", got)
 	}
-	if first := r.ranked.all()[0]; first.Path != "core.go" {
+	if first := r.ranked.list.All()[0]; first.Path != "core.go" {
 		t.Errorf("first item %s:%s, want core.go", first.Path, first.Name)
 	}
-	if slices.ContainsFunc(r.ranked.all(), func(it fit.Item) bool { return it.Path == "logo.svg" && it.Name != "" }) {
+	if slices.ContainsFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Path == "logo.svg" && it.Name != "" }) {
 		t.Errorf("an SVG file has definitions in the list")
 	}
-	gen := slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Path == "gen.go" })
-	test := slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Path == "core_test.go" })
+	gen := slices.IndexFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Path == "gen.go" })
+	test := slices.IndexFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Path == "core_test.go" })
 	if gen < test {
 		t.Errorf("generated gen.go (%d) ranks above the test (%d)", gen, test)
 	}
@@ -55,23 +56,23 @@ func TestRolesOrderTheMap(t *testing.T) {
 	// A rule makes the generated file source: it rises above the test.
 	tree[RolesFile] = &fstest.MapFile{Data: []byte("source gen.go\n")}
 	r = build(t, tree, nil, Request{})
-	gen = slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Path == "gen.go" })
-	test = slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Path == "core_test.go" })
+	gen = slices.IndexFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Path == "gen.go" })
+	test = slices.IndexFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Path == "core_test.go" })
 	if gen > test {
 		t.Errorf("with %s making gen.go source, it (%d) still ranks below the test (%d)", RolesFile, gen, test)
 	}
 	delete(tree, RolesFile)
 	r = build(t, tree, &Options{Roles: []RoleRule{{Glob: "README.md", Role: RoleSource}}}, Request{})
-	readme := slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Path == "README.md" })
-	sample := slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Path == "testdata/sample.go" })
+	readme := slices.IndexFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Path == "README.md" })
+	sample := slices.IndexFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Path == "testdata/sample.go" })
 	if readme > sample {
 		t.Errorf("with Options.Roles making README.md source, it (%d) still ranks below a fixture (%d)", readme, sample)
 	}
 
 	// Mentioned, the README comes before the fixture.
 	r = build(t, tree, nil, Request{Mentions: []string{"README.md"}})
-	readme = slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Path == "README.md" })
-	sample = slices.IndexFunc(r.ranked.all(), func(it fit.Item) bool { return it.Path == "testdata/sample.go" })
+	readme = slices.IndexFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Path == "README.md" })
+	sample = slices.IndexFunc(r.ranked.list.All(), func(it fit.Item) bool { return it.Path == "testdata/sample.go" })
 	if readme > sample {
 		t.Errorf("mentioned, README.md (%d) still ranks below a fixture (%d)", readme, sample)
 	}
@@ -100,7 +101,7 @@ func TestRolesKeptOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := r.blocks.snap
+		s := r.snap
 		return s.Roles[must(s.Lookup(p))]
 	}
 	write := func(p, text string) {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/redact"
-	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/internal/words"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -87,6 +86,9 @@ const (
 	// ReadDecoded reads every entry and decodes its tags: the lookups
 	// read every file's.
 	ReadDecoded
+	// ReadEntries reads every entry, its tags as the disk cache holds
+	// them.
+	ReadEntries
 )
 
 // StartPreload starts reading, while the tree is walked, the disk caches
@@ -149,7 +151,7 @@ func (x *Index) Close() error {
 		x.pre = nil
 	}
 	if x.last != nil {
-		x.persist(x.last) // what was made since the last write: the outlines of the files maps showed
+		x.persist(context.Background(), x.last) // what was made since the last write: the outlines of the files maps showed
 	}
 	x.Settle()
 	x.files = nil
@@ -493,6 +495,13 @@ func (s *Snapshot) entry(p string) *entry {
 	return nil
 }
 
+// Source is a file as a map shows it: its lines, credentials redacted,
+// and its outline, nil for none.
+type Source struct {
+	Lines   []string
+	Outline *tags.Outline
+}
+
 // Source returns the file at p ready to render, or nil when it is not in
 // the snapshot or cannot be read. Its lines are read, and its outline
 // made, the first time a map shows it, and kept while the file is
@@ -502,7 +511,7 @@ func (s *Snapshot) entry(p string) *entry {
 // tags: from the same parse, they cost a fifth more than the tags, which
 // on the Go standard library made a cold map 1.19 times as costly, for
 // outlines of thousands of files no map shows.
-func (s *Snapshot) Source(ctx context.Context, p string) *render.Source {
+func (s *Snapshot) Source(ctx context.Context, p string) *Source {
 	i, ok := s.byPath[p]
 	if !ok {
 		return nil
@@ -537,7 +546,7 @@ func (s *Snapshot) Prepare(ctx context.Context, ps []string) {
 		return // source does it
 	}
 	if len(lazy) > 0 {
-		s.idx.fill(context.Background(), lazy) // see sourceWith
+		s.idx.fill(ctx, lazy)
 	}
 	onParsers(ctx, workers, len(todo), s.idx.newParser, func(_ int, p *tags.Parser, k int) {
 		s.sourceWith(ctx, todo[k], func() *tags.Parser { return p })
@@ -546,13 +555,13 @@ func (s *Snapshot) Prepare(ctx context.Context, ps []string) {
 
 // sourceWith returns the file i of s ready to render, as source does,
 // its outline made with the parser parser returns.
-func (s *Snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Parser) *render.Source {
+func (s *Snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Parser) *Source {
 	x, e, f := s.idx, s.entries[i], s.Files[i]
 	p := f.Path
 	if e.lazy != nil {
-		// Not ctx: a fill with a done one leaves e unread, and a block
-		// made without its outline would be kept (blockMemo).
-		x.fill(context.Background(), []*entry{e})
+		if x.fill(ctx, []*entry{e}); e.lazy != nil {
+			return nil // ctx is done: what a map makes of it now is not kept
+		}
 	}
 	needOutline := e.outline == nil && !e.noOutline
 	if e.lines == nil || needOutline {
@@ -569,7 +578,7 @@ func (s *Snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Pa
 			e.dirty = e.dirty || e.outline != nil
 		}
 		if e.lines == nil {
-			e.lines = render.Lines(string(text))
+			e.lines = strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
 			// Credentials never reach a map: the one place lines are
 			// read for showing is the one place they are redacted,
 			// whole lines before the renderer cuts them.
@@ -579,7 +588,7 @@ func (s *Snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Pa
 			}
 		}
 	}
-	return &render.Source{Lines: e.lines, Outline: e.outline}
+	return &Source{Lines: e.lines, Outline: e.outline}
 }
 
 // outline returns the outline of the file at p with content text, or nil
@@ -670,7 +679,7 @@ func (x *Index) watchOf(r *root) *rootWatch {
 func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*Snapshot, error) {
 	x.loadCaches(ctx)
 	parsed := x.extract(ctx, files)
-	x.persist(files)
+	x.persist(ctx, files)
 	x.last = files
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("repomap: %w", err)
@@ -866,7 +875,7 @@ func isDone(err error) bool {
 // that writes one changed file of the Go standard library (a tenth of a
 // second) can be read meanwhile. A process keeps what it parsed when it
 // closes its Map.
-func (x *Index) persist(files []File) {
+func (x *Index) persist(ctx context.Context, files []File) {
 	x.Settle()
 	entries := 0 // files with an entry
 	var writes []rootWrite
@@ -919,7 +928,7 @@ func (x *Index) persist(files []File) {
 				w := &p.writes[k]
 				// The write must happen even when the map was
 				// cancelled: it is what keeps the work done.
-				w.err = x.roots[w.root].Cache.Store(context.Background(), w.put, w.keep)
+				w.err = x.roots[w.root].Cache.Store(context.WithoutCancel(ctx), w.put, w.keep)
 			}
 		}()
 		x.writing = p

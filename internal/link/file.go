@@ -1,6 +1,11 @@
 package link
 
-import "github.com/repomap-dev/repomap/tags"
+import (
+	"context"
+
+	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/tags"
+)
 
 // File is what the link stage knows of one file of a tree.
 type File struct {
@@ -11,4 +16,17 @@ type File struct {
 	// Version tells two states of the file apart: a Linker updated to
 	// files relinks those whose version changed.
 	Version uint64
+}
+
+// Files returns the files of the snapshot s as the link stage takes
+// them, their tags read and decoded, or ctx's error.
+func Files(ctx context.Context, s *index.Snapshot) ([]File, error) {
+	if err := s.DecodeAll(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]File, s.Len())
+	for i, f := range s.Files {
+		out[i] = File{Path: f.Path, Rel: f.Rel, Lang: tags.Detect(f.Path, nil), Tags: s.Tags(ctx, i), Version: s.Version(i)}
+	}
+	return out, nil
 }

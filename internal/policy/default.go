@@ -63,12 +63,13 @@ const (
 	histMaxFiles   = 30   // the most files of a commit whose files count as changed together
 	histHalfLife   = 90   // days
 	histTop        = 20   // files that get weight
-	histFocus      = 1    // teleport to the files changed with the focus files
-	histFocusBoost = 1    // and their boost
-	histRequest    = 1    // teleport to the files changed with the request's files
-	histReqBoost   = 1    // and their boost
+	histFocus      = 0    // teleport to the files changed with the focus files
+	histFocusBoost = 0    // and their boost
+	histLift       = 10   // of them, those that take turns at the head of the list
+	histRequest    = 0    // teleport to the files changed with the request's files
+	histReqBoost   = 0    // and their boost
 	histReqTop     = 5    // the files most relevant to the words that count as the request's
-	histRecency    = 0.1  // the boost of a file changed lately
+	histRecency    = 0    // the boost of a file changed lately
 )
 
 // Default returns repomap's ranking: Aider's, with each language's rules
@@ -83,8 +84,8 @@ func Default() Config {
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,
 		Front: frontShare, Readme: readmeShare,
 		Rel: Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed},
-		History: History{Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
-			Focus: histFocus, FocusBoost: histFocusBoost, Request: histRequest, RequestBoost: histReqBoost,
+		History: History{On: true, Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
+			Focus: histFocus, FocusBoost: histFocusBoost, Lift: histLift, Request: histRequest, RequestBoost: histReqBoost,
 			RequestTop: histReqTop, Recency: histRecency},
 		Items: Items{Every: relEvery, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
 		Rows:  itemRows,

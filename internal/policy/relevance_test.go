@@ -1,8 +1,7 @@
-package repomap
+package policy
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -10,10 +9,8 @@ import (
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/index"
-	"github.com/repomap-dev/repomap/internal/policy"
+	"github.com/repomap-dev/repomap/internal/index/indextest"
 	"github.com/repomap-dev/repomap/tags"
-
-	"github.com/repomap-dev/repomap/internal/fit"
 )
 
 func TestTraceNames(t *testing.T) {
@@ -39,7 +36,7 @@ The update() call is in the text, not a trace.`
 }
 
 func TestCodeWords(t *testing.T) {
-	got := codeWords("The hooks argument of parse_args breaks QuerySet, see `update` and utf8 in the docs.")
+	got := CodeWords("The hooks argument of parse_args breaks QuerySet, see `update` and utf8 in the docs.")
 	want := []string{"parse_args", "QuerySet", "update", "utf8"}
 	if !slices.Equal(got, want) {
 		t.Errorf("codeWords = %q, want %q", got, want)
@@ -57,17 +54,17 @@ func TestRelevance(t *testing.T) {
 		"web/urls.py":   {Data: []byte("def route(path):\n    return common(path)\n")},
 		"docs/notes.md": {Data: []byte("# Notes\n")},
 	}
-	snap := snapshotOf(t, tree)
-	rel := relevance(context.Background(), snap, "QuerySet.update() ignores the common kwargs", policy.Default().Rel.Text)
+	snap := indextest.Snapshot(t, tree)
+	rel := relevance(context.Background(), snap, "QuerySet.update() ignores the common kwargs", Default().Rel.Text)
 	if top := topRelevant(rel, 1); len(top) != 1 || top[0] != "db/query.py" {
 		t.Errorf("most relevant = %v, want db/query.py (rel %v)", top, rel)
 	}
-	common := relevance(context.Background(), snap, "common", policy.Default().Rel.Text)
-	rare := relevance(context.Background(), snap, "render", policy.Default().Rel.Text)
+	common := relevance(context.Background(), snap, "common", Default().Rel.Text)
+	rare := relevance(context.Background(), snap, "render", Default().Rel.Text)
 	if common["web/views.py"] >= rare["web/views.py"] {
 		t.Errorf("a word of four files scores %g in views.py, not below a word of one file, %g", common["web/views.py"], rare["web/views.py"])
 	}
-	if rel := relevance(context.Background(), snap, "the and of it", policy.Default().Rel.Text); len(rel) != 0 {
+	if rel := relevance(context.Background(), snap, "the and of it", Default().Rel.Text); len(rel) != 0 {
 		t.Errorf("stop words alone score files: %v", rel)
 	}
 }
@@ -81,9 +78,9 @@ func TestRelevanceText(t *testing.T) {
 		"other.py": {Data: []byte("def register_type(fn):\n    return fn\n")},
 		"third.py": {Data: []byte("def unrelated():\n    return register(1)\n")},
 	}
-	snap := snapshotOf(t, tree)
+	snap := indextest.Snapshot(t, tree)
 	for _, q := range []string{"TypeError: hook must be callable, got an integer", "callbacks run in the wrong order"} {
-		rel := relevance(context.Background(), snap, q, policy.Default().Rel.Text)
+		rel := relevance(context.Background(), snap, q, Default().Rel.Text)
 		if top := topRelevant(rel, 1); len(top) != 1 || top[0] != "hooks.py" {
 			t.Errorf("%q: most relevant = %v, want hooks.py (rel %v)", q, top, rel)
 		}
@@ -105,22 +102,7 @@ func TestRelevanceEncoded(t *testing.T) {
 		"web/urls.js":  "function route(path) { return common(path, QuerySet.update); }\n",
 		"README.md":    "# Query sets\n\nUpdate them with `update`.\n",
 	}
-	root := writeTree(t, tree)
-	dir := t.TempDir()
-	buildUnkept(t, root, Options{CacheDir: dir})
-	m, err := New(root, &Options{CacheDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	files, skipped, err := m.idx.Walk(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := m.idx.Update(t.Context(), files, skipped)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := indextest.Cached(t, indextest.Tree(t, tree), index.ReadEntries, nil)
 	text := "QuerySet.update() ignores the common kwargs when the route renders"
 	encoded := 0
 	for i := range snap.Len() {
@@ -131,7 +113,7 @@ func TestRelevanceEncoded(t *testing.T) {
 	if encoded < 4 {
 		t.Fatalf("%d files with their tags as the cache holds them, want 4 at least", encoded)
 	}
-	if rel := relevance(context.Background(), snap, text, policy.Default().Rel.Text); len(rel) < 3 {
+	if rel := relevance(context.Background(), snap, text, Default().Rel.Text); len(rel) < 3 {
 		t.Fatalf("relevance = %v, want 3 files at least", rel)
 	}
 	for i := range snap.Len() {
@@ -150,7 +132,7 @@ func TestRelevanceEncoded(t *testing.T) {
 		// the words of the text and without.
 		bag, enc, _ := snap.Words(i)
 		set := enc.Decode()
-		q := newWordsQuery(text, policy.Default().Rel.Text)
+		q := newWordsQuery(text, Default().Rel.Text)
 		for _, b := range [][]byte{bag, nil} {
 			inPlace, decoded := make([]float32, len(q.hashes)), make([]float32, len(q.hashes))
 			sc := &scorer{q: q}
@@ -174,20 +156,18 @@ func TestRelevanceScoredAsRead(t *testing.T) {
 		"web/views.go": "package web\n\n// Render writes the query set.\nfunc Render(q QuerySet) { q.Update(); common(q) }\n",
 		"web/urls.js":  "function route(path) { return common(path, QuerySet.update); }\n",
 	}
-	root := writeTree(t, tree)
-	dir := t.TempDir()
-	buildUnkept(t, root, Options{CacheDir: dir})
+	root := indextest.Tree(t, tree)
 	for _, tc := range []struct{ scored, asked string }{
 		{"QuerySet.update() ignores the common kwargs", "QuerySet.update() ignores the common kwargs"},
 		{"the route renders", "QuerySet.update() ignores the common kwargs"},
 	} {
-		_, _, snap := stampSnapshot(t, root, dir, newWordsQuery(tc.scored, policy.Default().Rel.Text))
+		snap := indextest.Cached(t, root, index.ReadStamps, newWordsQuery(tc.scored, Default().Rel.Text).seer())
 		for i := range snap.Len() {
 			if !snap.State(i).Seen {
 				t.Fatalf("%s: not scored as read", snap.Files[i].Path)
 			}
 		}
-		got := relevance(context.Background(), snap, tc.asked, policy.Default().Rel.Text)
+		got := relevance(context.Background(), snap, tc.asked, Default().Rel.Text)
 		same := tc.scored == tc.asked
 		for i := range snap.Len() {
 			if read := snap.State(i).Read; read == same {
@@ -197,26 +177,11 @@ func TestRelevanceScoredAsRead(t *testing.T) {
 		if err := snap.DecodeAll(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		want := relevance(context.Background(), snap, tc.asked, policy.Default().Rel.Text)
+		want := relevance(context.Background(), snap, tc.asked, Default().Rel.Text)
 		if len(want) < 3 || !maps.Equal(got, want) {
 			t.Errorf("scored for %q, asked %q: relevance = %v, want %v", tc.scored, tc.asked, got, want)
 		}
 	}
-}
-
-// snapshotOf returns the snapshot of an unfocused map of tree.
-func snapshotOf(t *testing.T, tree fstest.MapFS) *index.Snapshot {
-	t.Helper()
-	m, err := NewFS(tree, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close() })
-	r, err := m.build(t.Context(), Request{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.blocks.snap
 }
 
 func TestNamedFiles(t *testing.T) {
@@ -237,31 +202,6 @@ func TestNamedFiles(t *testing.T) {
 	} {
 		if got := namedFiles(tc.text, paths); !slices.Equal(got, tc.want) {
 			t.Errorf("namedFiles(%q) = %q, want %q", tc.text, got, tc.want)
-		}
-	}
-}
-
-// TestInterleave: the best definition of the k-th most relevant file
-// moves up to place k·every, unless it is there already; the others keep
-// their order, and files by name alone stay at the end.
-func TestInterleave(t *testing.T) {
-	var items []fit.Item
-	for i, p := range []string{"a", "a", "b", "c", "c", "d", "e", "f", "g"} {
-		items = append(items, fit.Item{Path: p, Name: fmt.Sprint("n", i), Score: float64(100 - i)})
-	}
-	items = append(items, fit.Item{Path: "h", Score: 1})
-	interleave(items, []string{"g", "b", "f", "x"}, 2)
-	var got []string
-	for _, it := range items {
-		got = append(got, it.Path+":"+it.Name)
-	}
-	want := []string{"g:n8", "a:n0", "b:n2", "a:n1", "f:n7", "c:n3", "c:n4", "d:n5", "e:n6", "h:"}
-	if !slices.Equal(got, want) {
-		t.Errorf("interleave = %q, want %q", got, want)
-	}
-	for i := 1; i < len(items)-1; i++ {
-		if items[i].Score > items[i-1].Score {
-			t.Errorf("score rises at %d: %v after %v", i, items[i].Score, items[i-1].Score)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package repomap
+package render
 
 import (
 	"context"
@@ -10,18 +10,17 @@ import (
 
 	"github.com/repomap-dev/repomap/internal/fit"
 	"github.com/repomap-dev/repomap/internal/index"
-	"github.com/repomap-dev/repomap/internal/render"
 )
 
-// The fit stage finds the longest prefix of the ranked items whose map
-// fits the budget, and the render stage writes it. A map is the blocks of
-// the files its items show, in path order, each after a blank line.
+// A map is the blocks of the files its items show, in path order, each
+// after a blank line. Blocks finds the longest prefix of a ranked list
+// whose map fits a budget, and writes it.
 
-// block is one file's part of a map, without the blank line before it,
-// with its token counts: alone, and followed by the "\n" that separates
-// it from the next block.
-type block struct {
-	text           string
+// FileBlock is one file's part of a map, without the blank line before
+// it, with its token counts: alone, and followed by the "\n" that
+// separates it from the next block.
+type FileBlock struct {
+	Text           string
 	alone, withSep int
 }
 
@@ -32,13 +31,14 @@ type block struct {
 // separator, and the last alone. fitItems relies on that and checks it
 // once on the map it returns.
 
-// blocks makes the blocks of a snapshot's files, and remembers them.
-type blocks struct {
+// Blocks makes the blocks of the files of a snapshot for one map, in a
+// style, and remembers them in a Memo for the maps after it.
+type Blocks struct {
 	snap     *index.Snapshot
 	logger   *slog.Logger
 	count    func(string) int
-	memo     blockMemo
-	style    render.Style
+	memo     Memo
+	style    Style
 	rendered int // blocks made, not found in memo
 
 	// The token counts of the texts of the blocks of the map before,
@@ -47,13 +47,27 @@ type blocks struct {
 	counted, counting map[string][2]int
 }
 
-// blockMemo holds the blocks made of the files of a snapshot, by the
-// version of each file (Snapshot.Version), then by path and rows; a
-// file's blocks go when its file changes.
-type blockMemo map[uint64]map[string]block
+// NewBlocks returns the maker of the blocks of snap's files in style,
+// whose tokens count counts, with the blocks of memo, and the token
+// counts of the last map's blocks (Blocks.Counts; nil for none).
+func NewBlocks(snap *index.Snapshot, style Style, count func(string) int, memo Memo, counted map[string][2]int, logger *slog.Logger) *Blocks {
+	return &Blocks{snap: snap, logger: logger, count: count, memo: memo, style: style, counted: counted, counting: make(map[string][2]int)}
+}
 
-// keep drops the blocks of files not in s, or of other versions.
-func (bm blockMemo) keep(s *index.Snapshot) {
+// Rendered returns how many blocks bs made, not found in its memo.
+func (bs *Blocks) Rendered() int { return bs.rendered }
+
+// Counts returns the token counts of the texts of the blocks of bs's
+// map, for the next map's NewBlocks.
+func (bs *Blocks) Counts() map[string][2]int { return bs.counting }
+
+// Memo holds the blocks made of the files of a snapshot, by the version
+// of each file (index.Snapshot.Version), then by path and rows; a file's
+// blocks go when its file changes.
+type Memo map[uint64]map[string]FileBlock
+
+// Keep drops the blocks of files not in s, or of other versions.
+func (bm Memo) Keep(s *index.Snapshot) {
 	live := make(map[uint64]bool, s.Len())
 	for i := range s.Len() {
 		live[s.Version(i)] = true
@@ -67,7 +81,7 @@ func (bm blockMemo) keep(s *index.Snapshot) {
 
 // of returns the block of the file at p showing rows (sorted, without
 // duplicates; none for a file by name alone).
-func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
+func (bs *Blocks) of(ctx context.Context, p string, rows []int) FileBlock {
 	var key strings.Builder
 	key.WriteString(p)
 	for _, r := range rows {
@@ -82,21 +96,21 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	memo := bs.memo
 	if b, ok := memo[v][key.String()]; ok && inSnap {
 		if bs.counting != nil {
-			bs.counting[b.text] = [2]int{b.alone, b.withSep}
+			bs.counting[b.Text] = [2]int{b.alone, b.withSep}
 		}
 		return b
 	}
-	var src *render.Source
+	var src *Source
 	if len(rows) > 0 {
-		if src = bs.snap.Source(ctx, p); src != nil {
-			src.Style = bs.style
+		if t := bs.snap.Source(ctx, p); t != nil {
+			src = &Source{Lines: t.Lines, Outline: t.Outline, Style: bs.style}
 		}
 	}
 	var b strings.Builder
-	render.Block(&b, p, src, rows)
+	Block(&b, p, src, rows)
 	bs.rendered++
 	text := b.String()
-	bl := block{text: text}
+	bl := FileBlock{Text: text}
 	if n, ok := bs.counted[text]; ok {
 		bl.alone, bl.withSep = n[0], n[1]
 	} else {
@@ -107,7 +121,7 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 	}
 	if inSnap && ctx.Err() == nil { // else its lines may not have been read
 		if memo[v] == nil {
-			memo[v] = make(map[string]block)
+			memo[v] = make(map[string]FileBlock)
 		}
 		memo[v][key.String()] = bl
 	}
@@ -119,7 +133,7 @@ func (bs *blocks) of(ctx context.Context, p string, rows []int) block {
 // that begins with a non-space character, the "\n" changes the count of
 // the block's last line alone, when it begins with a row's mark: that
 // line is counted again, not the whole block.
-func (bs *blocks) counts(text string) (alone, withSep int) {
+func (bs *Blocks) counts(text string) (alone, withSep int) {
 	alone = bs.count(text)
 	last := strings.LastIndexByte(strings.TrimSuffix(text, "\n"), '\n') + 1
 	if line := text[last:]; last > 0 && (strings.HasPrefix(line, "│") || strings.HasPrefix(line, "⋮")) {
@@ -128,8 +142,8 @@ func (bs *blocks) counts(text string) (alone, withSep int) {
 	return alone, bs.count(text + "\n")
 }
 
-// ofItems returns the blocks of the map of items, in path order.
-func (bs *blocks) ofItems(ctx context.Context, items []fit.Item) []block {
+// OfItems returns the blocks of the map of items, in path order.
+func (bs *Blocks) OfItems(ctx context.Context, items []fit.Item) []FileBlock {
 	rows := make(map[string][]int)
 	for _, it := range items {
 		rs := rows[it.Path]
@@ -144,7 +158,7 @@ func (bs *blocks) ofItems(ctx context.Context, items []fit.Item) []block {
 	}
 	slices.Sort(paths)
 	bs.snap.Prepare(ctx, slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return len(rows[p]) == 0 }))
-	out := make([]block, len(paths))
+	out := make([]FileBlock, len(paths))
 	for i, p := range paths {
 		r := rows[p]
 		slices.Sort(r)
@@ -154,7 +168,7 @@ func (bs *blocks) ofItems(ctx context.Context, items []fit.Item) []block {
 }
 
 // tokens returns the tokens of the map of the blocks.
-func (bs *blocks) tokens(blocks []block) int {
+func (bs *Blocks) tokens(blocks []FileBlock) int {
 	if len(blocks) == 0 {
 		return 0
 	}
@@ -165,37 +179,38 @@ func (bs *blocks) tokens(blocks []block) int {
 	return n
 }
 
-// text returns the map of the blocks.
-func text(blocks []block) string {
+// Text returns the map of the blocks.
+func Text(blocks []FileBlock) string {
 	var b strings.Builder
 	for _, bl := range blocks {
 		b.WriteByte('\n')
-		b.WriteString(bl.text)
+		b.WriteString(bl.Text)
 	}
 	return b.String()
 }
 
-// fit returns the map of the longest prefix of r's items that has at most
-// budget tokens: its text, its token count and the prefix's length.
-func (bs *blocks) fit(ctx context.Context, r *ranked, budget int) (string, int, int, error) {
+// Fit returns the map of the longest prefix of a list of total items,
+// whose first k prefix returns, that has at most budget tokens: its
+// text, its token count and the prefix's length.
+func (bs *Blocks) Fit(ctx context.Context, total int, prefix func(ctx context.Context, k int) ([]fit.Item, error), budget int) (string, int, int, error) {
 	cost := func(k int) (int, error) {
-		items, err := r.prefix(ctx, k)
+		items, err := prefix(ctx, k)
 		if err != nil {
 			return 0, err
 		}
-		return bs.tokens(bs.ofItems(ctx, items)), nil
+		return bs.tokens(bs.OfItems(ctx, items)), nil
 	}
 	// A first guess of 25 tokens an item.
-	k, err := fit.Prefix(ctx, r.n, budget, budget/25, cost)
+	k, err := fit.Prefix(ctx, total, budget, budget/25, cost)
 	if err != nil {
 		return "", 0, 0, fmt.Errorf("repomap: %w", err)
 	}
 	mapOf := func(k int) (string, error) {
-		items, err := r.prefix(ctx, k)
+		items, err := prefix(ctx, k)
 		if err != nil {
 			return "", err
 		}
-		return text(bs.ofItems(ctx, items)), nil
+		return Text(bs.OfItems(ctx, items)), nil
 	}
 	want, _ := cost(k)
 	out, err := mapOf(k)

@@ -1,4 +1,4 @@
-package repomap
+package policy
 
 import (
 	"cmp"
@@ -286,11 +286,11 @@ func topRelevant(rel map[string]float64, k int) []string {
 	return paths[:min(k, len(paths))]
 }
 
-// codeWords returns the words of text that look like code rather than
+// CodeWords returns the words of text that look like code rather than
 // prose: names with an underscore or a change of case inside
 // (parse_args, QuerySet), names with digits after letters (utf8), and
 // every word between backticks.
-func codeWords(text string) []string {
+func CodeWords(text string) []string {
 	var out []string
 	seen := make(map[string]bool)
 	add := func(w string) {
@@ -477,4 +477,91 @@ func dottedStems(w string) []string {
 		out = append(out, strings.Join(parts[:n], "/"))
 	}
 	return out
+}
+
+var wordRE = regexp.MustCompile(`[\pL\pN_]+`)
+
+// Mentions is what free text mentions among the files of a map, by
+// Aider's rules.
+type Mentions struct {
+	Files  []string // paths of the map mentioned, or whose base name or stem was
+	Idents []string // words that look like identifiers
+}
+
+// FindMentions returns what text mentions among paths: a word that is a
+// path (after trimming quotes, backticks and trailing punctuation); a
+// word that is the base name of exactly one file and has a dot, slash,
+// underscore or hyphen in it; every identifier word; and the files whose
+// stem (base name without extension) is an identifier of five characters
+// or more, case aside.
+func FindMentions(text string, paths []string) Mentions {
+	isPath := make(map[string]bool, len(paths))
+	byBase := make(map[string][]string)
+	byStem := make(map[string][]string)
+	for _, p := range paths {
+		isPath[p] = true
+		base := path.Base(p)
+		byBase[base] = append(byBase[base], p)
+		stem := strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))
+		byStem[stem] = append(byStem[stem], p)
+	}
+	files := make(map[string]bool)
+	for _, w := range strings.Fields(text) {
+		w = strings.TrimRight(w, ",.!;:?")
+		w = strings.Trim(w, "\"'`*_")
+		w = strings.ReplaceAll(w, "\\", "/")
+		w = strings.TrimPrefix(w, "./")
+		switch {
+		case isPath[w]:
+			files[w] = true
+		case strings.ContainsAny(w, "/\\._-") && len(byBase[w]) == 1:
+			files[byBase[w][0]] = true
+		}
+	}
+	var ms Mentions
+	seen := make(map[string]bool)
+	for _, w := range wordRE.FindAllString(text, -1) {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		ms.Idents = append(ms.Idents, w)
+		if len(w) >= 5 {
+			for _, p := range byStem[strings.ToLower(w)] {
+				files[p] = true
+			}
+		}
+	}
+	for p := range files {
+		ms.Files = append(ms.Files, p)
+	}
+	slices.Sort(ms.Files)
+	return ms
+}
+
+// set returns the words of a string as a set.
+func set(words string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// All returns the files and identifiers together, as Query.Mentions
+// takes them.
+func (ms Mentions) All() []string { return slices.Concat(ms.Files, ms.Idents) }
+
+// WordsSeer returns what scores the entries of the disk cache for the
+// words of text as the index reads them (index.Seer), for Input to find
+// with the files; nil when c does not weigh a request's words or text
+// has none but stop words.
+func WordsSeer(text string, c Config) *index.Seer {
+	if !c.Rel.On || text == "" {
+		return nil
+	}
+	if q := newWordsQuery(text, c.Rel.Text); q != nil {
+		return q.seer()
+	}
+	return nil
 }

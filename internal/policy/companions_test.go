@@ -1,9 +1,11 @@
-package repomap
+package policy
 
 import (
 	"slices"
 	"testing"
 	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/index/indextest"
 )
 
 // TestTestStem checks the stems of files with and without the marks of
@@ -41,17 +43,7 @@ func TestCompanions(t *testing.T) {
 	} {
 		tree[p] = &fstest.MapFile{Data: []byte("x\n")}
 	}
-	m, err := NewFS(tree, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	m.mu.Lock()
-	s, err := m.snapshot(t.Context())
-	m.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := indextest.Snapshot(t, tree)
 	for _, tc := range []struct {
 		focus []string
 		want  []string

@@ -1,4 +1,4 @@
-package repomap
+package policy
 
 import (
 	"path"
@@ -63,7 +63,7 @@ func companions(s *index.Snapshot, focus []string) []string {
 		if len(stem) < 2 {
 			continue
 		}
-		want[stem] = append(want[stem], file{i: i, stem: stem, test: s.Roles[i] == RoleTest, parts: dirParts(p)})
+		want[stem] = append(want[stem], file{i: i, stem: stem, test: s.Roles[i] == index.RoleTest, parts: dirParts(p)})
 	}
 	if len(want) == 0 {
 		return nil
@@ -75,7 +75,7 @@ func companions(s *index.Snapshot, focus []string) []string {
 			scores := make(map[int]int)
 			top := -1
 			for j, g := range s.Files {
-				if j == f.i || (s.Roles[j] == RoleTest) == f.test || s.Roles[j] != RoleTest && s.Roles[j] != RoleSource {
+				if j == f.i || (s.Roles[j] == index.RoleTest) == f.test || s.Roles[j] != index.RoleTest && s.Roles[j] != index.RoleSource {
 					continue
 				}
 				if gs, _ := testStem(g.Path); gs != stem || path.Ext(g.Path) != path.Ext(s.Files[f.i].Path) {

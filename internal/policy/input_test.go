@@ -1,0 +1,127 @@
+package policy
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+	"testing/fstest"
+
+	"github.com/repomap-dev/repomap/internal/index/indextest"
+	"github.com/repomap-dev/repomap/internal/link"
+)
+
+// TestTopByTier checks that the most relevant files are the k most
+// relevant files of code and, among them in relevance order, at most m
+// of documents, configuration and the like.
+func TestTopByTier(t *testing.T) {
+	root := indextest.Tree(t, map[string]string{
+		"a.py":            "def a(): pass\n",
+		"b.py":            "def b(): pass\n",
+		"c.py":            "def c(): pass\n",
+		"tests/test_d.py": "def test_d(): pass\n",
+		"docs/x.md":       "# X\n",
+		"docs/y.md":       "# Y\n",
+		"setup.cfg":       "[x]\n",
+	})
+	s := indextest.Snapshot(t, os.DirFS(root))
+	rel := map[string]float64{"docs/x.md": 9, "a.py": 8, "setup.cfg": 7, "docs/y.md": 6, "tests/test_d.py": 5, "b.py": 4, "c.py": 3}
+	for _, tc := range []struct {
+		k, m int
+		want []string
+	}{
+		{3, 1, []string{"docs/x.md", "a.py", "tests/test_d.py", "b.py"}},
+		{2, 0, []string{"a.py", "tests/test_d.py"}},
+		{2, 3, []string{"docs/x.md", "a.py", "setup.cfg", "docs/y.md", "tests/test_d.py"}},
+		{9, 9, []string{"docs/x.md", "a.py", "setup.cfg", "docs/y.md", "tests/test_d.py", "b.py", "c.py"}},
+	} {
+		if got := topByTier(s, rel, tc.k, tc.m); !slices.Equal(got, tc.want) {
+			t.Errorf("topByTier(%d, %d) = %q, want %q", tc.k, tc.m, got, tc.want)
+		}
+	}
+}
+
+// TestCodeFiles checks what ranking change mixcode lets take turns at the
+// head of the list: code, tests included, and what the words name, but
+// no other document or configuration file.
+func TestCodeFiles(t *testing.T) {
+	s := indextest.Snapshot(t, fstest.MapFS{
+		"app.py":         {Data: []byte("def run():\n    pass\n")},
+		"test_app.py":    {Data: []byte("from app import run\n\nrun()\n")},
+		"docs/guide.md":  {Data: []byte("# Guide\n")},
+		"docs/api.md":    {Data: []byte("# API\n")},
+		".github/ci.yml": {Data: []byte("on: push\n")},
+		"setup.cfg":      {Data: []byte("[metadata]\nname = app\n")},
+	})
+	top := []string{"docs/guide.md", "app.py", ".github/ci.yml", "docs/api.md", "test_app.py", "setup.cfg"}
+	got := codeFiles(s, top, []string{"docs/api.md"})
+	if want := []string{"app.py", "docs/api.md", "test_app.py"}; !slices.Equal(got, want) {
+		t.Errorf("codeFiles = %v, want %v", got, want)
+	}
+}
+
+// TestLoneOverviewOnly checks ranking change lone=F: it reaches the
+// ranking of a map for no request only, since a request's teleport goes
+// to the files it points at.
+func TestLoneOverviewOnly(t *testing.T) {
+	s := indextest.Snapshot(t, fstest.MapFS{
+		"a.py": {Data: []byte("def run():\n    pass\n")},
+		"b.py": {Data: []byte("from a import run\n\nrun()\n")},
+	})
+	rk := Aider()
+	rk.Weights.Lone = 0.1
+	files, err := link.Files(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := link.Link(files, rk.Link)
+	for _, tc := range []struct {
+		q    Query
+		want float64
+	}{
+		{Query{}, 0.1},
+		{Query{Focus: []string{"b.py"}}, 0},
+		{Query{Text: "run it"}, 0},
+	} {
+		if in, _ := Input(context.Background(), s, l, rk, tc.q); in.Weights.Lone != tc.want {
+			t.Errorf("Input(%+v).Weights.Lone = %g, want %g", tc.q, in.Weights.Lone, tc.want)
+		}
+	}
+}
+
+// TestFrontDoor checks which files are the front doors of their
+// packages.
+func TestFrontDoor(t *testing.T) {
+	for p, want := range map[string]bool{
+		"httpx/__init__.py":                true,
+		"src/pytest/__init__.py":           true,
+		"lib/pkg/__init__.py":              true,
+		"src/_pytest/__init__.py":          false, // a private package
+		"httpx/_transports/__init__.py":    false, // a subpackage
+		"tests/unit/__init__.py":           false,
+		"src/lib.rs":                       true,
+		"serde_json/src/lib.rs":            true,
+		"src/de.rs":                        false,
+		"src/bin/lib.rs":                   false,
+		"index.js":                         true,
+		"source/index.ts":                  true,
+		"packages/babel-core/src/index.ts": true,
+		"lib/index.mjs":                    true,
+		"lib/helpers/index.js":             false,
+		"index.d.ts":                       false,
+		"index.html":                       false,
+		"src/main.go":                      false,
+	} {
+		if got := frontDoor(p); got != want {
+			t.Errorf("frontDoor(%q) = %t, want %t", p, got, want)
+		}
+	}
+}
+
+// TestAboutDocs checks which requests are about documents rather than
+// code.
+func TestAboutDocs(t *testing.T) {
+	if !aboutDocs("Fix the README's example") || aboutDocs("Client.send drops the proxy") {
+		t.Errorf("aboutDocs is wrong on a README fix or a code bug")
+	}
+}
