@@ -51,9 +51,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/repomap-dev/repomap/internal/mapfile"
-	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 )
 
 // The names of the tools.
@@ -464,7 +463,7 @@ func mapPaths(m *repomap.Map, arg string, ps []string) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: %s is outside the repository", arg, p)
 		}
-		if !mapfile.Exists(m, q) {
+		if !m.HasFile(q) {
 			return nil, fmt.Errorf("%s: no file %s in the repository", arg, p)
 		}
 		out = append(out, q)

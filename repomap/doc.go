@@ -19,26 +19,35 @@
 //
 // # How a map is made
 //
-// A request flows one way through five stages. The index walks the tree,
-// leaving out what .gitignore and .repomapignore files ignore and what
-// Options.Exclude and Options.Include leave out, and parses each source
-// file that changed, once, into its tags (package
-// [github.com/repomap-dev/repomap/tags], tree-sitter or a lexer, some
-// sixty languages); unchanged files come from memory or from the disk cache
-// (package [github.com/repomap-dev/repomap/cache]), which gets what was
-// parsed right away. Each file gets a [Role] (source, test, fixture,
-// generated, docs…). The link stage ties references to the definitions of
-// the same name, and the rank stage ranks the definitions with
-// personalized PageRank over the graph of which files refer to which
-// (package [github.com/repomap-dev/repomap/rank]), personalized by the
-// focus and by the files most relevant to the words (BM25 over the words
-// of their names and paths), and keeps the code first by role. The fit finds the
-// longest prefix of the ranked list that stays within the budget, and the
-// render writes it, with the lines and the outline (the declarations and
-// scopes around a definition) that the index reads and makes the first
-// time a map shows a file. Lookups ([Map.Definitions], [Map.References],
-// [Map.Related]) take one snapshot of the index per call, however many
-// names they are given.
+// A request flows one way through stages, each a package of its own that
+// takes the value the one before gives (docs/architecture.md draws them):
+//
+//   - the index (internal/index) walks the roots, leaving out what
+//     .gitignore and .repomapignore files ignore and what Options.Exclude
+//     and Options.Include leave out, and parses each source file that
+//     changed, once, into its tags (package
+//     [github.com/repomap-dev/repomap/tags], tree-sitter or a lexer, some
+//     sixty languages); unchanged files come from memory or from the disk
+//     cache (package [github.com/repomap-dev/repomap/cache]). It gives a
+//     snapshot: the files, each with its [Role], and a store of their
+//     tags, words and lines that later stages read through it, with the
+//     request's context;
+//   - the link stage (internal/link) ties each reference to the
+//     definitions it can mean, by the rules of its language, or by name;
+//   - the policy (internal/policy) shapes the ranking's input for the
+//     request: the files it points at and those most relevant to its
+//     words (BM25 over the words of their text, names and paths), the
+//     weight of each kind of link, the tiers of roles;
+//   - package [github.com/repomap-dev/repomap/rank] ranks the definitions
+//     with personalized PageRank over the graph of which files use which;
+//   - the items stage (internal/items) makes the ranked list, each item
+//     with the rows of its file that show it;
+//   - the render stage (internal/render) finds the longest prefix of the
+//     list that stays within the budget, and writes it.
+//
+// Lookups ([Map.Definitions], [Map.References], [Map.Related]) take one
+// snapshot of the index per call, however many names they are given, and
+// link it with the map's rules.
 //
 // # A Map kept open, and the next process
 //

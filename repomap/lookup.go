@@ -4,9 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/items"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
@@ -35,19 +38,40 @@ type Reference struct {
 }
 
 // Definitions returns every definition of the names, by path and line.
+// Of a tree whose tags the disk cache holds, it reads and decodes the
+// tags of the files that define one of the names alone.
 func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	snap, err := m.snapshot(ctx)
-	if err != nil {
-		return nil, err
+	if m.closed {
+		return nil, ErrClosed
 	}
 	want := make(map[string]bool, len(names))
 	for _, n := range names {
 		want[n] = true
 	}
+	see := definers(want)
+	m.idx.StartPreload(ctx, index.ReadStamps, see)
+	files, skipped, err := m.idx.Walk(ctx)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := m.idx.Update(ctx, files, skipped)
+	if err != nil {
+		return nil, err
+	}
+	// The files whose entries the disk cache held, and that define none of
+	// the names, are not read.
+	var read []int
+	for i := range snap.Len() {
+		if v, ok := snap.Seen(i, see.Key); !ok || v.(bool) {
+			read = append(read, i)
+		}
+	}
+	snap.Read(ctx, read)
 	var out []Definition
-	for i, f := range snap.Files {
+	for _, i := range read {
+		f := snap.Files[i]
 		for _, d := range items.ShownDefs(snap.Tags(ctx, i)) {
 			if !want[d.Name] {
 				continue
@@ -61,7 +85,28 @@ func (m *Map) Definitions(ctx context.Context, names ...string) ([]Definition, e
 			out = append(out, def)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("repomap: %w", err)
+	}
 	return out, nil
+}
+
+// definers returns what marks the entries of the disk cache that define
+// one of the names of want, as the index reads them: true or false.
+func definers(want map[string]bool) *index.Seer {
+	key := "defines\x00" + strings.Join(slices.Sorted(maps.Keys(want)), "\x00")
+	return &index.Seer{Key: key, See: func(e cache.Entry) any {
+		if n, _ := e.Encoded.Len(); n == 0 {
+			return slices.ContainsFunc(e.Tags.Tags, func(t tags.Packed) bool {
+				return t.Kind == tags.Definition && want[e.Tags.Str(t.Name)]
+			})
+		}
+		found := false
+		e.Encoded.Names(nil, func(s []byte, defs, _ int) {
+			found = found || defs > 0 && want[string(s)]
+		})
+		return found
+	}}
 }
 
 // References returns the files that refer to each of the names: for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -438,5 +439,46 @@ func TestRelatedMentions(t *testing.T) {
 	}
 	if got := first(Request{Text: "why is `beta` slow?"}); got != "b.go" {
 		t.Errorf("Related(main.go) with beta in the words ranks %s first, want b.go", got)
+	}
+}
+
+// TestDefinitionsReadsDefiners checks that Definitions on a tree the disk
+// cache holds reads the tags of the files that define the names alone,
+// and finds what a Map without the cache finds.
+func TestDefinitionsReadsDefiners(t *testing.T) {
+	root := writeTree(t, smallTree)
+	dir := t.TempDir()
+	buildUnkept(t, root, Options{CacheDir: dir})
+	ctx := context.Background()
+	fresh, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	want, err := fresh.Definitions(ctx, "Beta", "gamma")
+	if err != nil || len(want) != 2 {
+		t.Fatalf("Definitions without the cache = %v, %v; want Beta's and gamma's", want, err)
+	}
+	m, err := New(root, &Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	got, err := m.Definitions(ctx, "Beta", "gamma")
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Definitions from the cache = %v, %v; want %v", got, err, want)
+	}
+	files, skipped, err := m.idx.Walk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := m.idx.Update(ctx, files, skipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range snap.Files {
+		if read, definer := snap.State(i).Read, f.Path == "b.go" || f.Path == "c/c.py"; read != definer {
+			t.Errorf("%s: read %t, want %t", f.Path, read, definer)
+		}
 	}
 }

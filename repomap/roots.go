@@ -2,6 +2,7 @@ package repomap
 
 import (
 	"fmt"
+	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -129,4 +130,26 @@ func (m *Map) MapPath(p string) (string, bool) {
 		best, bestLen = rel, len(dir)
 	}
 	return best, bestLen >= 0
+}
+
+// HasFile reports whether p, a slash-separated path in the map (relative
+// to its root, or "name/path" with several roots), names a file, not a
+// directory, in a root of m, whether or not the map lists it.
+func (m *Map) HasFile(p string) bool {
+	for _, r := range m.roots {
+		rel := p
+		if r.Name != "" {
+			var ok bool
+			if rel, ok = strings.CutPrefix(p, r.Name+"/"); !ok {
+				continue
+			}
+		}
+		if r.FS == nil || !fs.ValidPath(rel) {
+			continue
+		}
+		if info, err := fs.Stat(r.FS, rel); err == nil && !info.IsDir() {
+			return true
+		}
+	}
+	return false
 }

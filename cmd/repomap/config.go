@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/repomap-dev/repomap/internal/mapfile"
 	"github.com/repomap-dev/repomap/repomap"
 )
 
@@ -32,6 +31,7 @@ type config struct {
 	exclude, include list
 	roles            list // -role: "ROLE GLOB"
 	verbose          bool
+	parseTimeout     time.Duration
 	roots            list // -root, for commands whose arguments are not roots
 
 	format  string
@@ -97,6 +97,7 @@ func (c *config) treeFlags(fl *flag.FlagSet) {
 	fl.Var(&c.include, "include", "keep only the files that `pattern` matches, as for --exclude, or that lie under a directory it matches (\"services/api\"); repeatable")
 	fl.Var(&c.roles, "role", "give files a role by a `rule`, written as a line of .repomaproles: a role, a space and a glob, as \"fixture **/golden/**\" or \"source tools/gen.go\"; the roles are source, test, example, fixture, generated, vendored, docs, config, community and asset; repeatable, after the rules of .repomaproles, the last match winning")
 	fl.BoolVar(&c.verbose, "v", false, "log skipped files and other diagnostics to standard error")
+	fl.DurationVar(&c.parseTimeout, "parse-timeout", 0, "the longest one file may take to parse, as 30s, before it is listed by name only (default 5s); for slow machines and emulators")
 }
 
 // refreshFlag registers -refresh.
@@ -223,6 +224,7 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 		Exclude:       c.exclude,
 		Include:       c.include,
 		Roles:         roles,
+		ParseTimeout:  c.parseTimeout,
 		Progress:      progress,
 		Logger:        slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
 	})
@@ -273,7 +275,7 @@ func mapPaths(m *repomap.Map, ps []string) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s is outside the roots", p)
 		}
-		if !mapfile.Exists(m, q) {
+		if !m.HasFile(q) {
 			return nil, fmt.Errorf("no file %s in the tree", p)
 		}
 		out = append(out, q)
@@ -299,7 +301,7 @@ func (c *config) request(e *env, m *repomap.Map) (repomap.Request, error) {
 
 // inMap reports whether the relative path p names a file of a root of m.
 func inMap(m *repomap.Map, p string) bool {
-	return mapfile.Exists(m, filepath.ToSlash(filepath.Clean(p)))
+	return m.HasFile(filepath.ToSlash(filepath.Clean(p)))
 }
 
 // nameLookupFlags are the flags of the commands that look names up.

@@ -114,6 +114,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -188,6 +191,9 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -240,6 +246,9 @@
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--role rule
 //	      give files a role by a rule, written as a line of .repomaproles: a role,
 //	      a space and a glob, as "fixture **/golden/**" or "source tools/gen.go";
@@ -302,6 +311,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -402,6 +414,9 @@
 //	-o file
 //	      write the output to file instead of standard output, replacing the file
 //	      whole only once the output is complete
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -509,6 +524,9 @@
 //	--no-history
 //	      rank without the tree's git history (the files that changed together
 //	      with the request's files, and lately), as for a tree outside git
+//	--parse-timeout duration
+//	      the longest one file may take to parse, as 30s, before it is listed by
+//	      name only (default 5s); for slow machines and emulators (default 0s)
 //	--ranking string
 //	      the ranking: default, or aider for Aider's (see repomap eval) (default
 //	      "default")
@@ -714,9 +732,19 @@
 //
 // # repomap version
 //
-// Version prints repomap's version: the version of the module it was built
-// from, or "(devel)" for a build from a working tree. "repomap --version"
-// does the same.
+// Version prints repomap's version, the commit it was built from and when,
+// the Go version that built it, and the platform it runs on:
+//
+//	repomap v0.3.0 (commit 4f1c2e9a7b3d, 2026-07-01T12:00:00Z) go1.26.8 linux/amd64
+//
+// A release build has them stamped in by its build. A binary that
+// "go install github.com/repomap-dev/repomap/cmd/repomap@VERSION" built
+// takes them from the module's build information: VERSION, and the commit
+// of a pseudo-version. A build in a git clone takes them from git: a tag's
+// version or a pseudo-version, "+dirty" when the clone had changes, and the
+// commit's hash and time. A build without them says "(devel)" and leaves
+// out what it does not know. "repomap --version" and "repomap -V" do the
+// same.
 //
 // Usage:
 //

@@ -168,6 +168,9 @@ func TestDocsFlags(t *testing.T) {
 					continue
 				}
 				cmd, rest := lookupCommand(""), words[i+1:]
+				if j := slices.Index(rest, "--"); j >= 0 {
+					rest = rest[:j] // another program's command line follows
+				}
 				if len(rest) > 0 {
 					if c := lookupCommand(rest[0]); c != nil {
 						cmd, rest = c, rest[1:]

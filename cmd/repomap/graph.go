@@ -17,9 +17,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/internal/render"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 )
 
 // The formats of repomap graph.

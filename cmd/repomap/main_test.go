@@ -7,12 +7,14 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -382,11 +384,48 @@ func TestLanguages(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
+	tail := " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}, {"-V"}} {
 		code, out, _ := runCmd(t, args...)
-		if code != 0 || out != "repomap "+version()+"\n" || version() == "" {
-			t.Errorf("repomap %q: exit %d, %q", args, code, out)
+		if code != 0 || !strings.HasPrefix(out, "repomap "+version()) || !strings.HasSuffix(out, tail) || version() == "" {
+			t.Errorf("repomap %q: exit %d, %q, want \"repomap %s…%s\"", args, code, out, version(), tail)
 		}
+	}
+}
+
+func TestStamp(t *testing.T) {
+	const (
+		hash   = "4f1c2e9a7b3d5e6f708192a3b4c5d6e7f8091a2b"
+		when   = "2026-07-01T12:00:00Z"
+		pseudo = "v0.0.0-20260701120000-4f1c2e9a7b3d"
+	)
+	vcs := func(modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: hash}, {Key: "vcs.time", Value: when}, {Key: "vcs.modified", Value: modified}}
+	}
+	for _, tc := range []struct {
+		name    string
+		bi      *debug.BuildInfo
+		stamped [3]string // buildVersion, buildCommit, buildTime
+		want    string
+	}{
+		{name: "no build info", want: "repomap (devel) go1.26.8 darwin/arm64\n"},
+		{name: "go build -buildvcs=false", bi: &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, want: "repomap (devel) go1.26.8 darwin/arm64\n"},
+		{name: "go install @v0.3.0", bi: &debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}, want: "repomap v0.3.0 go1.26.8 darwin/arm64\n"},
+		{name: "go install @commit", bi: &debug.BuildInfo{Main: debug.Module{Version: pseudo}}, want: "repomap " + pseudo + " (commit 4f1c2e9a7b3d) go1.26.8 darwin/arm64\n"},
+		{name: "go install @prerelease commit", bi: &debug.BuildInfo{Main: debug.Module{Version: "v0.3.1-0.20260701120000-4f1c2e9a7b3d"}}, want: "repomap v0.3.1-0.20260701120000-4f1c2e9a7b3d (commit 4f1c2e9a7b3d) go1.26.8 darwin/arm64\n"},
+		{name: "clone", bi: &debug.BuildInfo{Main: debug.Module{Version: pseudo}, Settings: vcs("false")}, want: "repomap " + pseudo + " (commit 4f1c2e9a7b3d, " + when + ") go1.26.8 darwin/arm64\n"},
+		{name: "dirty clone", bi: &debug.BuildInfo{Main: debug.Module{Version: pseudo + "+dirty"}, Settings: vcs("true")}, want: "repomap " + pseudo + "+dirty (commit 4f1c2e9a7b3d+dirty, " + when + ") go1.26.8 darwin/arm64\n"},
+		{name: "release", bi: &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, stamped: [3]string{"v0.3.0", hash, when}, want: "repomap v0.3.0 (commit 4f1c2e9a7b3d, " + when + ") go1.26.8 darwin/arm64\n"},
+		{name: "release over vcs", bi: &debug.BuildInfo{Main: debug.Module{Version: pseudo + "+dirty"}, Settings: vcs("true")}, stamped: [3]string{"v0.3.0", "0123456789ab", ""}, want: "repomap v0.3.0 (commit 0123456789ab, " + when + ") go1.26.8 darwin/arm64\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			saved := [3]string{buildVersion, buildCommit, buildTime}
+			t.Cleanup(func() { buildVersion, buildCommit, buildTime = saved[0], saved[1], saved[2] })
+			buildVersion, buildCommit, buildTime = tc.stamped[0], tc.stamped[1], tc.stamped[2]
+			if got := stamp(tc.bi).line("go1.26.8", "darwin", "arm64"); got != tc.want {
+				t.Errorf("stamp(%+v).line() = %q, want %q", tc.bi, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -624,5 +663,19 @@ func TestSharedExts(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("repomap languages lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestParseTimeout checks that --parse-timeout reaches the parser: with
+// a nanosecond, every file takes too long and is listed by name only.
+func TestParseTimeout(t *testing.T) {
+	dir := writeTree(t, shopTree)
+	code, full, _ := runCmd(t, "--no-cache", "--tokens", "200", dir)
+	if code != 0 || !strings.Contains(full, "│type Cart struct {") {
+		t.Fatalf("repomap: exit %d, map\n%s\nwant Cart's definition", code, full)
+	}
+	code, names, errs := runCmd(t, "--no-cache", "--tokens", "200", "--parse-timeout", "1ns", "-v", dir)
+	if code != 0 || strings.Contains(names, "│") || !strings.Contains(names, "cart/cart.go") || !strings.Contains(errs, "parse took longer than 1ns") {
+		t.Errorf("repomap --parse-timeout 1ns: exit %d, map\n%s\nstderr\n%s\nwant the files by name only, each skipped", code, names, errs)
 	}
 }

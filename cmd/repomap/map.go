@@ -9,8 +9,8 @@ import (
 	"runtime/pprof"
 	"strings"
 
-	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 )
 
 func mapCommand() *command {

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 )
 
 func refsCommand() *command {

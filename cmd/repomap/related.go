@@ -5,8 +5,8 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/repomap-dev/repomap/internal/output"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 )
 
 func relatedCommand() *command {
