@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,41 +122,116 @@ func TestHistoryHeadMoves(t *testing.T) {
 	}
 }
 
-// TestNoHistory checks that a tree outside git, and a shallow clone, map
-// as with NoHistory, and that the Map says why once.
+// TestNoHistory checks that a tree outside git, a shallow clone, and a
+// corrupt repository map exactly as with NoHistory, with and without a
+// request's words, and that the Map says why in one Debug line.
 func TestNoHistory(t *testing.T) {
 	r := histRepo(t)
 	shallow := filepath.Join(t.TempDir(), "shallow")
 	r.Git("clone", "-q", "--depth", "2", "file://"+r.Dir, shallow)
+	// A repository whose objects are gone: HEAD names a commit git
+	// cannot read.
+	noObjects := histRepo(t)
+	objects := filepath.Join(noObjects.Dir, ".git", "objects")
+	removeAll(t, objects)
+	if err := os.MkdirAll(filepath.Join(objects, "pack"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A repository whose HEAD is not a ref or a commit.
+	badHead := histRepo(t)
+	if err := os.WriteFile(filepath.Join(badHead.Dir, ".git", "HEAD"), []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A .git file that names no git directory.
+	badLink := writeTree(t, histTree)
+	if err := os.WriteFile(filepath.Join(badLink, ".git"), []byte("not a link\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, dir, reason string
 	}{
 		{"outside git", writeTree(t, histTree), "not in a git repository"},
 		{"shallow clone", shallow, "a shallow clone"},
+		{"objects gone", noObjects.Dir, "exit status 128"},
+		{"bad HEAD", badHead.Dir, "HEAD"},
+		{"bad .git file", badLink, "not a .git file"},
 	} {
+		reqs := []Request{
+			{Focus: []string{"a.go"}, MaxTokens: 1000},
+			{Text: "change Shared and A", MaxTokens: 1000},
+		}
 		var logs bytes.Buffer
 		o := historyOptions(t, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-		m, err := New(tc.dir, &o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := rankedFor(t, m)
-		if _, err := m.Build(context.Background(), Request{Text: "Shared"}); err != nil {
-			t.Fatal(err)
-		}
-		m.Close()
-		o.NoHistory, o.Logger = true, nil
-		m, err = New(tc.dir, &o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := rankedFor(t, m)
-		m.Close()
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: ranked %v, want %v as without history", tc.name, got, want)
+		got := buildAll(t, tc.dir, &o, reqs)
+		o.NoHistory, o.Logger, o.CacheDir = true, nil, t.TempDir()
+		want := buildAll(t, tc.dir, &o, reqs)
+		for i := range reqs {
+			if got[i].Text != want[i].Text || !slices.Equal(got[i].Ranked, want[i].Ranked) {
+				t.Errorf("%s, request %d: map\n%s\nwant as without history:\n%s", tc.name, i, got[i].Text, want[i].Text)
+			}
 		}
 		if n := strings.Count(logs.String(), "ranked without history"); n != 1 || !strings.Contains(logs.String(), tc.reason) {
 			t.Errorf("%s: %d lines on the history, want 1 saying %q:\n%s", tc.name, n, tc.reason, logs.String())
 		}
+	}
+}
+
+// buildAll returns the maps of the tree at dir for reqs, made by one Map
+// with o.
+func buildAll(t *testing.T, dir string, o *Options, reqs []Request) []*Result {
+	t.Helper()
+	m, err := New(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	var out []*Result
+	for _, req := range reqs {
+		r, err := m.Build(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// removeAll removes dir and what it holds.
+func removeAll(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHistoryDepth checks that Options.HistoryDepth limits the commits
+// read: a.go changed with m.go twice, then with z.go once; the whole
+// history puts m.go first, the last commit alone z.go.
+func TestHistoryDepth(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("start", histTree)
+	r.Commit("a and m", map[string]string{"a.go": histTree["a.go"] + "// 1\n", "m.go": histTree["m.go"] + "// 1\n"})
+	r.Commit("a and m again", map[string]string{"a.go": histTree["a.go"] + "// 2\n", "m.go": histTree["m.go"] + "// 2\n"})
+	r.Commit("a and z", map[string]string{"a.go": histTree["a.go"] + "// 3\n", "z.go": histTree["z.go"] + "// 3\n"})
+	for _, tc := range []struct {
+		depth   int
+		zBefore bool
+	}{{0, false}, {1, true}, {3, false}} {
+		o := historyOptions(t, nil)
+		o.HistoryDepth = tc.depth
+		m, err := New(r.Dir, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := rankedFor(t, m)
+		m.Close()
+		if before(got, "z.go", "m.go") != tc.zBefore {
+			t.Errorf("HistoryDepth %d: ranked %v, want z.go before m.go %v", tc.depth, got, tc.zBefore)
+		}
+	}
+	o := historyOptions(t, nil)
+	o.HistoryDepth = -1
+	if _, err := New(r.Dir, &o); err == nil {
+		t.Error("HistoryDepth -1: no error")
 	}
 }

@@ -73,6 +73,12 @@ type Options struct {
 	// files that changed lately.
 	NoHistory bool
 
+	// HistoryDepth is the most commits of the history read, newest
+	// first; 0 for the ranking's own (DefaultHistoryDepth for the
+	// default). A deeper history knows older files together, and costs
+	// more to read the first time.
+	HistoryDepth int
+
 	// History, when not nil, reads the history of the tree in place of
 	// git, as o says: for experiments within this module (package eval
 	// gives a tree's history as it stood before a commit), as its types
@@ -127,6 +133,9 @@ const (
 	DefaultTokens       = 1024
 	DefaultMaxFileSize  = 1 << 20
 	DefaultParseTimeout = 5 * time.Second
+	// DefaultHistoryDepth is the most commits of a tree's history the
+	// default ranking reads (Options.HistoryDepth).
+	DefaultHistoryDepth = history.DefaultDepth
 )
 
 // withDefaults returns a copy of o with defaults applied, or an error
@@ -177,6 +186,12 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if err := CheckStyle(c.Style); err != nil {
 		return c, err
+	}
+	if c.HistoryDepth < 0 {
+		return c, fmt.Errorf("repomap: HistoryDepth %d: want 0 or more", c.HistoryDepth)
+	}
+	if c.HistoryDepth > 0 {
+		c.Policy.History.Depth = c.HistoryDepth
 	}
 	if c.Encoding != O200kBase && c.Encoding != Cl100kBase {
 		return c, fmt.Errorf("repomap: unknown encoding %q (want %s or %s)", c.Encoding, O200kBase, Cl100kBase)

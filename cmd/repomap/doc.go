@@ -98,6 +98,9 @@
 //	      map ranks what it uses and leaves it out
 //	--format format
 //	      the output format: text, markdown (or md), json (default "text")
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 5000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -300,6 +303,9 @@
 //	      the root, "**/*.pb.go"); repeatable
 //	--format format
 //	      the output format: text, markdown (or md), json (default "text")
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 5000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -398,6 +404,9 @@
 //	      edges weigh more and it gets the teleport, as in the map
 //	--format format
 //	      the output format: tsv, json, dot (default "tsv")
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 5000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -513,6 +522,9 @@
 //	      leave out the files and directories that pattern matches, as a
 //	      .gitignore line does ("vendor/", "*_test.go" at any depth, "/build" at
 //	      the root, "**/*.pb.go"); repeatable
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 5000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable

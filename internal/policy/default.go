@@ -1,6 +1,9 @@
 package policy
 
-import "github.com/repomap-dev/repomap/internal/link"
+import (
+	"github.com/repomap-dev/repomap/internal/history"
+	"github.com/repomap-dev/repomap/internal/link"
+)
 
 // The settings of the default ranking. Each was kept because repomap
 // eval measured it better on held-out history, tasks and canons; the
@@ -59,17 +62,17 @@ const (
 
 // The history of the tree (see History).
 const (
-	histDepth      = 5000 // commits read
-	histMaxFiles   = 30   // the most files of a commit whose files count as changed together
-	histHalfLife   = 90   // days
-	histTop        = 20   // files that get weight
-	histFocus      = 0    // teleport to the files changed with the focus files
-	histFocusBoost = 0    // and their boost
-	histLift       = 10   // of them, those that take turns at the head of the list
-	histRequest    = 0    // teleport to the files changed with the request's files
-	histReqBoost   = 0    // and their boost
-	histReqTop     = 5    // the files most relevant to the words that count as the request's
-	histRecency    = 0    // the boost of a file changed lately
+	histDepth      = history.DefaultDepth // commits read
+	histMaxFiles   = 30                   // the most files of a commit whose files count as changed together
+	histHalfLife   = 90                   // days
+	histTop        = 20                   // files that get weight
+	histFocus      = 0                    // teleport to the files changed with the focus files
+	histFocusBoost = 0                    // and their boost
+	histLift       = 10                   // of them, those that take turns at the head of the list
+	histRequest    = 0                    // teleport to the files changed with the request's files
+	histReqBoost   = 0                    // and their boost
+	histReqTop     = 5                    // the files most relevant to the words that count as the request's
+	histRecency    = 0                    // the boost of a file changed lately
 )
 
 // Default returns repomap's ranking: Aider's, with each language's rules
