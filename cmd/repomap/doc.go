@@ -100,7 +100,7 @@
 //	      the output format: text, markdown (or md), json (default "text")
 //	--history-depth commits
 //	      read at most this many commits of the tree's history, newest first (0:
-//	      the ranking's own, 5000)
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -305,7 +305,7 @@
 //	      the output format: text, markdown (or md), json (default "text")
 //	--history-depth commits
 //	      read at most this many commits of the tree's history, newest first (0:
-//	      the ranking's own, 5000)
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -406,7 +406,7 @@
 //	      the output format: tsv, json, dot (default "tsv")
 //	--history-depth commits
 //	      read at most this many commits of the tree's history, newest first (0:
-//	      the ranking's own, 5000)
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -524,7 +524,7 @@
 //	      the root, "**/*.pb.go"); repeatable
 //	--history-depth commits
 //	      read at most this many commits of the tree's history, newest first (0:
-//	      the ranking's own, 5000)
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable

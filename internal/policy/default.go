@@ -60,7 +60,11 @@ const (
 	relNamed    = 1  // a file the words name is as relevant as the best file
 )
 
-// The history of the tree (see History).
+// The history of the tree (see History). Of its parts, only the lift
+// of the files that changed with the focus files raised recall on every
+// history measured; the teleport and boost from the focus, the parts
+// from the request's files and the recency prior each lowered it on some
+// (docs/history.md), and are off.
 const (
 	histDepth      = history.DefaultDepth // commits read
 	histMaxFiles   = 30                   // the most files of a commit whose files count as changed together
