@@ -220,11 +220,13 @@ func (e *evaluator) run(ctx context.Context, head string) (*Report, error) {
 		return nil, err
 	}
 
-	// One Map per variant over one tree that moves from commit to commit.
+	// One Map per variant over one tree that moves from commit to commit,
+	// and its history with it.
 	fsys := &treeFS{blobs: e.blobs}
+	hist := &histories{dir: e.repo.dir}
 	maps := make([]*repomap.Map, len(c.Variants))
 	for i, v := range c.Variants {
-		o := variantOptions(v, c.Logger)
+		o := hist.withHistory(variantOptions(v, c.Logger))
 		m, err := repomap.NewFS(fsys, &o)
 		if err != nil {
 			return nil, fmt.Errorf("variant %s: %w", v.Name, err)
@@ -245,6 +247,7 @@ func (e *evaluator) run(ctx context.Context, head string) (*Report, error) {
 			}
 		}
 		fsys.set(newTree(files))
+		hist.set(p.Parent)
 		for v, m := range maps {
 			t := time.Now()
 			var ch []change

@@ -7,12 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/repomap-dev/repomap/internal/gitcmd"
 )
 
 // repo runs read-only git commands on one repository. Nothing it runs
@@ -22,43 +23,13 @@ type repo struct {
 	dir string
 }
 
-// gitEnv is the environment of the git commands: ours, without the
-// variables that would point git at another repository or index (a
-// caller running inside a git hook has GIT_DIR set), and with optional
-// locks off.
-func gitEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-			"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
-}
-
 func (r *repo) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.dir}, args...)...)
-	cmd.Env = gitEnv()
-	return cmd
+	return gitcmd.Command(ctx, r.dir, args...)
 }
 
 // output runs git with args and returns its standard output.
 func (r *repo) output(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := r.command(ctx, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return gitcmd.Output(ctx, r.dir, args...)
 }
 
 // resolve returns the commit hash that rev names.

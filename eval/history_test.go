@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/repomap-dev/repomap/internal/gitcmd"
 )
 
 // testRepo is a git repository in a temporary directory whose history a
@@ -39,7 +41,7 @@ func (r *testRepo) env() []string {
 		"GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com", "GIT_AUTHOR_DATE=" + date,
 		"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com", "GIT_COMMITTER_DATE=" + date,
 	}
-	for _, kv := range gitEnv() { // PATH and the rest, without GIT_DIR & co
+	for _, kv := range gitcmd.Env() { // PATH and the rest, without GIT_DIR & co
 		name, _, _ := strings.Cut(kv, "=")
 		if name != "HOME" && !strings.HasPrefix(name, "GIT_") {
 			env = append(env, kv)

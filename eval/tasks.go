@@ -256,9 +256,10 @@ func (e *evaluator) runTasks(ctx context.Context, c TaskConfig, rep *TaskReport,
 	defer bl.Close()
 	e.blobs = bl
 	fsys := &treeFS{blobs: bl}
+	hist := &histories{dir: dir}
 	maps := make([]*repomap.Map, len(c.Variants))
 	for i, v := range c.Variants {
-		o := variantOptions(v, c.Logger)
+		o := hist.withHistory(variantOptions(v, c.Logger))
 		root := repomap.Root{FS: fsys}
 		if c.CacheDir != "" {
 			// The cache is named by the mirror, and shared by the
@@ -303,6 +304,7 @@ func (e *evaluator) runTasks(ctx context.Context, c TaskConfig, rep *TaskReport,
 			continue
 		}
 		fsys.set(newTree(files))
+		hist.set(t.hash)
 		for v, m := range maps {
 			res, err := e.task(ctx, m, t.Task, tr.Gold, files, docs)
 			if err != nil {

@@ -69,6 +69,7 @@ type result struct {
 type lastRender struct {
 	req   string
 	state map[string]stamp // by path
+	heads string           // the commits the histories were read up to (Map.heads)
 	res   *result
 
 	// The request's rankKey and the snapshot ranked, when res.ranked is
@@ -95,6 +96,10 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	if m.opts.Refresh == RefreshManual && m.last != nil {
 		return m.last.res, nil
 	}
+	// The commits the roots' histories are read up to: the keys of what
+	// is kept depend on them.
+	heads := m.heads(req)
+	m.hist.heads = heads
 	// The map a process made before for this request, if the disk cache
 	// keeps one: what it reads while the tree is walked waits until the
 	// tree is found to be the same, or not.
@@ -108,7 +113,11 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 	}
 	// Loading the tokenizer takes a while: do it while the tree is read.
 	encDone := make(chan error, 1)
+	var histDone <-chan histRead
 	loadEncoding := func() {
+		if m.historyFor(req) {
+			histDone = m.startHistory(ctx, heads)
+		}
 		go func() { _, err := encoding(m.opts.Encoding); encDone <- err }()
 		// A request's words are scored in every file's entry as the disk
 		// cache is read.
@@ -136,7 +145,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		tree = m.idx.Digest(files, skipped)
 		if kept != nil && kept.tree == tree {
 			if res := kept.reused(files, start, time.Now()); res != nil {
-				m.last = &lastRender{req: req.key(), state: stamps(files), res: &result{text: res.Text, tokens: res.Tokens, budget: res.Budget, stats: res.Stats, public: res}}
+				m.last = &lastRender{req: req.key(), state: stamps(files), heads: heads, res: &result{text: res.Text, tokens: res.Tokens, budget: res.Budget, stats: res.Stats, public: res}}
 				return m.last.res, nil
 			}
 		}
@@ -157,13 +166,13 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 				return last.res, nil
 			}
 		case RefreshAuto:
-			if maps.Equal(last.state, state) {
+			if maps.Equal(last.state, state) && last.heads == heads {
 				return last.res, nil
 			}
 		}
 	}
 
-	snap, r, err := m.rank(ctx, req, files, skipped, state, tree, keptRank, &st)
+	snap, r, err := m.rank(ctx, req, files, skipped, state, tree, keptRank, histDone, &st)
 	if err != nil {
 		return nil, err // encDone is buffered: the loader does not wait
 	}
@@ -217,7 +226,7 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 			m.idx.Warn(0, err)
 		}
 	}
-	m.last = &lastRender{req: req.key(), state: state, res: res, rankReq: req.rankKey(), snap: snap}
+	m.last = &lastRender{req: req.key(), state: state, heads: heads, res: res, rankReq: req.rankKey(), snap: snap}
 	return res, nil
 }
 
@@ -226,12 +235,13 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 // it was of the same files for the same request (another budget); else
 // the ranking keptRank, kept in the disk cache for the request and the
 // tree of digest tree, when it is of that tree; else one made now, by
-// the index, link, policy, rank and items stages in turn.
-func (m *Map) rank(ctx context.Context, req Request, files []index.File, skipped []index.Omitted, state map[string]stamp, tree [sha256.Size]byte, keptRank *keptRanking, st *Stats) (*index.Snapshot, *ranked, error) {
+// the index, link, policy, rank and items stages in turn, with the
+// history histDone gives (nil for none).
+func (m *Map) rank(ctx context.Context, req Request, files []index.File, skipped []index.Omitted, state map[string]stamp, tree [sha256.Size]byte, keptRank *keptRanking, histDone <-chan histRead, st *Stats) (*index.Snapshot, *ranked, error) {
 	// (Not when every map is to be made anew: a file's stamps may hide a
 	// change.)
 	if last := m.last; last != nil && last.snap != nil && last.rankReq == req.rankKey() &&
-		m.opts.Refresh != RefreshAlways && maps.Equal(last.state, state) {
+		m.opts.Refresh != RefreshAlways && maps.Equal(last.state, state) && last.heads == m.hist.heads && m.opts.History == nil {
 		// Until this map is made, the ranking is not to be fitted again:
 		// a fit that a done context cuts short leaves rows unread.
 		snap := last.snap
@@ -257,6 +267,9 @@ func (m *Map) rank(ctx context.Context, req Request, files []index.File, skipped
 		return nil, nil, err
 	}
 	q := policy.Query{Focus: focus, Mentions: req.Mentions, Text: req.Text}
+	if histDone != nil {
+		q.History = m.keepHistory(ctx, <-histDone)
+	}
 	var r *ranked
 	if keptRank != nil && keptRank.tree == tree {
 		r = keptRank.ranked(snap, files, m.opts.Policy.Rows, func(ctx context.Context) (ranked, error) { return m.rankSnapshot(ctx, snap, q) })

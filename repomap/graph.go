@@ -70,7 +70,7 @@ func (m *Map) Graph(ctx context.Context, req Request) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, _ := policy.Input(ctx, snap, l.Linked, rk, policy.Query{Focus: focus, Mentions: req.Mentions, Text: req.Text})
+	in, _ := policy.Input(ctx, snap, l.Linked, rk, policy.Query{Focus: focus, Mentions: req.Mentions, Text: req.Text, History: m.historyView(ctx, req)})
 	ranks := rank.Rank(in).Files
 	fg := rank.NewFileGraph(in)
 	tele := fg.Teleport()

@@ -38,6 +38,7 @@ type Map struct {
 	mu     sync.Mutex        // serialises requests and guards what follows
 	idx    *index.Index      // the files, their tags and outlines
 	links  *linkStage        // the link stage's last result
+	hist   *histStage        // the histories of the roots
 	blocks render.Memo       // rendered file blocks, by file version
 	counts map[string][2]int // the token counts of the texts of the last map's blocks
 	last   *lastRender       // the last map made, for the refresh modes
@@ -164,6 +165,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 		ixRoots = append(ixRoots, index.Root{Name: r.Name, FS: r.FS, Dir: r.Dir, OnDisk: onDisk, Cache: c})
 	}
 	m.idx = index.New(ixRoots, m.opts.indexOptions())
+	m.hist = newHistStage(m)
 	m.links = &linkStage{warn: func(err error) { m.idx.Warn(0, err) }, debug: m.opts.Logger.Debug}
 	if c := m.caches[0]; c != nil && buildStamp() != "" {
 		m.links.disk = c

@@ -66,6 +66,7 @@ func (m *Map) memoDigest(req Request, budget bool) [sha256.Size]byte {
 	for _, r := range m.roots {
 		fmt.Fprintf(&b, "%q %q\x00", r.Name, r.Dir)
 	}
+	fmt.Fprintf(&b, "%q\x00", m.hist.heads) // the history the ranking read
 	b.WriteString(rq)
 	return sha256.Sum256(b.Bytes())
 }
@@ -96,7 +97,7 @@ func rankSlot(key [sha256.Size]byte) string {
 // twice, and keeping the map of the Go standard library costs a write of
 // 40 ms of CPU.
 func (m *Map) memoCache(req Request) *cache.Cache {
-	if len(m.roots) != 1 || m.last != nil || m.links.memo != nil || m.memoOff || req.Text != "" {
+	if len(m.roots) != 1 || m.last != nil || m.links.memo != nil || m.memoOff || req.Text != "" || m.opts.History != nil {
 		return nil
 	}
 	return m.links.disk

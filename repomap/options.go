@@ -1,12 +1,14 @@
 package repomap
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"runtime"
 	"slices"
 	"time"
 
+	"github.com/repomap-dev/repomap/internal/history"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/internal/render"
@@ -69,6 +71,26 @@ type Options struct {
 	// Ranking names: for experiments within this module (package eval
 	// makes them), as its type is internal.
 	Policy *policy.Config
+
+	// NoHistory ranks without the history of the tree, as for a tree
+	// outside git: for comparisons. By default, for a root on disk that
+	// lies in a git repository, the files that changed together with the
+	// files a request points at rank higher, and so, a little, do the
+	// files that changed lately.
+	NoHistory bool
+
+	// HistoryDepth is the most commits of the history read, newest
+	// first; 0 for the ranking's own (DefaultHistoryDepth for the
+	// default). A deeper history knows older files together, and costs
+	// more to read the first time.
+	HistoryDepth int
+
+	// History, when not nil, reads the history of the tree in place of
+	// git, as o says: for experiments within this module (package eval
+	// gives a tree's history as it stood before a commit), as its types
+	// are internal. A nil history is none. A Map with one keeps no map
+	// in the disk cache.
+	History func(ctx context.Context, o history.Options) (*history.History, error) `json:"-"`
 
 	// Style names how a map shows a definition: StyleCompact ("" too) or
 	// StyleAider.
@@ -150,6 +172,9 @@ const (
 	DefaultTokens       = 1024
 	DefaultMaxFileSize  = 1 << 20
 	DefaultParseTimeout = 5 * time.Second
+	// DefaultHistoryDepth is the most commits of a tree's history the
+	// default ranking reads (Options.HistoryDepth).
+	DefaultHistoryDepth = history.DefaultDepth
 )
 
 // withDefaults returns a copy of o with defaults applied, or an error
@@ -200,6 +225,12 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if err := CheckStyle(c.Style); err != nil {
 		return c, err
+	}
+	if c.HistoryDepth < 0 {
+		return c, fmt.Errorf("repomap: HistoryDepth %d: want 0 or more", c.HistoryDepth)
+	}
+	if c.HistoryDepth > 0 {
+		c.Policy.History.Depth = c.HistoryDepth
 	}
 	if c.Encoding != O200kBase && c.Encoding != Cl100kBase {
 		return c, fmt.Errorf("repomap: unknown encoding %q (want %s or %s)", c.Encoding, O200kBase, Cl100kBase)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +47,8 @@ type config struct {
 	mentionsFrom    string
 	refresh         string
 	ranking         string
+	noHistory       bool
+	historyDepth    int
 	style           string
 	stats           bool
 	statsJSON       bool
@@ -80,10 +83,18 @@ func (c *config) budgetFlags(fl *flag.FlagSet) {
 	c.styleFlag(fl)
 }
 
-// rankingFlag registers --ranking, for the commands that link and rank
-// the tree: they all resolve references as the map of that ranking does.
+// rankingFlag registers --ranking and the history's flags, for the
+// commands that link and rank the tree: they all resolve references as
+// the map of that ranking does.
 func (c *config) rankingFlag(fl *flag.FlagSet) {
 	fl.StringVar(&c.ranking, "ranking", repomap.RankingDefault, "the ranking: default, or aider for Aider's (see repomap eval)")
+	c.historyFlag(fl)
+}
+
+// historyFlag registers -no-history, for the commands that rank.
+func (c *config) historyFlag(fl *flag.FlagSet) {
+	fl.BoolVar(&c.noHistory, "no-history", false, "rank without the tree's git history (the files that changed together with the request's files, and lately), as for a tree outside git")
+	fl.IntVar(&c.historyDepth, "history-depth", 0, "read at most this many `commits` of the tree's history, newest first (0: the ranking's own, "+strconv.Itoa(repomap.DefaultHistoryDepth)+")")
 }
 
 // styleFlag registers -style, for the commands that show source lines.
@@ -151,6 +162,8 @@ func (c *config) check(formats ...string) string {
 		return "--tokens 0 leaves no room for a map: give a positive budget, or leave --tokens out for the default (from --context-window, else 1024)"
 	case c.runs < 0:
 		return "--runs must not be negative"
+	case c.historyDepth < 0:
+		return "--history-depth must not be negative"
 	case c.encoding != "" && c.encoding != repomap.O200kBase && c.encoding != repomap.Cl100kBase:
 		return fmt.Sprintf("unknown encoding %q (want %s or %s)", c.encoding, repomap.O200kBase, repomap.Cl100kBase)
 	case len(formats) > 0 && !slices.Contains(formats, c.format):
@@ -228,6 +241,8 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 		NoCache:        c.noCache,
 		Refresh:        refresh,
 		Ranking:        c.ranking,
+		NoHistory:      c.noHistory,
+		HistoryDepth:   c.historyDepth,
 		Style:          c.style,
 		Exclude:        c.exclude,
 		Include:        c.include,

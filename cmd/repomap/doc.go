@@ -109,6 +109,9 @@
 //	      map ranks what it uses and leaves it out
 //	--format format
 //	      the output format: text, markdown (or md), json (default "text")
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -119,6 +122,9 @@
 //	      input), and mention the files and identifiers it names
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -204,11 +210,17 @@
 //	      the root, "**/*.pb.go"); repeatable
 //	--format format
 //	      the output format: text, json (default "text")
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -272,11 +284,17 @@
 //	      the root, "**/*.pb.go"); repeatable
 //	--format format
 //	      the output format: text, json (default "text")
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -344,11 +362,17 @@
 //	      the root, "**/*.pb.go"); repeatable
 //	--format format
 //	      the output format: text, markdown (or md), json (default "text")
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -449,6 +473,9 @@
 //	      edges weigh more and it gets the teleport, as in the map
 //	--format format
 //	      the output format: tsv, json, dot (default "tsv")
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -459,6 +486,9 @@
 //	      input), as repomap does
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -571,6 +601,9 @@
 //	      leave out the files and directories that pattern matches, as a
 //	      .gitignore line does ("vendor/", "*_test.go" at any depth, "/build" at
 //	      the root, "**/*.pb.go"); repeatable
+//	--history-depth commits
+//	      read at most this many commits of the tree's history, newest first (0:
+//	      the ranking's own, 2000)
 //	--include pattern
 //	      keep only the files that pattern matches, as for --exclude, or that lie
 //	      under a directory it matches ("services/api"); repeatable
@@ -579,6 +612,9 @@
 //	      error (default 32768)
 //	--no-cache
 //	      neither read nor write the tag cache
+//	--no-history
+//	      rank without the tree's git history (the files that changed together
+//	      with the request's files, and lately), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -690,6 +726,9 @@
 //	--mirrors directory
 //	      with --tasks: the directory of the repositories' git mirrors, one per
 //	      repository, named owner+name (or owner+name.git)
+//	--no-history
+//	      rank without history in every variant (as a ranking's +nohistory does),
+//	      for comparisons
 //	--ranking rankings
 //	      the rankings to compare, comma-separated (with --tasks: default)
 //	      (default "default,aider")

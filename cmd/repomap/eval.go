@@ -27,6 +27,7 @@ type evalFlags struct {
 	format             string
 	verbose            bool
 	ranking, style     string
+	noHistory          bool
 	tasks, mirrors     string
 	repos, instances   string
 	limit              int
@@ -45,6 +46,7 @@ func (ev *evalFlags) register(fl *flag.FlagSet) {
 	fl.StringVar(&ev.format, "format", formatText, "the report's `format`: text or json")
 	fl.BoolVar(&ev.verbose, "v", false, "log each commit or task evaluated to standard error")
 	fl.StringVar(&ev.ranking, "ranking", repomap.RankingDefault+","+repomap.RankingAider, "the `rankings` to compare, comma-separated (with --tasks: "+repomap.RankingDefault+")")
+	fl.BoolVar(&ev.noHistory, "no-history", false, "rank without history in every variant (as a ranking's +nohistory does), for comparisons")
 	fl.StringVar(&ev.style, "style", repomap.StyleCompact, "the `styles` to compare, comma-separated; with more than one, the variants are RANKING/STYLE")
 	fl.StringVar(&ev.tasks, "tasks", "", "measure on the task set in `file` (JSON Lines of instance_id, repo, base_commit, problem_statement, gold_files) instead of a history")
 	fl.StringVar(&ev.mirrors, "mirrors", "", "with --tasks: the `directory` of the repositories' git mirrors, one per repository, named owner+name (or owner+name.git)")
@@ -162,7 +164,7 @@ func runEval(ctx context.Context, e *env, c *config, args []string) int {
 			}
 			variants = append(variants, eval.Variant{Name: vname, Options: func() *repomap.Options {
 				p := pol
-				return &repomap.Options{Policy: &p, Style: st}
+				return &repomap.Options{Policy: &p, Style: st, NoHistory: ev.noHistory}
 			}})
 		}
 	}

@@ -8,6 +8,7 @@ package experiment
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,7 +28,7 @@ import (
 // policy.Config: the tables defaultChanges and aiderChanges list them.
 func Parse(s string) (policy.Config, error) {
 	if changes, ok := strings.CutPrefix(s, policy.NameDefault+"+"); ok {
-		return parseChanges(s, policy.Default(), changes, defaultChanges)
+		return parseChanges(s, policy.Default(), changes, withHistory(defaultChanges))
 	}
 	switch s {
 	case "", policy.NameDefault:
@@ -39,7 +40,7 @@ func Parse(s string) (policy.Config, error) {
 	if !ok {
 		return policy.Config{}, fmt.Errorf("unknown ranking %q (want %s, %s, or either followed by +CHANGE…)", s, policy.NameDefault, policy.NameAider)
 	}
-	c, err := parseChanges(s, policy.Aider(), changes, aiderChanges)
+	c, err := parseChanges(s, policy.Aider(), changes, withHistory(aiderChanges))
 	if err != nil {
 		return c, err
 	}
@@ -163,6 +164,38 @@ var defaultChanges = map[string]change{
 	"readme": weight("a share of the teleport in [0, 1)", 0, 1, true, false, func(c *policy.Config, w float64) {
 		c.Readme, c.Link.Readme = w, w > 0
 	}),
+}
+
+// historyChanges are the changes of the history's settings that both
+// rankings take: "history" turns it on, with the default's settings
+// when it has none; "nohistory" turns it off; the others set one setting
+// and leave it on or off.
+var historyChanges = map[string]change{
+	"history": flag(func(c *policy.Config) {
+		if c.History == (policy.History{}) {
+			c.History = policy.Default().History
+		}
+		c.History.On = true
+	}),
+	"nohistory":  flag(func(c *policy.Config) { c.History.On = false }),
+	"depth":      count("a whole number from 1 to 1000000", 1, 1000000, func(c *policy.Config, n int) { c.History.Depth = n }),
+	"maxfiles":   count("a whole number from 2 to 10000", 2, 10000, func(c *policy.Config, n int) { c.History.MaxFiles = n }),
+	"halflife":   weight("a number of days, 0 for no decay", 0, 1e6, true, true, func(c *policy.Config, w float64) { c.History.HalfLife = w }),
+	"cotop":      count("a whole number from 1 to 1000", 1, 1000, func(c *policy.Config, n int) { c.History.Top = n }),
+	"colift":     count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.History.Lift = n }),
+	"cofocus":    weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.Focus = w }),
+	"coboost":    weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.FocusBoost = w }),
+	"coreq":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.Request = w }),
+	"coreqboost": weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.RequestBoost = w }),
+	"reqtop":     count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.History.RequestTop = n }),
+	"recency":    weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.Recency = w }),
+}
+
+// withHistory returns the changes of table and historyChanges.
+func withHistory(table map[string]change) map[string]change {
+	out := maps.Clone(table)
+	maps.Copy(out, historyChanges)
+	return out
 }
 
 // aiderChanges are the changes Aider's ranking takes.

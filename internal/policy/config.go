@@ -54,6 +54,9 @@ type Config struct {
 	// the ranking.
 	Rel Relevance
 
+	// History says how the history of the tree steers the ranking.
+	History History
+
 	// Items says how the ranked list is put in order.
 	Items Items
 	// Rows is the most rows an item shows: its first definitions of the
@@ -89,6 +92,42 @@ type Relevance struct {
 	// the words are about documents.
 	MixCode bool
 	CodeTop bool
+}
+
+// History says how the history of the tree (package history) steers
+// the ranking: the files that changed together with the files a request
+// points at, and the files that changed lately. A file's co-change
+// weight, from a set of files, is history.View.CoChanged's, divided by
+// the best file's (so the best is 1), among the Top best.
+type History struct {
+	On bool
+	// Depth and MaxFiles say how the history is read: the most commits,
+	// newest first, and the most files a commit may change for them to
+	// count as changed together (history.Options).
+	Depth    int
+	MaxFiles int
+	// HalfLife is the age, in days before the newest commit, at which a
+	// commit counts half; 0 for no decay.
+	HalfLife float64
+	// Top is how many of the files that changed with others get weight.
+	Top int
+	// Focus is the teleport weight of the files that changed with the
+	// focus files, times their co-change weight; FocusBoost grows their
+	// definitions' scores by that times their weight.
+	Focus      float64
+	FocusBoost float64
+	// Lift is how many of the files that changed with the focus files
+	// take turns at the head of the list (Items.Every), best first.
+	Lift int
+	// Request and RequestBoost are the same for the files that changed
+	// with the files the request's words name, and with the RequestTop
+	// files most relevant to them (each weighing its relevance).
+	Request      float64
+	RequestBoost float64
+	RequestTop   int
+	// Recency grows the scores of the definitions of each file by
+	// Recency times how lately it changed (history.View.Recency).
+	Recency float64
 }
 
 // Items says how the head of the ranked list is reordered.

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/repomap-dev/repomap/internal/history"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/link/langs"
 	"github.com/repomap-dev/repomap/rank"
@@ -66,6 +67,25 @@ const (
 	relNamed    = 1  // a file the words name is as relevant as the best file
 )
 
+// The history of the tree (see History). Of its parts, only the lift
+// of the files that changed with the focus files raised recall on every
+// history measured; the teleport and boost from the focus, the parts
+// from the request's files and the recency prior each lowered it on some
+// (docs/history.md), and are off.
+const (
+	histDepth      = history.DefaultDepth // commits read
+	histMaxFiles   = 30                   // the most files of a commit whose files count as changed together
+	histHalfLife   = 90                   // days
+	histTop        = 20                   // files that get weight
+	histFocus      = 0                    // teleport to the files changed with the focus files
+	histFocusBoost = 0                    // and their boost
+	histLift       = 10                   // of them, those that take turns at the head of the list
+	histRequest    = 0                    // teleport to the files changed with the request's files
+	histReqBoost   = 0                    // and their boost
+	histReqTop     = 5                    // the files most relevant to the words that count as the request's
+	histRecency    = 0                    // the boost of a file changed lately
+)
+
 // Default returns repomap's ranking: Aider's, with each language's rules
 // of resolution, edges back from definitions to their users, the files'
 // roles, the relevance of files to the request's words, and the
@@ -77,7 +97,10 @@ func Default() Config {
 		Reverse: reverseWeight, Private: privateWeight, OverviewLong: overviewLong,
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,
 		Front: frontShare, Readme: readmeShare,
-		Rel:     Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed},
+		Rel: Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed},
+		History: History{On: true, Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
+			Focus: histFocus, FocusBoost: histFocusBoost, Lift: histLift, Request: histRequest, RequestBoost: histReqBoost,
+			RequestTop: histReqTop, Recency: histRecency},
 		Items:   Items{Every: relEvery, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
 		Rows:    itemRows,
 		Weights: rank.Weights{MentionedUnused: mentionedUnused},

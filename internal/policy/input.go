@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/repomap-dev/repomap/internal/history"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/rank"
@@ -75,20 +76,23 @@ func Edges(files []rank.File, rk Config, overview bool) rank.Input {
 // words, best first, with rk.Items.Every; nil else. Map.Graph shows the
 // graph of the same input.
 func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, lifted []string) {
-	in, top := input(ctx, s, l, rk, q)
+	in, top, coChanged := input(ctx, s, l, rk, q)
 	if rk.Items.Every > 0 {
 		lifted = top
 		if rk.Rel.MixCode || rk.Rel.CodeTop && !aboutDocs(q.Text) {
 			lifted = codeFiles(s, top, in.MentionedFiles)
 		}
+		// The files that changed with the focus files come first.
+		lifted = slices.Concat(coChanged, lifted)
 	}
 	return in, lifted
 }
 
 // input returns the input of the ranking of s for q, with rk and the
-// links l, and the files most relevant to q's words, best first (nil
-// without words).
-func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, top []string) {
+// links l, the files most relevant to q's words, best first (nil
+// without words), and the files that changed with the focus files to
+// move up, best first (historyInput).
+func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, top, coChanged []string) {
 	focus := q.Focus
 	mentions := q.Mentions
 	overview := len(focus) == 0 && len(mentions) == 0 && q.Text == ""
@@ -98,6 +102,7 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		doors, readmes := Doors(ctx, s, rk)
 		overviewTeleport(&in, s, doors, rk.Front, readmes, rk.Readme)
 	}
+	var rel map[string]float64
 	switch {
 	case q.Text == "":
 	case !rk.Rel.On:
@@ -106,7 +111,6 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		// The paths the words name, the names written as code, and the
 		// files whose words the words are.
 		named := namedFiles(q.Text, s.Paths())
-		var rel map[string]float64
 		mentions = slices.Concat(mentions, named, CodeWords(q.Text), traceNames(q.Text))
 		rel = relevance(ctx, s, q.Text, rk.Rel.Text)
 		if rk.Rel.DocRel > 0 {
@@ -157,6 +161,9 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		}
 		in.MentionedIdents = append(in.MentionedIdents, w)
 	}
+	if q.History != nil && rk.History.On {
+		coChanged = historyInput(&in, s, q.History, rk.History, focus, in.MentionedFiles, top, rel)
+	}
 	if rk.Companions {
 		// The tests of a focus file, or a focus test's subject, count as
 		// files the request names.
@@ -180,7 +187,7 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		}
 		byRole(&in, s, tests, rk.ByName, focus, slices.Concat(in.MentionedFiles, lifted))
 	}
-	return in, top
+	return in, top, coChanged
 }
 
 // scaleFile multiplies the scores of the definitions of the file at p by
@@ -281,9 +288,10 @@ const lastTier = 2
 
 // Query is what the rank stage takes of a request.
 type Query struct {
-	Focus    []string // clean paths of the map
-	Mentions []string // identifiers and paths
-	Text     string   // the user's words
+	Focus    []string      // clean paths of the map
+	Mentions []string      // identifiers and paths
+	Text     string        // the user's words
+	History  *history.View // the tree's history; nil for none
 }
 
 // DocLanguages are the languages of documents and data rather than code:
