@@ -27,7 +27,10 @@ func isDefSpan(span string) bool {
 }
 
 // goldDefs returns the definitions spans names in the files gold, by
-// file (in gold's order) then name, each once.
+// file (in gold's order) then name, each once. A name that is another
+// name of the file's with "_N" added (N a number: "Class.prop_1" beside
+// "Class.prop") is the N-th other definition of that name, as for a
+// property's setter, and is the same definition here.
 func goldDefs(spans map[string][]string, gold []string) []goldDef {
 	var out []goldDef
 	for _, p := range gold {
@@ -35,6 +38,9 @@ func goldDefs(spans map[string][]string, gold []string) []goldDef {
 		for _, s := range spans[p] {
 			if !isDefSpan(s) {
 				continue
+			}
+			if i := strings.LastIndexByte(s, '_'); i > 0 && i < len(s)-1 && strings.Trim(s[i+1:], "0123456789") == "" && slices.Contains(spans[p], s[:i]) {
+				s = s[:i]
 			}
 			g := goldDef{Path: p, Name: s}
 			if i := strings.LastIndexByte(s, '.'); i >= 0 {

@@ -17,12 +17,14 @@ import (
 func TestGoldDefs(t *testing.T) {
 	spans := map[string][]string{
 		"a.py": {"Point.distance", "imports", "hypot", "docstring", "impl:3", "Variable:5", "Point.distance", "Outer.Inner.run", "Point"},
-		"b.py": {"draw"},
+		"b.py": {"draw", "Shape.area_1", "Shape.area", "size_2"},
 		"c.py": {"gone"}, // not a gold file of the task
 	}
 	got := goldDefs(spans, []string{"b.py", "a.py"})
 	want := []goldDef{
 		{Path: "b.py", Name: "draw"},
+		{Path: "b.py", Name: "size_2"}, // no size beside it
+		{Path: "b.py", Qual: "Shape", Name: "area"},
 		{Path: "a.py", Name: "Point"},
 		{Path: "a.py", Name: "hypot"},
 		{Path: "a.py", Qual: "Outer.Inner", Name: "run"},

@@ -197,8 +197,10 @@
 // A task may name the code its fix edits (Task.GoldSpans: for a gold
 // file, names such as "Class.method", "function", "Class", as in
 // SWE-bench's annotations). Its gold definitions are those names in its
-// gold files, each once; "imports", "docstring" and any name with a
-// colon ("impl:N", "Class:N": code outside a definition) are left out,
+// gold files, each once ("Class.prop_1" beside "Class.prop" names the
+// same definition, a second one of that name); "imports", "docstring"
+// and any name with a colon ("impl:N", "Class:N": code outside a
+// definition) are left out,
 // and a task with none has no definition figures. A definition of a map
 // (a Def of Result.Files, a RankedDef), named n in file f with the
 // qualifier q its tags record and kind k, is the gold definition
