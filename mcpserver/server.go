@@ -274,7 +274,7 @@ func AddTools(s *mcp.Server, m *repomap.Map, opts *Options) {
 // mapAnswer returns the answer of res, a map of m, with the text empty
 // gives when the map is empty.
 func mapAnswer(m *repomap.Map, res *repomap.Result, empty func() string) answer {
-	text := strings.TrimPrefix(res.Text, "\n")
+	text := res.Text
 	if text == "" {
 		text = empty()
 	}

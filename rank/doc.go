@@ -40,7 +40,8 @@
 //     "short_x" do not qualify; 0.1 if it starts with "_"; 0.1 if it is
 //     defined in more than 5 files.
 //   - An identifier that is defined but never referenced yields, for each
-//     defining file D, a self-edge D→D of weight 0.1, with no multiplier.
+//     defining file D, a self-edge D→D of weight 0.1, with no multiplier
+//     but Weights.MentionedUnused (1 unless set) for a mentioned one.
 //     A lone file, one that references no definition and none of whose
 //     definitions is referenced, has only these edges, so its definitions
 //     share its whole rank; with Weights.Lone below 1 their scores are

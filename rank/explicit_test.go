@@ -89,7 +89,7 @@ func (s *state) edgesFrom(f int32, buf []contrib) []contrib {
 	}
 	for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 		if !s.referenced[s.slotIdent[slot]] {
-			buf = append(buf, contrib{slot: slot, w: s.weights.Unreferenced})
+			buf = append(buf, contrib{slot: slot, w: s.selfW[s.slotIdent[slot]]})
 		}
 	}
 	return buf

@@ -72,7 +72,7 @@ func newFlow(s *state, beta float64, out, w []float64, nodeFile []int32) *flow {
 		from := len(g.backIdent)
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 			if s.selfEdge[slot] {
-				g.selfW[f] += s.weights.Unreferenced
+				g.selfW[f] += s.selfW[s.slotIdent[slot]]
 			} else if k := s.slotIdent[slot]; beta > 0 && s.referenced[k] {
 				g.backIdent = append(g.backIdent, k)
 			}

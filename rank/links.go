@@ -158,7 +158,7 @@ func (g *FileGraph) Links() iter.Seq[Link] {
 				k := s.slotIdent[slot]
 				switch {
 				case s.selfEdge[slot]:
-					buf = append(buf, pair{f, LinkUnused, k, s.weights.Unreferenced})
+					buf = append(buf, pair{f, LinkUnused, k, s.selfW[k]})
 				case g.beta > 0 && s.referenced[k]:
 					for _, r := range g.refsOf[g.refStart[k]:g.refStart[k+1]] {
 						buf = append(buf, pair{g.refFile[r], LinkBack, k, g.beta * g.w[r]})

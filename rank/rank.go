@@ -145,6 +145,10 @@ type Weights struct {
 	LongIdent    float64 // multiplies the edges of long descriptive names; Aider: 10
 	CommonIdent  float64 // multiplies the edges of names defined in more than five files; Aider: 0.1
 	Unreferenced float64 // the self-edge of a definition nothing references; Aider: 0.1
+	// MentionedUnused multiplies the self-edge of a definition nothing
+	// references whose name is a mentioned identifier, so that a name the
+	// user asked for is shown though nothing uses it. Aider: 1.
+	MentionedUnused float64
 	// Lone multiplies the scores of the definitions of a lone file: one
 	// that references no definition and none of whose definitions is
 	// referenced, so that only its own self-edges hold it in the graph
@@ -165,6 +169,9 @@ func (w Weights) or() Weights {
 	}
 	if w.Lone == 0 {
 		w.Lone = 1
+	}
+	if w.MentionedUnused == 0 {
+		w.MentionedUnused = 1
 	}
 	return w
 }
@@ -243,7 +250,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		}
 		for _, slot := range s.fileDefSlot[s.fileDefStart[f]:s.fileDefStart[f+1]] {
 			if s.selfEdge[slot] {
-				out[f] += s.weights.Unreferenced
+				out[f] += s.selfW[s.slotIdent[slot]]
 				isNode[f] = true
 			}
 		}
@@ -342,7 +349,7 @@ func (s *state) rank() (pr []float64, nodeFile []int32, score []float64, scored 
 		}
 		for _, slot := range slots {
 			if s.selfEdge[slot] {
-				score[slot] = x[i] / out[f] * s.weights.Unreferenced * lone
+				score[slot] = x[i] / out[f] * s.selfW[s.slotIdent[slot]] * lone
 				scored[slot] = true
 			}
 		}
@@ -565,6 +572,9 @@ type state struct {
 	referenced   []bool
 	selfEdge     []bool
 	dropped      bool // some identifiers weigh nothing
+	// selfW is the weight of each identifier's self-edges, where it has
+	// them: Weights.Unreferenced, more for a mentioned identifier.
+	selfW []float64
 
 	mentionedFiles  map[string]bool
 	mentionedIdents map[string]bool
@@ -796,6 +806,7 @@ func (x *Index) query(in Input) *state {
 		}
 	}
 	s.mul = make([]float64, len(x.names))
+	s.selfW = make([]float64, len(x.names))
 	var kw []float64
 	if in.KeyWeight != nil {
 		kw = x.keyWeights(in.KeyWeightName, in.KeyWeight)
@@ -805,6 +816,10 @@ func (x *Index) query(in Input) *state {
 		s.mul[k] = styleMul(s.weights, x.style[k], int(x.defStart[k+1]-x.defStart[k]), mentioned)
 		if kw != nil {
 			s.mul[k] *= kw[k]
+		}
+		s.selfW[k] = s.weights.Unreferenced
+		if mentioned {
+			s.selfW[k] *= s.weights.MentionedUnused
 		}
 	}
 	s.fileRefStart, s.refIdent, s.refCount = x.fileRefStart, x.refIdent, x.refCount

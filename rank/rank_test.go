@@ -145,6 +145,18 @@ func TestEdgeWeights(t *testing.T) {
 			{"a", "b", "bar", 50},
 			{"b", "a", "foo", 1},
 		}},
+		{"mentioned unreferenced definition with MentionedUnused", Input{
+			Files: []File{
+				{Path: "a", Defs: []string{"unusedLongName", "quiet"}, Refs: []string{"bar"}},
+				{Path: "b", Defs: []string{"bar"}},
+			},
+			MentionedIdents: []string{"unusedLongName"},
+			Weights:         Weights{MentionedUnused: 10},
+		}, []identEdge{
+			{"a", "a", "quiet", 0.1},
+			{"a", "a", "unusedLongName", 1}, // 0.1 · 10, and nothing for its length
+			{"a", "b", "bar", 1},
+		}},
 		{"duplicate definitions count once", Input{Files: []File{
 			{Path: "a", Refs: []string{"foo"}},
 			{Path: "b", Defs: []string{"foo", "foo", "foo"}},

@@ -42,8 +42,8 @@ const (
 // returns the context's error when it is done, and no stage runs after
 // it.
 func (m *Map) stage(ctx context.Context, name string) error {
-	if m.atStage != nil {
-		m.atStage(name)
+	if m.opts.Stage != nil {
+		m.opts.Stage(name)
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("repomap: %w", err)
@@ -249,11 +249,9 @@ func (m *Map) rank(ctx context.Context, req Request, files []index.File, skipped
 	}
 
 	t = time.Now()
-	focus := cleanPaths(req.Focus)
-	for _, p := range focus {
-		if !snap.Has(p) {
-			return nil, nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
-		}
+	focus, err := m.focusPaths(snap, req.Focus)
+	if err != nil {
+		return nil, nil, err
 	}
 	q := policy.Query{Focus: focus, Mentions: req.Mentions, Text: req.Text}
 	var r *ranked

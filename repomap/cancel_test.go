@@ -22,20 +22,20 @@ func TestCancelAtEachStage(t *testing.T) {
 	for k, at := range all {
 		t.Run(at, func(t *testing.T) {
 			dir := t.TempDir()
-			m, err := New(root, &Options{CacheDir: dir})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var seen []string
-			m.atStage = func(s string) {
+			stage := func(s string) {
 				seen = append(seen, s)
 				if s == at {
 					cancel()
 				}
 			}
+			m, err := New(root, &Options{CacheDir: dir, Stage: func(s string) { stage(s) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
 			req := Request{MaxTokens: 1000}
 			if _, err := m.Build(ctx, req); !errors.Is(err, context.Canceled) {
 				t.Fatalf("cancelled before %s: error %v, want context.Canceled", at, err)
@@ -49,7 +49,7 @@ func TestCancelAtEachStage(t *testing.T) {
 			if k <= slices.Index(all, stageLink) && m.links.memo != nil {
 				t.Errorf("cancelled before %s: the Map keeps a link result", at)
 			}
-			m.atStage = nil
+			stage = func(string) {}
 			// The disk cache holds no map for the request.
 			if c, err := cache.New(dir, root, nil); err == nil {
 				var blob []byte

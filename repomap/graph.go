@@ -3,7 +3,6 @@ package repomap
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"iter"
 	"slices"
 	"strings"
@@ -62,11 +61,9 @@ func (m *Map) Graph(ctx context.Context, req Request) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	focus := cleanPaths(req.Focus)
-	for _, p := range focus {
-		if !snap.Has(p) {
-			return nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
-		}
+	focus, err := m.focusPaths(snap, req.Focus)
+	if err != nil {
+		return nil, err
 	}
 	rk := *m.opts.Policy
 	l, err := linkSnapshot(ctx, snap, rk)

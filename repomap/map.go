@@ -44,9 +44,6 @@ type Map struct {
 	closed bool
 
 	memoOff bool // for tests of what a first map reads: no map is kept in the disk cache or read from it
-	// atStage, when not nil, is called between two stages of a map, with
-	// the next one's name (stage): for the tests that cancel a map there.
-	atStage func(stage string)
 }
 
 // Root is one tree of a map made of several.
@@ -64,7 +61,8 @@ type Root struct {
 // Request says what a map is for.
 type Request struct {
 	// Focus lists the files being worked on, as slash-separated paths in
-	// the map (relative to the root, or "name/path" with several roots).
+	// the map (relative to the root, or "name/path" with several roots),
+	// or as absolute paths of files inside a root on disk.
 	// They steer the ranking toward what they use and are left out of the
 	// map, which is about the rest of the tree.
 	Focus []string
@@ -231,6 +229,25 @@ func (m *Map) snapshot(ctx context.Context) (*index.Snapshot, error) {
 
 // cleanPaths returns the paths cleaned, slash-separated and without a
 // leading "./".
+// focusPaths returns the focus files ps as paths of snap, cleaned and
+// sorted: an absolute path is made a path of the map (MapPath). A path
+// that is not a file of snap is an error wrapping ErrNotInMap.
+func (m *Map) focusPaths(snap *index.Snapshot, ps []string) ([]string, error) {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		mp, ok := m.MapPath(p)
+		if !ok {
+			return nil, fmt.Errorf("repomap: focus %s: %w: it is under no root of the map (give a path relative to the root, or an absolute path inside it)", p, ErrNotInMap)
+		}
+		if !snap.Has(mp) {
+			return nil, fmt.Errorf("repomap: focus %s: %w", p, ErrNotInMap)
+		}
+		out = append(out, mp)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
 func cleanPaths(ps []string) []string {
 	out := make([]string, 0, len(ps))
 	for _, p := range ps {

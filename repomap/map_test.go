@@ -209,7 +209,7 @@ func TestBadFiles(t *testing.T) {
 		"│func CRLF() {}", "│def LoneCR():", "│def Bom():", "│def Good():",
 		"│def caf\uFFFD_ok():", // invalid UTF-8 made valid
 	} {
-		if !strings.Contains(r.text, want) {
+		if !strings.Contains("\n"+r.text, want) {
 			t.Errorf("map lacks %q:\n%s", want, r.text)
 		}
 	}
@@ -357,7 +357,7 @@ func TestHeadingsDoNotCaptureCode(t *testing.T) {
 	if it := r.ranked.list.All()[0]; it.Path != "shapes/shapes.go" {
 		t.Errorf("first item %s:%s, want shapes/shapes.go (a heading named shapes must not draw the package's users)", it.Path, it.Name)
 	}
-	if !strings.Contains(r.text, "\nREADME.md\n") || strings.Contains(r.text, "│# shapes") {
+	if !strings.Contains("\n"+r.text, "\nREADME.md\n") || strings.Contains(r.text, "│# shapes") {
 		t.Errorf("the document is not in the map by name alone:\n%s", r.text)
 	}
 }
@@ -691,4 +691,53 @@ func prefixOf(t testing.TB, r *ranked, k int) []fit.Item {
 		t.Fatal(err)
 	}
 	return items
+}
+
+// TestMentionShowsUnused checks that a name the request mentions is shown
+// though nothing uses it, where a map for no request gives its line to
+// the users of its file's other name.
+func TestMentionShowsUnused(t *testing.T) {
+	tree := fstest.MapFS{
+		"a/a.go":  {Data: []byte("package a\n\nfunc Used() {}\n\nfunc Lonely() {}\n")},
+		"main.go": {Data: []byte("package main\n\nimport \"x/a\"\n\nfunc main() { a.Used() }\n")},
+	}
+	for i := range 30 {
+		tree[fmt.Sprintf("a/f%02d.go", i)] = &fstest.MapFile{Data: fmt.Appendf(nil, "package a\n\nfunc F%d() { Used() }\n", i)}
+	}
+	const lonely = "│func Lonely() {}"
+	if r := build(t, tree, &Options{MaxTokens: 200}, Request{}); strings.Contains(r.text, lonely) {
+		t.Fatalf("the map for no request shows Lonely at 200 tokens; the test needs a smaller budget:\n%s", r.text)
+	}
+	if r := build(t, tree, &Options{MaxTokens: 200}, Request{Mentions: []string{"Lonely"}}); !strings.Contains(r.text, lonely) {
+		t.Errorf("the map mentioning Lonely does not show it:\n%s", r.text)
+	}
+}
+
+// TestAbsoluteFocus checks that a focus file given by its absolute path
+// gives the map its path in the map gives, and that an absolute path
+// under no root, or of no file, is refused with ErrNotInMap.
+func TestAbsoluteFocus(t *testing.T) {
+	root := writeTree(t, smallTree)
+	m, err := New(root, &Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ctx := context.Background()
+	rel, err := m.Build(ctx, Request{Focus: []string{"a.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := m.Build(ctx, Request{Focus: []string{filepath.Join(root, "a.go")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if abs.Text != rel.Text || slices.Contains(abs.Ranked, "a.go") {
+		t.Errorf("the map with an absolute focus:\n%s\nwant the map with a.go:\n%s", abs.Text, rel.Text)
+	}
+	for _, p := range []string{filepath.Join(t.TempDir(), "a.go"), filepath.Join(root, "nope.go")} {
+		if _, err := m.Build(ctx, Request{Focus: []string{p}}); !errors.Is(err, ErrNotInMap) {
+			t.Errorf("focus %s: error %v, want ErrNotInMap", p, err)
+		}
+	}
 }

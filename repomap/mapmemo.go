@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
+	"encoding/json"
 	"fmt"
 	"math"
 	"time"
@@ -46,17 +47,22 @@ func (m *Map) memoKey(req Request) [sha256.Size]byte { return m.memoDigest(req, 
 func (m *Map) rankMemoKey(req Request) [sha256.Size]byte { return m.memoDigest(req, false) }
 
 func (m *Map) memoDigest(req Request, budget bool) [sha256.Size]byte {
-	o := &m.opts
-	var b bytes.Buffer
+	o := m.opts
 	what, rq := "ranking", req.rankKey()
 	if budget {
 		what, rq = "map", req.key()
+	} else {
+		o.MaxTokens, o.ContextWindow = 0, 0
 	}
+	var b bytes.Buffer
 	fmt.Fprintf(&b, "repomap %s\x00%s\x00", what, buildStamp())
-	if budget {
-		fmt.Fprintf(&b, "%d %d ", o.MaxTokens, o.ContextWindow)
+	// Every option that can change a map (see Options).
+	enc, err := json.Marshal(o)
+	if err != nil {
+		panic("repomap: options do not encode: " + err.Error()) // plain values always do
 	}
-	fmt.Fprintf(&b, "%q %d %d %q %q %q %q %q\x00", o.Encoding, o.MaxFileSize, o.ParseTimeout, o.Policy.Fingerprint(), o.Style, o.Exclude, o.Include, fmt.Sprint(o.Roles))
+	b.Write(enc)
+	b.WriteByte(0)
 	for _, r := range m.roots {
 		fmt.Fprintf(&b, "%q %q\x00", r.Name, r.Dir)
 	}

@@ -13,7 +13,9 @@ import (
 )
 
 // Options configures a Map. A nil *Options, and every zero field, means
-// the default.
+// the default. The maps a Map keeps in the disk cache for the next
+// process are keyed by every field that can change a map: all but those
+// tagged json:"-", which say where and how a map is made, not what it is.
 type Options struct {
 	// MaxTokens is the most tokens a map may have: a hard cap. Zero derives
 	// the budget from ContextWindow, or uses DefaultTokens without one.
@@ -31,7 +33,7 @@ type Options struct {
 
 	// Parallelism is the number of files parsed at once; zero means
 	// runtime.GOMAXPROCS(0).
-	Parallelism int
+	Parallelism int `json:"-"`
 
 	// MaxFileSize is the largest file, in bytes, whose tags are read;
 	// larger files are listed by name only. Zero means 1 MiB.
@@ -41,23 +43,25 @@ type Options struct {
 	// takes longer is listed by name only. Zero means 5 seconds.
 	ParseTimeout time.Duration
 
-	// CacheDir is where tag caches are kept; "" means
-	// os.UserCacheDir()/repomap. Only roots on disk are cached.
-	CacheDir string
+	// CacheDir is where tag caches are kept; "" means the directory
+	// repomap in os.UserCacheDir(): $XDG_CACHE_HOME/repomap, else
+	// ~/.cache/repomap, on Linux; ~/Library/Caches/repomap on macOS;
+	// %LocalAppData%\repomap on Windows. Only roots on disk are cached.
+	CacheDir string `json:"-"`
 
 	// NoCache turns the disk cache off.
-	NoCache bool
+	NoCache bool `json:"-"`
 
 	// CacheTimeout bounds the wait for another process holding a cache;
 	// zero means one second. After it the map is made without the cache.
-	CacheTimeout time.Duration
+	CacheTimeout time.Duration `json:"-"`
 
 	// Refresh says when a Map may return its last map again; the default
 	// is RefreshAuto.
-	Refresh Refresh
+	Refresh Refresh `json:"-"`
 
 	// Ranking names the ranking: RankingDefault ("" too) or RankingAider.
-	Ranking string
+	Ranking string `json:"-"`
 
 	// Policy, when not nil, is the ranking in full, in place of the one
 	// Ranking names: for experiments within this module (package eval
@@ -71,7 +75,14 @@ type Options struct {
 	// Progress, when set, is called from time to time while files are
 	// parsed, with the number parsed so far and the number to parse. It
 	// may be called from several goroutines, but never at once.
-	Progress func(done, total int)
+	Progress func(done, total int) `json:"-"`
+
+	// Stage, when set, is called as a map enters each of its stages, with
+	// the stage's name: "index" (the tree walked, files parsed), "link",
+	// "rank", "render", then "keep" (what the next map reuses written). A
+	// map that reuses a kept one whole enters fewer. It is called from the
+	// goroutine of Build; a command shows with it where a long map is.
+	Stage func(stage string) `json:"-"`
 
 	// Exclude lists patterns of paths to leave out of the map, with the
 	// meaning they have in a .gitignore file, in the glob syntax of
@@ -104,7 +115,7 @@ type Options struct {
 
 	// Logger receives diagnostics: files skipped and why at Debug level,
 	// a cache that cannot be used at Warn level. Nil means none.
-	Logger *slog.Logger
+	Logger *slog.Logger `json:"-"`
 }
 
 // Defaults.

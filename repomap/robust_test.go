@@ -71,7 +71,7 @@ func rbCheckText(t *testing.T, r *Result) {
 	for _, f := range r.Files {
 		files[f.Path] = true
 	}
-	afterBlank := false
+	afterBlank := true // the first line is a path
 	for line := range strings.Lines(r.Text) {
 		line = strings.TrimSuffix(line, "\n")
 		switch {
@@ -89,7 +89,7 @@ func rbCheckText(t *testing.T, r *Result) {
 				t.Errorf("map path line %q names %q, not a file of the Result", line, p)
 			}
 		default:
-			t.Errorf("map line %q is neither a path after a blank line, nor %s, nor after %s", line, hiddenMark, shownMark)
+			t.Errorf("map line %q is neither a path (first or after a blank line), nor %s, nor after %s", line, hiddenMark, shownMark)
 		}
 		afterBlank = false
 	}

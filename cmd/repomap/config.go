@@ -199,6 +199,10 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 	if err != nil {
 		return nil, err
 	}
+	var stage func(string)
+	if e.progress != nil {
+		stage = e.progress.stage
+	}
 	roles, _ := c.roleRules() // checked by check
 	refresh := repomap.RefreshAuto
 	if c.refresh != "" {
@@ -218,6 +222,7 @@ func (c *config) openWith(e *env, dirs []string, progress func(done, total int))
 		Roles:         roles,
 		ParseTimeout:  c.parseTimeout,
 		Progress:      progress,
+		Stage:         stage,
 		Logger:        slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level})),
 	})
 }

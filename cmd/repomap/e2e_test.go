@@ -40,7 +40,7 @@ func TestBinary(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{args: []string{"--no-cache", "--tokens", "200", dir}, stdout: "\ncart/cart.go:\n⋮\n│type Cart struct {"},
+		{args: []string{"--no-cache", "--tokens", "200", dir}, stdout: "cart/cart.go:\n⋮\n│type Cart struct {"},
 		{args: []string{"defs", "--no-cache", "--root", dir, "Total"}, stdout: "cart/cart.go:14: function Total\n"},
 		{args: []string{"graph", "--no-cache", dir}, stdout: "main.go\tcart/cart.go\tTotal\t1\n"},
 		{args: []string{"version"}, stdout: "repomap "},

@@ -153,11 +153,14 @@ func TestJSONMapText(t *testing.T) {
 	}
 	doc := output.NewMapDoc(m.Roots(), res)
 	var joined strings.Builder
-	for _, f := range doc.Files {
-		joined.WriteString("\n" + f.Text)
+	for i, f := range doc.Files {
+		if i > 0 {
+			joined.WriteString("\n")
+		}
+		joined.WriteString(f.Text)
 	}
 	if joined.String() != doc.Text {
-		t.Errorf("the files' texts, each after a newline, are\n%q\nwant the map\n%q", joined.String(), doc.Text)
+		t.Errorf("the files' texts, separated by blank lines, are\n%q\nwant the map\n%q", joined.String(), doc.Text)
 	}
 	if doc.Tokens > doc.Budget || doc.Schema != output.SchemaVersion {
 		t.Errorf("document has %d tokens of %d, schema %d", doc.Tokens, doc.Budget, doc.Schema)

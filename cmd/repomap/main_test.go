@@ -166,7 +166,7 @@ func TestMapFormats(t *testing.T) {
 }
 
 func TestMarkdownFence(t *testing.T) {
-	r := &repomap.Result{Text: "\nREADME.md:\n````\n│```go\n", Tokens: 9, Budget: 10, Encoding: "o200k_base"}
+	r := &repomap.Result{Text: "README.md:\n````\n│```go\n", Tokens: 9, Budget: 10, Encoding: "o200k_base"}
 	got := markdownMap("Repo map of x", r, 10)
 	if !strings.Contains(got, "\n`````text\nREADME.md:\n````\n│```go\n`````\n") {
 		t.Errorf("markdownMap with backquotes in the map:\n%s", got)
@@ -330,8 +330,8 @@ func TestLookupCommands(t *testing.T) {
 		{[]string{"defs", "Add", "Total"}, "cart/cart.go:9: method Add\n⋮\n│func (c *Cart) Add(item string) {\n⋮\ncart/cart.go:14: function Total\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
 		{[]string{"refs", "Total"}, "main.go: 8\n"},
 		{[]string{"refs", "Cart", "Add"}, "Cart:\ncart/cart.go: 9 14\nmain.go: 6\nAdd:\nmain.go: 7\n"},
-		{[]string{"related", "--style", "aider", "--tokens", "200", "main.go"}, "\ncart/cart.go:\n⋮\n│type Cart struct {\n│\tItems []string\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
-		{[]string{"related", "--tokens", "200", "main.go"}, "\ncart/cart.go:\n⋮\n│type Cart struct {\n⋮\n│func (c *Cart) Add(item string) {\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
+		{[]string{"related", "--style", "aider", "--tokens", "200", "main.go"}, "cart/cart.go:\n⋮\n│type Cart struct {\n│\tItems []string\n⋮\n│func (c *Cart) Add(item string) {\n│\tc.Items = append(c.Items, item)\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
+		{[]string{"related", "--tokens", "200", "main.go"}, "cart/cart.go:\n⋮\n│type Cart struct {\n⋮\n│func (c *Cart) Add(item string) {\n⋮\n│func Total(c *Cart) int { return len(c.Items) }\n"},
 		// Flags may follow the arguments.
 		{[]string{"refs", "Total", "--no-cache"}, "main.go: 8\n"},
 	} {

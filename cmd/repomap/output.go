@@ -51,7 +51,7 @@ func rootTitle(roots []repomap.Root) string {
 // markdownMap returns the map r under a heading, in a fenced code block.
 // budget is the document's budget, which r.Budget may be less than.
 func markdownMap(title string, r *repomap.Result, budget int) string {
-	text := strings.TrimPrefix(r.Text, "\n")
+	text := r.Text
 	fence := "```"
 	for line := range strings.Lines(text) {
 		if n := len(line) - len(strings.TrimLeft(line, "`")); n >= len(fence) {

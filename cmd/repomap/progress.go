@@ -10,11 +10,14 @@ import (
 	"golang.org/x/term"
 )
 
-// progress is a progress bar of the files parsed, on a terminal.
+// progress is a progress bar of the files parsed, on a terminal, then
+// the name of each stage of the map after the parse.
 type progress struct {
 	f   *os.File
 	mu  sync.Mutex
 	bar *progressbar.ProgressBar
+	// staged is set once bar shows the stages after the parse.
+	staged bool
 }
 
 // progressTo returns a progress bar on w, or nil when w is not a
@@ -50,6 +53,37 @@ func (p *progress) update(done, total int) {
 	if done >= total {
 		p.bar.Finish()
 	}
+}
+
+// stageWords are the words a bar shows for the stages of a map after
+// the parse.
+var stageWords = map[string]string{"link": "linking", "rank": "ranking", "render": "fitting"}
+
+// stage is a repomap.Options.Stage function. After a parse long enough
+// to show a bar, the bar gives way to the name of each stage that
+// follows, so that a large tree's map does not seem stuck once its files
+// are parsed; a map that parsed little shows nothing.
+func (p *progress) stage(name string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar == nil {
+		return
+	}
+	words, ok := stageWords[name]
+	if !ok {
+		p.bar.Clear()
+		return
+	}
+	if !p.staged {
+		p.bar.Clear()
+		p.bar = progressbar.NewOptions(-1,
+			progressbar.OptionSetWriter(p.f),
+			progressbar.OptionSetSpinnerChangeInterval(0), // drawn when described, by no goroutine of its own
+			progressbar.OptionClearOnFinish(),
+		)
+		p.staged = true
+	}
+	p.bar.Describe(words)
 }
 
 // clear removes the bar from the terminal, if one is shown; p may be nil.

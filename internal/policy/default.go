@@ -1,6 +1,9 @@
 package policy
 
-import "github.com/repomap-dev/repomap/internal/link"
+import (
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/rank"
+)
 
 // The settings of the default ranking. Each was kept because repomap
 // eval measured it better on held-out history, tasks and canons; the
@@ -31,6 +34,11 @@ const (
 	// readmeShare is the share that the READMEs whose code uses names
 	// take.
 	readmeShare = 0.1
+	// mentionedUnused multiplies the self-edge of a definition nothing
+	// uses whose name the request mentions (as an edge of a mentioned
+	// name is multiplied), so that a name asked for is shown though its
+	// file's rank also flows to its users along the edges back.
+	mentionedUnused = 10
 	// itemRows is the most rows one item shows: a name defined a hundred
 	// times in one file (a trait method each of its types implements)
 	// does not fill a budget alone.
@@ -68,9 +76,10 @@ func Default() Config {
 		Reverse: reverseWeight, Private: privateWeight, OverviewLong: overviewLong,
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,
 		Front: frontShare, Readme: readmeShare,
-		Rel:   Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed},
-		Items: Items{Every: relEvery, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
-		Rows:  itemRows,
+		Rel:     Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed},
+		Items:   Items{Every: relEvery, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
+		Rows:    itemRows,
+		Weights: rank.Weights{MentionedUnused: mentionedUnused},
 	}
 }
 

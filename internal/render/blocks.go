@@ -12,13 +12,13 @@ import (
 	"github.com/repomap-dev/repomap/internal/index"
 )
 
-// A map is the blocks of the files its items show, in path order, each
-// after a blank line. Blocks finds the longest prefix of a ranked list
+// A map is the blocks of the files its items show, in path order,
+// separated by blank lines. Blocks finds the longest prefix of a ranked list
 // whose map fits a budget, and writes it.
 
-// FileBlock is one file's part of a map, without the blank line before
-// it, with its token counts: alone, and followed by the "\n" that
-// separates it from the next block.
+// FileBlock is one file's part of a map, without the blank line that
+// separates it from the next, with its token counts: alone, and followed
+// by that blank line's "\n".
 type FileBlock struct {
 	Text           string
 	alone, withSep int
@@ -27,8 +27,8 @@ type FileBlock struct {
 // The tokenizers' pre-tokenizers split text into pieces that never cross
 // the start of a line that begins with a non-space character, which is
 // where every block of a map starts. So the tokens of a map add up from
-// its blocks: one for the leading "\n", each block but the last with its
-// separator, and the last alone. fitItems relies on that and checks it
+// its blocks: each block but the last with its separator, and the last
+// alone. fitItems relies on that and checks it
 // once on the map it returns.
 
 // Blocks makes the blocks of the files of a snapshot for one map, in a
@@ -172,7 +172,7 @@ func (bs *Blocks) tokens(blocks []FileBlock) int {
 	if len(blocks) == 0 {
 		return 0
 	}
-	n := bs.count("\n") + blocks[len(blocks)-1].alone
+	n := blocks[len(blocks)-1].alone
 	for _, b := range blocks[:len(blocks)-1] {
 		n += b.withSep
 	}
@@ -182,8 +182,10 @@ func (bs *Blocks) tokens(blocks []FileBlock) int {
 // Text returns the map of the blocks.
 func Text(blocks []FileBlock) string {
 	var b strings.Builder
-	for _, bl := range blocks {
-		b.WriteByte('\n')
+	for i, bl := range blocks {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
 		b.WriteString(bl.Text)
 	}
 	return b.String()

@@ -190,15 +190,16 @@ func writePath(b *strings.Builder, p, suffix string) {
 	b.WriteByte('\n')
 }
 
-// writeLine writes line to b, as LineText gives it, cut to MaxLine runes,
-// and a newline.
+// writeLine writes line to b, as LineText gives it, and a newline. A
+// line of more than MaxLine runes is cut to MaxLine, its last a "…" that
+// says so.
 func writeLine(b *strings.Builder, line string) {
 	line = LineText(line)
 	if len(line) > MaxLine {
 		n := 0
 		for i := range line {
-			if n == MaxLine {
-				line = line[:i]
+			if n == MaxLine-1 && utf8.RuneCountInString(line[i:]) > 1 {
+				line = line[:i] + "…"
 				break
 			}
 			n++

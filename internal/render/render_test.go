@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestPathText(t *testing.T) {
@@ -43,5 +44,26 @@ func TestLineText(t *testing.T) {
 	Block(&b, "ctrl.py", &Source{Lines: []string{"def ctrl(): return '\x1b]0;pwned\x07'"}}, []int{0})
 	if want := "ctrl.py:\n│def ctrl(): return '\ufffd]0;pwned\ufffd'\n"; b.String() != want {
 		t.Errorf("Block = %q, want %q", b.String(), want)
+	}
+}
+
+// TestWriteLineCut checks that a line longer than MaxLine runes is cut to
+// MaxLine runes ending in "…", and that a line of MaxLine runes, or of
+// more bytes than MaxLine in fewer runes, is written whole.
+func TestWriteLineCut(t *testing.T) {
+	long := strings.Repeat("é", MaxLine-1)
+	for _, tc := range []struct{ line, want string }{
+		{strings.Repeat("a", MaxLine), strings.Repeat("a", MaxLine)},
+		{long + "x", long + "x"},
+		{long + "xy", long + "…"},
+		{strings.Repeat("b", 3*MaxLine), strings.Repeat("b", MaxLine-1) + "…"},
+		{"short", "short"},
+	} {
+		var b strings.Builder
+		writeLine(&b, tc.line)
+		got := strings.TrimSuffix(b.String(), "\n")
+		if got != tc.want {
+			t.Errorf("writeLine(%d runes) = %q (%d runes), want %q", utf8.RuneCountInString(tc.line), got, utf8.RuneCountInString(got), tc.want)
+		}
 	}
 }
