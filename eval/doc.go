@@ -186,4 +186,43 @@
 //     at non-alphanumerics and case changes, lower-cased: see bm25.go);
 //   - random: the candidates sorted by the SHA-256 of
 //     "<seed>\x00<instance id>\x00<path>", as for commits.
+//
+// The ranking of files is also given without a budget: acc@1, acc@5,
+// acc@10 (the share of tasks with r at most 1, 5, 10) and MRR, for the
+// map (r in Result.Ranked) and for bm25 (r in its order of the
+// candidates).
+//
+// # Definitions
+//
+// A task may name the code its fix edits (Task.GoldSpans: for a gold
+// file, names such as "Class.method", "function", "Class", as in
+// SWE-bench's annotations). Its gold definitions are those names in its
+// gold files, each once ("Class.prop_1" beside "Class.prop" names the
+// same definition, a second one of that name); "imports", "docstring"
+// and any name with a colon ("impl:N", "Class:N": code outside a
+// definition) are left out,
+// and a task with none has no definition figures. A definition of a map
+// (a Def of Result.Files, a RankedDef), named n in file f with the
+// qualifier q its tags record and kind k, is the gold definition
+// "C.m" of f when n is m and the last identifier of q is the last part
+// of C ("Point" in "Point", "p Point", "*Point"; "Inner" for
+// "Outer.Inner.m"), or when n is "C.m"; it is the gold definition "n"
+// of f when q is empty (a function, a class) or k is "class". With D the
+// gold definitions of the tasks that have some:
+//
+//   - shown@B = the share of D that the map at budget B shows by name
+//     (among its Result.Files' Defs), pooled over the tasks, and
+//     file shown@B the share of D whose file it shows;
+//   - definition acc@1, acc@5, acc@10 and MRR, over those tasks, with r
+//     the position of the first gold definition in Result.RankedDefs
+//     (the definitions of the map at the largest budget and of the
+//     repomap.RankedMore items after them; none beyond counts as not
+//     found);
+//   - the same for bm25 over definitions: every definition of the
+//     candidate files that a map could show, as tags give them, is one
+//     document, made of its qualifier and name, the comment lines right
+//     above it, and its lines down to the first non-blank line indented
+//     no deeper that does not start with a closing bracket (a Python
+//     function's body, a class with its methods), scored against the
+//     statement as the files are (bm25.go); ties by path, line and name.
 package eval

@@ -67,9 +67,13 @@ type TaskResult struct {
 	// Seconds is the time each map took to make, by budget; the first
 	// pays for parsing what changed since the tree before.
 	Seconds []float64 `json:"seconds"`
-	// BM25Seconds is the time the BM25 ranking took, reading the files
-	// that changed since the tree before included.
+	// BM25Seconds is the time the BM25 rankings took, of files and of
+	// definitions, reading the files that changed since the tree before
+	// included.
 	BM25Seconds float64 `json:"bm25_seconds"`
+	// Defs is how the maps, and BM25 over definitions, did on the
+	// task's gold definitions; nil when it has none.
+	Defs *DefOutcome `json:"defs,omitempty"`
 }
 
 // TaskVariantReport holds one variant's figures and costs.
@@ -88,6 +92,78 @@ type TaskVariantReport struct {
 	Seconds float64 `json:"seconds"` // time spent making maps
 	// BM25Seconds is the time spent ranking by BM25.
 	BM25Seconds float64 `json:"bm25_seconds"`
+
+	// FileRank ranks the gold files over all the tasks: the map by
+	// Result.Ranked, the baseline by BM25 over files. DefRank ranks the
+	// gold definitions over the tasks with one: the map by
+	// Result.RankedDefs, the baseline by BM25 over definitions. GoldDefs
+	// counts those definitions.
+	FileRank Ranking `json:"file_rank"`
+	DefRank  Ranking `json:"def_rank"`
+	GoldDefs int     `json:"gold_defs"`
+}
+
+// Ranking holds how well a map and its baseline rank what a task wants.
+type Ranking struct {
+	Tasks int         `json:"tasks"` // the tasks counted
+	Map   RankMetrics `json:"map"`
+	BM25  RankMetrics `json:"bm25"`
+}
+
+// RankMetrics are means over tasks of where the first wanted entry of a
+// ranked list is, at position r (1-based; none: r = 0): AccK is the
+// share of tasks with r in 1…K, MRR the mean of 1/r (0 for none).
+type RankMetrics struct {
+	Acc1  float64 `json:"acc1"`
+	Acc5  float64 `json:"acc5"`
+	Acc10 float64 `json:"acc10"`
+	MRR   float64 `json:"mrr"`
+}
+
+// rankMetrics returns the metrics of the positions firsts.
+func rankMetrics(firsts []int) RankMetrics {
+	var m RankMetrics
+	for _, r := range firsts {
+		if r <= 0 {
+			continue
+		}
+		m.MRR += 1 / float64(r)
+		for _, acc := range []struct {
+			k   int
+			dst *float64
+		}{{1, &m.Acc1}, {5, &m.Acc5}, {10, &m.Acc10}} {
+			if r <= acc.k {
+				*acc.dst++
+			}
+		}
+	}
+	if n := float64(len(firsts)); n > 0 {
+		m.Acc1, m.Acc5, m.Acc10, m.MRR = m.Acc1/n, m.Acc5/n, m.Acc10/n, m.MRR/n
+	}
+	return m
+}
+
+// DefMetrics are shares of the gold definitions of all the tasks: those
+// the map shows by name, and those whose file it shows.
+type DefMetrics struct {
+	Shown  float64 `json:"shown"`
+	InFile float64 `json:"in_file"`
+}
+
+// aggregateRanking sets the ranking figures of variant v over tasks.
+func aggregateRanking(vr *TaskVariantReport, tasks []TaskRun, v int) {
+	var files, bm25Files, defs, bm25Defs []int
+	vr.GoldDefs = 0
+	for _, t := range tasks {
+		r := &t.Results[v]
+		files, bm25Files = append(files, r.Map.First), append(bm25Files, r.BM25.First)
+		if r.Defs != nil {
+			defs, bm25Defs = append(defs, r.Defs.First), append(bm25Defs, r.Defs.BM25First)
+			vr.GoldDefs += r.Defs.Gold
+		}
+	}
+	vr.FileRank = Ranking{Tasks: len(files), Map: rankMetrics(files), BM25: rankMetrics(bm25Files)}
+	vr.DefRank = Ranking{Tasks: len(defs), Map: rankMetrics(defs), BM25: rankMetrics(bm25Defs)}
 }
 
 // TaskRow holds the figures at one budget.
@@ -96,6 +172,8 @@ type TaskRow struct {
 	Map    TaskMetrics `json:"map"`
 	BM25   TaskMetrics `json:"bm25"`
 	Random TaskMetrics `json:"random"`
+	// Defs are the shares of the gold definitions shown.
+	Defs DefMetrics `json:"defs"`
 }
 
 // TaskMetrics are means over the tasks evaluated.
@@ -165,6 +243,18 @@ func aggregateTasks(tasks []TaskRun, v int, budgets []int) []TaskRow {
 			}
 			*m.dst = s
 		}
+		gold := 0
+		for _, t := range tasks {
+			if d := t.Results[v].Defs; d != nil {
+				gold += d.Gold
+				rows[j].Defs.Shown += float64(d.Shown[j])
+				rows[j].Defs.InFile += float64(d.InFile[j])
+			}
+		}
+		if gold > 0 {
+			rows[j].Defs.Shown /= float64(gold)
+			rows[j].Defs.InFile /= float64(gold)
+		}
 	}
 	return rows
 }
@@ -223,6 +313,8 @@ func (r *TaskReport) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 		trimLines(&b, buf.String())
+		b.WriteString("\n")
+		writeRanking(&b, vr)
 
 		// Any gold file shown, by repository.
 		buf.Reset()
@@ -269,4 +361,35 @@ func trimLines(b *strings.Builder, s string) {
 		b.WriteString(strings.TrimRight(line, " \n"))
 		b.WriteByte('\n')
 	}
+}
+
+// writeRanking writes the ranking figures of vr: a row per ranking, and,
+// when tasks have gold definitions, the shares of them shown by budget.
+func writeRanking(b *strings.Builder, vr TaskVariantReport) {
+	var buf strings.Builder
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "first wanted in the ranking\ttasks\tacc@1\tacc@5\tacc@10\tMRR\t\n")
+	row := func(name string, tasks int, m RankMetrics) {
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t\n", name, tasks, m.Acc1, m.Acc5, m.Acc10, m.MRR)
+	}
+	row("gold file: map (ranked files)", vr.FileRank.Tasks, vr.FileRank.Map)
+	row("gold file: bm25 over files", vr.FileRank.Tasks, vr.FileRank.BM25)
+	if vr.DefRank.Tasks > 0 {
+		row("gold definition: map (ranked definitions)", vr.DefRank.Tasks, vr.DefRank.Map)
+		row("gold definition: bm25 over definitions", vr.DefRank.Tasks, vr.DefRank.BM25)
+	}
+	tw.Flush()
+	trimLines(b, buf.String())
+	if vr.DefRank.Tasks == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\ngold definitions: %d in %d tasks; shown by name in the map, and in a file it shows\n", vr.GoldDefs, vr.DefRank.Tasks)
+	buf.Reset()
+	tw = tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "budget\tshown\tfile shown\t\n")
+	for _, r := range vr.Rows {
+		fmt.Fprintf(tw, "%d\t%.3f\t%.3f\t\n", r.Budget, r.Defs.Shown, r.Defs.InFile)
+	}
+	tw.Flush()
+	trimLines(b, buf.String())
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/tags"
 )
 
 // Task is one task of a task set: an issue filed against a repository at a
@@ -30,6 +31,12 @@ type Task struct {
 	// GoldFiles are the files the fix changed, by path from the top of
 	// the repository.
 	GoldFiles []string `json:"gold_files"`
+	// GoldSpans names, for gold files, the code the fix edits, as
+	// SWE-bench's span annotations do: "Class.method", "function",
+	// "Class" for definitions; "imports", "docstring" and "impl:N" (any
+	// name with a colon) for code outside definitions, which the
+	// evaluation leaves out. May be absent.
+	GoldSpans map[string][]string `json:"gold_spans,omitempty"`
 }
 
 // ReadTasks reads a task set in JSON Lines: one Task object a line; blank
@@ -179,6 +186,7 @@ func RunTasks(ctx context.Context, cfg TaskConfig) (*TaskReport, error) {
 	}
 	for v := range rep.Variants {
 		rep.Variants[v].Rows = aggregateTasks(rep.Tasks, v, c.Budgets)
+		aggregateRanking(&rep.Variants[v], rep.Tasks, v)
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
@@ -277,6 +285,9 @@ func (e *evaluator) runTasks(ctx context.Context, c TaskConfig, rep *TaskReport,
 		maps[i] = m
 	}
 	docs := &bm25Docs{}
+	parser := tags.NewParser(&tags.ParserOptions{Timeout: repomap.DefaultParseTimeout})
+	defer parser.Close()
+	defDocs := &bm25Defs{parser: parser}
 	for i, t := range todo {
 		files, err := e.repo.tree(ctx, t.hash)
 		if err != nil {
@@ -306,7 +317,7 @@ func (e *evaluator) runTasks(ctx context.Context, c TaskConfig, rep *TaskReport,
 		fsys.set(newTree(files))
 		hist.set(t.hash)
 		for v, m := range maps {
-			res, err := e.task(ctx, m, t.Task, tr.Gold, files, docs)
+			res, err := e.task(ctx, m, t.Task, tr.Gold, files, docs, defDocs)
 			if err != nil {
 				return fmt.Errorf("task %s: %w", t.InstanceID, err)
 			}
@@ -341,8 +352,9 @@ type taskOutcome struct {
 }
 
 // task maps the tree set in m's fs at every budget for t, and ranks the
-// same files by BM25 and at random.
-func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []string, files map[string]entry, docs *bm25Docs) (taskOutcome, error) {
+// same files by BM25 and at random, and, when t has gold definitions in
+// the files gold, their definitions by BM25.
+func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []string, files map[string]entry, docs *bm25Docs, defDocs *bm25Defs) (taskOutcome, error) {
 	var out taskOutcome
 	budgets := e.cfg.Budgets
 	ms, err := m.FindMentions(ctx, t.ProblemStatement)
@@ -353,6 +365,10 @@ func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []str
 	req := repomap.Request{Text: t.ProblemStatement}
 	out.Map = newOutcome(len(budgets))
 	out.Seconds = make([]float64, len(budgets))
+	gdefs := goldDefs(t.GoldSpans, gold)
+	if len(gdefs) > 0 {
+		out.Defs = newDefOutcome(gdefs, len(budgets))
+	}
 	var ranked []string
 	for j, b := range budgets {
 		req.MaxTokens = b
@@ -368,6 +384,9 @@ func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []str
 		out.stats.builds++
 		out.stats.parsed += r.Stats.Parsed
 		out.Map.record(j, r, gold)
+		if out.Defs != nil {
+			out.Defs.record(j, r, gdefs)
+		}
 		ranked = r.Ranked
 	}
 	out.Map.First = firstWanted(ranked, gold)
@@ -390,9 +409,14 @@ func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []str
 	if err != nil {
 		return out, err
 	}
-	out.BM25Seconds = time.Since(start).Seconds()
 	random := randomOrder(e.cfg.Seed, t.InstanceID, cands)
 	out.BM25, out.Random = cutOutcome(bm, gold, out.Map.Files), cutOutcome(random, gold, out.Map.Files)
+	if out.Defs != nil {
+		if out.Defs.BM25First, out.Defs.BM25Docs, err = defDocs.firstGold(ctx, t.ProblemStatement, gdefs, cands, files, e.blobs); err != nil {
+			return out, err
+		}
+	}
+	out.BM25Seconds = time.Since(start).Seconds()
 	return out, nil
 }
 

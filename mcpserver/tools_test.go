@@ -15,6 +15,7 @@ import (
 
 	"github.com/repomap-dev/repomap/mcpserver"
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/repomap/output"
 )
 
 // call calls a tool with args given as JSON.
@@ -93,11 +94,44 @@ func TestStructuredContent(t *testing.T) {
 		if err := schemas[tc.tool].Validate(doc); err != nil {
 			t.Errorf("%s(%s): structured content not valid under the output schema: %v", tc.tool, tc.args, err)
 		}
-		if doc["schema"] != float64(1) || !tc.check(doc) {
+		if doc["schema"] != float64(output.SchemaVersion) || !tc.check(doc) {
 			t.Errorf("%s(%s): structured content %v", tc.tool, tc.args, doc)
 		}
 		if mt, ok := doc["text"].(string); ok && mt != "" && strings.TrimPrefix(mt, "\n") != text(res) {
 			t.Errorf("%s(%s): the document's text %q is not the answer's %q", tc.tool, tc.args, mt, text(res))
+		}
+	}
+}
+
+// TestMapRanked checks that the map tool's structured content lists the
+// files and definitions in the order and with the scores of the
+// library's ranking for the same request.
+func TestMapRanked(t *testing.T) {
+	cs := connect(t, nil, nil)
+	m, err := repomap.NewFS(tree(), &repomap.Options{MaxTokens: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	res, err := m.Build(context.Background(), repomap.Request{Focus: []string{"main.go"}, Text: "the area of a shape"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(output.NewMapDoc(m.Roots(), res))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]any
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := call(t, cs, mcpserver.ToolMap, `{"focus":["main.go"],"text":"the area of a shape"}`).StructuredContent.(map[string]any)
+	if !ok {
+		t.Fatal("the map tool's answer has no structured content")
+	}
+	for _, key := range []string{"ranked_files", "ranked_defs"} {
+		if len(want[key].([]any)) == 0 || fmt.Sprint(got[key]) != fmt.Sprint(want[key]) {
+			t.Errorf("%s is %v, want the library's %v", key, got[key], want[key])
 		}
 	}
 }

@@ -360,7 +360,8 @@ func TestMapReused(t *testing.T) {
 	}
 	same := func(a, b *Result) bool {
 		return a.Text == b.Text && a.Tokens == b.Tokens && a.Budget == b.Budget && a.Encoding == b.Encoding &&
-			reflect.DeepEqual(a.Files, b.Files) && reflect.DeepEqual(a.Ranked, b.Ranked) && reflect.DeepEqual(a.Skipped, b.Skipped)
+			reflect.DeepEqual(a.Files, b.Files) && reflect.DeepEqual(a.Ranked, b.Ranked) && reflect.DeepEqual(a.Skipped, b.Skipped) &&
+			reflect.DeepEqual(a.RankedFiles, b.RankedFiles) && reflect.DeepEqual(a.RankedDefs, b.RankedDefs)
 	}
 	later := time.Now().Add(time.Minute)
 	touch := func(name, text string) {

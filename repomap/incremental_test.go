@@ -154,7 +154,8 @@ func sameMap(t *testing.T, got *Result, want *result) {
 	t.Helper()
 	w := want.public
 	if got.Text != w.Text || got.Tokens != w.Tokens || got.Budget != w.Budget ||
-		!reflect.DeepEqual(got.Files, w.Files) || !reflect.DeepEqual(got.Ranked, w.Ranked) {
+		!reflect.DeepEqual(got.Files, w.Files) || !reflect.DeepEqual(got.Ranked, w.Ranked) ||
+		!reflect.DeepEqual(got.RankedFiles, w.RankedFiles) || !reflect.DeepEqual(got.RankedDefs, w.RankedDefs) {
 		t.Errorf("the map differs from a new Map's:\n%s\nwant:\n%s", got.Text, w.Text)
 	}
 }

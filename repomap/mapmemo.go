@@ -35,7 +35,7 @@ import (
 const memoSlots = 8
 
 // memoMagic starts a kept map; its last byte is the version of the form.
-const memoMagic = "rmmp\x02"
+const memoMagic = "rmmp\x03"
 
 // memoKey returns the digest of what a map for req depends on beside
 // the files of the tree: the build of repomap, the options of the Map

@@ -49,6 +49,10 @@ func (r *ranked) prefix(ctx context.Context, k int) ([]fit.Item, error) {
 	return r.list.Prefix(ctx, k)
 }
 
+// useKind is the kind of a related map's row that uses a definition of
+// the file the map is about.
+const useKind = "use"
+
 // files returns the path of every file of r's items, in the order of
 // its first item (items.List.Files), or the order kept with it.
 func (r *ranked) files() []string {
@@ -214,9 +218,9 @@ func relatedItems(files []link.File, p string, mentioned map[string]bool, res *l
 			switch {
 			case t.Kind == tags.Definition && !link.GraphOnly(sub) && uses(i, j, link.RankName(sub, name)):
 				rn := link.RankName(sub, name)
-				l.defs[rn] = append(l.defs[rn], fit.Row{Line: int(t.Line), Kind: sub, Name: name})
+				l.defs[rn] = append(l.defs[rn], fit.Row{Line: int(t.Line), Kind: sub, Name: name, Qual: set.Qual(j)})
 			case t.Kind == tags.Reference && defines[name] && rk.Link.Links(sub) && usesSelf(i, j, name):
-				l.uses[name] = append(l.uses[name], fit.Row{Line: int(t.Line), Kind: "use", Name: name})
+				l.uses[name] = append(l.uses[name], fit.Row{Line: int(t.Line), Kind: useKind, Name: name})
 			}
 		}
 		if len(l.defs) == 0 && len(l.uses) == 0 {

@@ -694,7 +694,9 @@
 // to it. With --tasks it measures on a task set instead: issues filed
 // against repositories (git mirrors under --mirrors) at a base commit, each
 // mapped with the issue's text as the request, against BM25 and random
-// rankings of the same files. With --canons it counts, for each canon (the
+// rankings of the same files; where a task names the definitions its fix
+// edits (gold_spans), the report also says how many of them the maps show
+// and where they rank, against BM25 over definitions. With --canons it counts, for each canon (the
 // central API of a repository, by its documentation), the names the map
 // for no request shows. See package eval for the method and the report.
 //
@@ -752,7 +754,8 @@
 //	      are RANKING/STYLE (default "compact")
 //	--tasks file
 //	      measure on the task set in file (JSON Lines of instance_id, repo,
-//	      base_commit, problem_statement, gold_files) instead of a history
+//	      base_commit, problem_statement, gold_files, and optionally gold_spans)
+//	      instead of a history
 //	-v
 //	      log each commit or task evaluated to standard error
 //

@@ -48,7 +48,7 @@ func (ev *evalFlags) register(fl *flag.FlagSet) {
 	fl.StringVar(&ev.ranking, "ranking", repomap.RankingDefault+","+repomap.RankingAider, "the `rankings` to compare, comma-separated (with --tasks: "+repomap.RankingDefault+")")
 	fl.BoolVar(&ev.noHistory, "no-history", false, "rank without history in every variant (as a ranking's +nohistory does), for comparisons")
 	fl.StringVar(&ev.style, "style", repomap.StyleCompact, "the `styles` to compare, comma-separated; with more than one, the variants are RANKING/STYLE")
-	fl.StringVar(&ev.tasks, "tasks", "", "measure on the task set in `file` (JSON Lines of instance_id, repo, base_commit, problem_statement, gold_files) instead of a history")
+	fl.StringVar(&ev.tasks, "tasks", "", "measure on the task set in `file` (JSON Lines of instance_id, repo, base_commit, problem_statement, gold_files, and optionally gold_spans) instead of a history")
 	fl.StringVar(&ev.mirrors, "mirrors", "", "with --tasks: the `directory` of the repositories' git mirrors, one per repository, named owner+name (or owner+name.git)")
 	fl.StringVar(&ev.repos, "repo", "", "with --tasks: only the tasks of these `repositories`, comma-separated")
 	fl.StringVar(&ev.instances, "instances", "", "with --tasks: only these `instances`, comma-separated")
@@ -351,7 +351,9 @@ repository's directory, by default the current one; nothing is written
 to it. With --tasks it measures on a task set instead: issues filed
 against repositories (git mirrors under --mirrors) at a base commit, each
 mapped with the issue's text as the request, against BM25 and random
-rankings of the same files. With --canons it counts, for each canon (the
+rankings of the same files; where a task names the definitions its fix
+edits (gold_spans), the report also says how many of them the maps show
+and where they rank, against BM25 over definitions. With --canons it counts, for each canon (the
 central API of a repository, by its documentation), the names the map
 for no request shows. See package eval for the method and the report.`,
 		flags: func(fl *flag.FlagSet, c *config) {

@@ -150,6 +150,20 @@ func TestMapFormats(t *testing.T) {
 	if strings.Contains(js, `\u003c`) {
 		t.Errorf("repomap --format json escapes HTML")
 	}
+	// The ranked files and definitions are the library's, in its order.
+	m, err := repomap.New(dir, &repomap.Options{MaxTokens: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	res, err := m.Build(context.Background(), repomap.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := output.NewMapDoc(m.Roots(), res)
+	if len(doc.RankedDefs) == 0 || !slices.Equal(doc.RankedFiles, want.RankedFiles) || !slices.Equal(doc.RankedDefs, want.RankedDefs) {
+		t.Errorf("repomap --format json ranks files %+v and definitions %+v\nwant %+v and %+v", doc.RankedFiles, doc.RankedDefs, want.RankedFiles, want.RankedDefs)
+	}
 }
 
 func TestMarkdownFence(t *testing.T) {

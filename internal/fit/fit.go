@@ -12,6 +12,7 @@ type Row struct {
 	Line int    // 0-based
 	Kind string // the kind of definition on it ("function", "type"…) or of use
 	Name string // the name defined or used on it
+	Qual string // what qualifies the definition (a method's class or receiver), as its tags say; "" for none
 }
 
 // Item is one entry of a ranked list: a definition, with the rows of all

@@ -359,12 +359,13 @@ type shownDef struct {
 	row      fit.Row
 }
 
-// ShownDefs returns the definitions of set that a map shows, in tag order.
+// ShownDefs returns the definitions of set that a map shows, in tag
+// order, each with its qualifier.
 func ShownDefs(set tags.Set) []fit.Row {
 	var out []fit.Row
 	for j, t := range set.Tags {
 		if t.Kind == tags.Definition && !link.GraphOnly(set.Sub(j)) {
-			out = append(out, fit.Row{Line: int(t.Line), Kind: set.Sub(j), Name: set.Str(t.Name)})
+			out = append(out, fit.Row{Line: int(t.Line), Kind: set.Sub(j), Name: set.Str(t.Name), Qual: set.Qual(j)})
 		}
 	}
 	return out

@@ -32,10 +32,16 @@ import (
 //	      "path": "main.go",     // slash-separated, prefixed by the root's name if it has one
 //	      "rank": 0.0123,        // its PageRank (in a related map: the weight of its links), 6 digits
 //	      "defs": [              // the definitions it shows, by line; empty for a file listed by name
-//	        {"name": "main", "kind": "function", "line": 12}   // line is 1-based
+//	        {"name": "main", "qualifier": "", "kind": "function", "line": 12}   // line is 1-based
 //	      ],
 //	      "text": "main.go:\n⋮\n│func main() {\n⋮\n"          // its part of "text"
 //	    }
+//	  ],
+//	  "ranked_files": [          // the files of the ranking, best first (see below)
+//	    {"path": "geo/geo.go", "score": 0.0456}
+//	  ],
+//	  "ranked_defs": [           // the definitions of the ranking, best first
+//	    {"path": "geo/geo.go", "name": "Dist", "qualifier": "p Point", "kind": "method", "line": 9, "score": 0.0456}
 //	  ]
 //	}
 //
@@ -44,12 +50,24 @@ import (
 // slash-separated, or "" for a tree that is not a directory on disk.
 // The budget caps "text" alone: the rest of the document is not counted.
 // In a related map, "kind" is "use" for a line that uses a definition of
-// the file the map is about.
+// the file the map is about. A definition's "qualifier" is the one its
+// language's tags record (a Python method's class, a Go method's
+// receiver; see repomap.Def), "" for none.
+//
+// The map is the start of a ranked list of definitions; "ranked_defs"
+// are the definitions it shows followed by the next ones of the list
+// (repomap.RankedMore more entries of the list), best first, each with
+// the score it was ranked by. "ranked_files" are the files of those
+// definitions and the files listed by name, in the order of each one's
+// first entry, with that entry's score. Files of a later tier (tests,
+// examples…) come after the others whatever their scores.
+//
+// Version 2 added "qualifier", "ranked_files" and "ranked_defs".
 //
 // # Definitions (repomap defs)
 //
 //	{
-//	  "schema": 1,
+//	  "schema": 2,
 //	  "roots": […],
 //	  "definitions": [           // by path, then line
 //	    {"path": "shapes/area.go", "name": "Area", "kind": "function", "line": 4,
@@ -60,7 +78,7 @@ import (
 // # References (repomap refs)
 //
 //	{
-//	  "schema": 1,
+//	  "schema": 2,
 //	  "roots": […],
 //	  "references": [            // for each name asked for, its files, best ranked first
 //	    {"name": "Area", "path": "main.go", "rank": 0.0123, "lines": [6, 9]}
@@ -70,7 +88,7 @@ import (
 // # The file graph (repomap graph)
 //
 //	{
-//	  "schema": 1,
+//	  "schema": 2,
 //	  "roots": […],
 //	  "files": [                 // the files of the graph, best ranked first
 //	    {"path": "main.go", "rank": 0.0123,  // its PageRank, as in a map
@@ -88,7 +106,7 @@ import (
 // the files' teleport as personalization gives their ranks. Numbers have
 // six significant digits. With -top, the files are the best ranked and
 // the edges those between them.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Head is the start of every JSON document.
 type Head struct {
@@ -137,7 +155,7 @@ func NewHead(roots []repomap.Root) Head {
 }
 
 // NewMapDoc returns the document of r, a map of the roots: r with its
-// ranks rounded and no null arrays.
+// ranks and scores rounded and no null arrays.
 func NewMapDoc(roots []repomap.Root, r *repomap.Result) *MapDoc {
 	c := *r
 	c.Files = make([]repomap.FileResult, len(r.Files))
@@ -147,6 +165,16 @@ func NewMapDoc(roots []repomap.Root, r *repomap.Result) *MapDoc {
 			f.Defs = []repomap.Def{}
 		}
 		c.Files[i] = f
+	}
+	c.RankedFiles = make([]repomap.RankedFile, len(r.RankedFiles))
+	for i, f := range r.RankedFiles {
+		f.Score = Round6(f.Score)
+		c.RankedFiles[i] = f
+	}
+	c.RankedDefs = make([]repomap.RankedDef, len(r.RankedDefs))
+	for i, d := range r.RankedDefs {
+		d.Score = Round6(d.Score)
+		c.RankedDefs[i] = d
 	}
 	return &MapDoc{NewHead(roots), &c}
 }
