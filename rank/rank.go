@@ -108,6 +108,14 @@ type Input struct {
 	// it lacks keeps its scores; factors that are not positive and finite
 	// are ignored. It changes neither the ranks of files nor the graph.
 	Scale map[string]float64
+	// Lift, when not nil, raises the scores of some definitions, by path
+	// then name: a definition's score grows by its factor times the best
+	// score of its file's definitions, after Scale, so that a definition
+	// with a factor of 1 comes level with its file's best. The caller's
+	// own evidence for a definition (its relevance to a request, say);
+	// factors that are not positive and finite are ignored. It changes
+	// neither the ranks of files nor the graph.
+	Lift map[string]map[string]float64
 	// Tier, when not nil, puts files in tiers, by path: the entries of a
 	// file of a lower tier come before those of every file of a higher
 	// one, definition entries first, then file-only entries, each part
@@ -133,7 +141,7 @@ type Input struct {
 	// Index for the same query ended its power iteration: its Result's
 	// Files and Iterations. Rank then does not iterate, for the same
 	// result: the ranks are those it would compute again. The caller
-	// vouches that the query is the same (the fields above but Scale,
+	// vouches that the query is the same (the fields above but Scale, Lift,
 	// Tier and ByName, which do not change the ranks); ranks of other nodes than
 	// the graph's are not used, and Rank iterates.
 	Converged *Converged

@@ -1210,3 +1210,45 @@ func TestRankParallelSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestLift: Input.Lift raises a definition's score by its factor times
+// the best score of its file's definitions, after Scale, and changes no
+// other score and no rank of a file.
+func TestLift(t *testing.T) {
+	files := []File{
+		{Path: "a.go", Defs: []string{"A", "Quiet"}, Refs: []string{"B"}},
+		{Path: "b.go", Defs: []string{"B"}, Refs: []string{"A", "A", "C"}},
+		{Path: "c.go", Defs: []string{"C"}},
+	}
+	scale := map[string]float64{"a.go": 3}
+	plain := Rank(Input{Files: files, Scale: scale})
+	lifted := Rank(Input{Files: files, Scale: scale, Lift: map[string]map[string]float64{
+		"a.go":    {"Quiet": 2, "A": math.NaN()},
+		"b.go":    {"B": -1, "Missing": 1},
+		"none.go": {"X": 1},
+	}})
+	best := plainScore(plain, "a.go", "A")
+	if q := plainScore(plain, "a.go", "Quiet"); q >= best {
+		t.Fatalf("Quiet scores %g without a lift, A %g: the test needs it lower", q, best)
+	}
+	for _, e := range lifted.Entries {
+		if e.Name == "" {
+			continue
+		}
+		want := plainScore(plain, e.Path, e.Name)
+		if e.Path == "a.go" && e.Name == "Quiet" {
+			want += 2 * best
+		}
+		if math.Abs(e.Score-want) > 1e-12 {
+			t.Errorf("lifted, %s %s scores %g, want %g", e.Path, e.Name, e.Score, want)
+		}
+	}
+	if lifted.Entries[0].Name != "Quiet" {
+		t.Errorf("Quiet, lifted by twice its file's best, is not first: %+v", lifted.Entries)
+	}
+	for q, r := range plain.Files {
+		if lifted.Files[q] != r {
+			t.Errorf("rank of %s = %g lifted, %g without", q, lifted.Files[q], r)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -118,8 +119,16 @@ func (x *Index) Ranking(in Input) *Ranking {
 		if scale != nil {
 			score[slot] *= scale[f]
 		}
-		r.count[f]++
-		r.heap = append(r.heap, defKey{score[slot], r.tier[f], f, int32(slot)})
+	}
+	if len(in.Lift) > 0 {
+		r.lift(in.Lift)
+	}
+	for slot, ok := range scored {
+		if ok {
+			f := s.defFile[slot]
+			r.count[f]++
+			r.heap = append(r.heap, defKey{score[slot], r.tier[f], f, int32(slot)})
+		}
 	}
 	for i := len(r.heap)/2 - 1; i >= 0; i-- {
 		siftDown(r.heap, i)
@@ -169,6 +178,30 @@ func (x *Index) Ranking(in Input) *Ranking {
 		r.tail = append(r.tail, e)
 	}
 	return r
+}
+
+// lift raises the scores of the definitions of lift (Input.Lift): each
+// by its factor times the best score of its file's definitions.
+func (r *Ranking) lift(lift map[string]map[string]float64) {
+	for _, p := range slices.Sorted(maps.Keys(lift)) {
+		f, ok := slices.BinarySearch(r.s.paths, p)
+		if !ok {
+			continue
+		}
+		best := 0.0
+		for _, slot := range r.s.fileDefSlot[r.s.fileDefStart[f]:r.s.fileDefStart[f+1]] {
+			if r.listed[slot] {
+				best = max(best, r.score[slot])
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(lift[p])) {
+			if v := lift[p][name]; v > 0 && !math.IsInf(v, 0) {
+				if slot, ok := r.slotOf(int32(f), name); ok {
+					r.score[slot] += v * best
+				}
+			}
+		}
+	}
 }
 
 // Len returns the number of definition entries: those that come before

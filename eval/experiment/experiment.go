@@ -237,18 +237,23 @@ var aiderChanges = map[string]change{
 	"byname":     flag(func(c *policy.Config) { c.ByName = true }),
 	"companions": flag(func(c *policy.Config) { c.Companions = true }),
 	"variants":   flag(func(c *policy.Config) { c.Items.Variants = true }),
-	"mixcode":    flag(func(c *policy.Config) { c.Rel.MixCode = true }),
-	"codetop":    flag(func(c *policy.Config) { c.Rel.CodeTop = true }),
-	"rows":       count("a whole number from 1 to 1000", 1, 1000, func(c *policy.Config, n int) { c.Rows = n }),
-	"mix":        count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.Items.Every = n }),
-	"text":       weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Text = w }),
-	"long":       weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.LongIdent = w }),
-	"common":     weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.CommonIdent = w }),
-	"self":       weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.Unreferenced = w }),
-	"mentioned":  weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.MentionedUnused = w }),
-	"lone":       weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.Lone = w }),
-	"reverse":    flag(func(c *policy.Config) { c.Reverse = policy.Default().Reverse }),
-	"reverse=":   weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Reverse = w }),
+	"defs":       flag(func(c *policy.Config) { c.Rel.Defs = policy.Default().Rel.Defs }),
+	"defs=": weight("a lift above 0", 0, 100, false, true, func(c *policy.Config, w float64) {
+		c.Rel.Defs = policy.Default().Rel.Defs
+		c.Rel.Defs.Lift = w
+	}),
+	"mixcode":   flag(func(c *policy.Config) { c.Rel.MixCode = true }),
+	"codetop":   flag(func(c *policy.Config) { c.Rel.CodeTop = true }),
+	"rows":      count("a whole number from 1 to 1000", 1, 1000, func(c *policy.Config, n int) { c.Rows = n }),
+	"mix":       count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.Items.Every = n }),
+	"text":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Text = w }),
+	"long":      weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.LongIdent = w }),
+	"common":    weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.CommonIdent = w }),
+	"self":      weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.Unreferenced = w }),
+	"mentioned": weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.MentionedUnused = w }),
+	"lone":      weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Weights.Lone = w }),
+	"reverse":   flag(func(c *policy.Config) { c.Reverse = policy.Default().Reverse }),
+	"reverse=":  weight("a weight above 0", 0, 100, false, true, func(c *policy.Config, w float64) { c.Reverse = w }),
 }
 
 // setRel sets the relevance from TOP/PERSONAL/BOOST.

@@ -92,6 +92,28 @@ type Relevance struct {
 	// the words are about documents.
 	MixCode bool
 	CodeTop bool
+	// Defs says how the relevance of each definition of the most
+	// relevant files steers the ranking.
+	Defs DefRel
+}
+
+// DefRel says how the relevance of the definitions of the files most
+// relevant to a request's words (BM25F over fields of their tags) steers
+// the ranking: Name, Qual and Body weigh the words of a definition's
+// name, of its qualifier and of the names its body refers to; Direct,
+// times the rarest word's weight, is what a name the request writes as
+// code adds. A definition's score then grows by Lift times its relevance
+// (the best definition's is 1) times the best score of its file's
+// definitions. Lift 0 leaves the ranking as it is.
+type DefRel struct {
+	Lift   float64
+	Name   float64
+	Qual   float64
+	Body   float64
+	Direct float64
+	// PerFile, when positive, is the most definitions of a file lifted:
+	// its most relevant ones.
+	PerFile int
 }
 
 // History says how the history of the tree (package history) steers

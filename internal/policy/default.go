@@ -86,6 +86,16 @@ const (
 	histRecency    = 0                    // the boost of a file changed lately
 )
 
+// The relevance of the definitions of the most relevant files to a
+// request's words (BM25F over their tags' fields).
+const (
+	defLift   = 0.5 // the best definition's score grows by this times its file's best
+	defName   = 3   // a word of a definition's name
+	defQual   = 1   // a word of its qualifier (a method's receiver)
+	defBody   = 1   // a word of a name its body refers to
+	defDirect = 1   // a name the request writes as code adds the rarest word's weight
+)
+
 // Default returns repomap's ranking: Aider's, with each language's rules
 // of resolution, edges back from definitions to their users, the files'
 // roles, the relevance of files to the request's words, and the
@@ -97,7 +107,8 @@ func Default() Config {
 		Reverse: reverseWeight, Private: privateWeight, OverviewLong: overviewLong,
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,
 		Front: frontShare, Readme: readmeShare,
-		Rel: Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed},
+		Rel: Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed,
+			Defs: DefRel{Lift: defLift, Name: defName, Qual: defQual, Body: defBody, Direct: defDirect}},
 		History: History{On: true, Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
 			Focus: histFocus, FocusBoost: histFocusBoost, Lift: histLift, Request: histRequest, RequestBoost: histReqBoost,
 			RequestTop: histReqTop, Recency: histRecency},

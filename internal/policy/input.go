@@ -112,7 +112,7 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		// files whose words the words are.
 		named := namedFiles(q.Text, s.Paths())
 		mentions = slices.Concat(mentions, named, CodeWords(q.Text), traceNames(q.Text))
-		rel = relevance(ctx, s, q.Text, rk.Rel.Text)
+		rel, idf := relevanceIDF(ctx, s, q.Text, rk.Rel.Text)
 		if rk.Rel.DocRel > 0 {
 			// The words of a page are prose: its relevance counts
 			// docRel of a code file's.
@@ -145,6 +145,9 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		}
 		for _, p := range top {
 			in.Personal[p] = rk.Rel.Personal * rel[p]
+		}
+		if d := rk.Rel.Defs; d.Lift > 0 {
+			in.Lift = liftDefs(ctx, s, top, idf, directNames(q.Text), d)
 		}
 		// Every definition's score grows by relBoost times its file's
 		// relevance.

@@ -213,9 +213,24 @@ func (sc *scorer) weigh(row []float32, length, weight float32) float32 {
 // whose entries were not read are the scores made as the disk cache was
 // read (entry.lazy), when they are for these words.
 func relevance(ctx context.Context, s *index.Snapshot, text string, textWeight float64) map[string]float64 {
+	rel, _ := relevanceIDF(ctx, s, text, textWeight)
+	return rel
+}
+
+// rarity is how rare each word of a request is among the files of a
+// tree: the hashes of its words, ascending, and the inverse document
+// frequency of each, as BM25 weighs it.
+type rarity struct {
+	hashes []uint32
+	idf    []float64
+}
+
+// relevanceIDF is relevance, with the rarity of the words of text among
+// the files of s.
+func relevanceIDF(ctx context.Context, s *index.Snapshot, text string, textWeight float64) (map[string]float64, rarity) {
 	q := newWordsQuery(text, textWeight)
 	if q == nil {
-		return nil
+		return nil, rarity{}
 	}
 	nq := len(q.hashes)
 	tf := make([]float32, len(s.Files)*nq) // by file, then word
@@ -272,7 +287,7 @@ func relevance(ctx context.Context, s *index.Snapshot, text string, textWeight f
 			out[f.Path] = score
 		}
 	}
-	return out
+	return out, rarity{q.hashes, idf}
 }
 
 // topRelevant returns the k files of rel with the highest scores, best

@@ -1,0 +1,228 @@
+package policy
+
+import (
+	"cmp"
+	"context"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/words"
+	"github.com/repomap-dev/repomap/tags"
+)
+
+// The relevance of each definition of a file to a request's words: BM25F
+// over the fields of the definition as the tags of its file give them,
+// the words of its name, of its qualifier (a method's receiver), and of
+// the names its body refers to (the references from its line to the next
+// definition's), each word weighed by its rarity among the files of the
+// tree (the inverse document frequency of the files' relevance). A name
+// the request writes as code, or a function of a stack trace, names a
+// definition directly. Only the tags are read, which the index keeps: no
+// file is read again.
+
+// defField is one field of a definition, as its relevance weighs it.
+type defField int
+
+const (
+	fieldName defField = iota
+	fieldQual
+	fieldBody
+	numFields
+)
+
+// defTerms is what a definition holds of a request's words: how often
+// each word (by its place in the rarity's hashes) is in each field, and
+// the length of its body.
+type defTerms struct {
+	tf   [numFields][]float32
+	body int
+}
+
+// defRelevance returns the relevance of the definitions of the files ps
+// of s to the request's words (r) and to the names it writes as code
+// (direct), by path then name as the ranking knows them
+// (link.RankName); each between 0 and 1, the best 1. Definitions that
+// match no word are left out.
+func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity, direct map[string]bool, c DefRel) map[string]map[string]float64 {
+	if len(r.hashes) == 0 && len(direct) == 0 || len(ps) == 0 {
+		return nil
+	}
+	var is []int
+	for _, p := range ps {
+		if i, ok := s.Lookup(p); ok {
+			is = append(is, i)
+		}
+	}
+	s.Read(ctx, is)
+	type scored struct {
+		path, name string
+		terms      defTerms
+		direct     bool
+	}
+	var defs []scored
+	var bodies, nBodies float64
+	var buf []uint32
+	for _, i := range is {
+		set := s.Tags(ctx, i)
+		// The words of r each string of the file holds, by their places
+		// in r, and how many words it has.
+		hits := make([][]int32, set.NumStrings())
+		lens := make([]int, set.NumStrings())
+		for j := range set.NumStrings() {
+			buf = words.AppendHashes(buf[:0], set.Str(uint32(j)))
+			lens[j] = len(buf)
+			for _, h := range buf {
+				if k, ok := slices.BinarySearch(r.hashes, h); ok {
+					hits[j] = append(hits[j], int32(k))
+				}
+			}
+		}
+		// The lines of the definitions, ascending: a body runs to the
+		// next one; and the references, by line.
+		var lines []int32
+		var refs []tags.Packed
+		for _, t := range set.Tags {
+			if t.Kind == tags.Definition {
+				lines = append(lines, t.Line)
+			} else {
+				refs = append(refs, t)
+			}
+		}
+		slices.Sort(lines)
+		lines = slices.Compact(lines)
+		slices.SortStableFunc(refs, func(a, b tags.Packed) int { return int(a.Line - b.Line) })
+		for j, t := range set.Tags {
+			if t.Kind != tags.Definition || link.GraphOnly(set.Sub(j)) {
+				continue
+			}
+			name := set.Str(t.Name)
+			d := scored{path: s.Files[i].Path, name: link.RankName(set.Sub(j), name), direct: direct[name]}
+			for f := range numFields {
+				d.terms.tf[f] = make([]float32, len(r.hashes))
+			}
+			for _, k := range hits[t.Name] {
+				d.terms.tf[fieldName][k]++
+			}
+			if t.Qual > 0 {
+				for _, k := range hits[t.Qual-1] {
+					d.terms.tf[fieldQual][k]++
+				}
+			}
+			k, _ := slices.BinarySearch(lines, t.Line)
+			end := int32(1<<31 - 1)
+			if k+1 < len(lines) {
+				end = lines[k+1]
+			}
+			lo, _ := slices.BinarySearchFunc(refs, t.Line, func(u tags.Packed, l int32) int { return int(u.Line - l) })
+			for _, u := range refs[lo:] {
+				if u.Line >= end {
+					break
+				}
+				for _, k := range hits[u.Name] {
+					d.terms.tf[fieldBody][k]++
+				}
+				d.terms.body += lens[u.Name]
+			}
+			bodies += float64(d.terms.body)
+			nBodies++
+			defs = append(defs, d)
+		}
+	}
+	avg := max(bodies/max(nBodies, 1), 1)
+	weights := [numFields]float64{c.Name, c.Qual, c.Body}
+	best := 0.0
+	score := make([]float64, len(defs))
+	maxIDF := 0.0
+	for _, v := range r.idf {
+		maxIDF = max(maxIDF, v)
+	}
+	for n, d := range defs {
+		var sc float64
+		norm := 1 - bm25B + bm25B*float64(d.terms.body)/avg
+		for k, idf := range r.idf {
+			var tf float64
+			for f := range numFields {
+				v := float64(d.terms.tf[f][k])
+				if f == fieldBody {
+					v /= norm
+				}
+				tf += weights[f] * v
+			}
+			if tf > 0 {
+				sc += idf * tf / (bm25K1 + tf)
+			}
+		}
+		if d.direct {
+			sc += c.Direct * maxIDF
+		}
+		score[n] = sc
+		best = max(best, sc)
+	}
+	if best == 0 {
+		return nil
+	}
+	out := make(map[string]map[string]float64)
+	for n, d := range defs {
+		if score[n] == 0 {
+			continue
+		}
+		m := out[d.path]
+		if m == nil {
+			m = make(map[string]float64)
+			out[d.path] = m
+		}
+		m[d.name] = max(m[d.name], score[n]/best)
+	}
+	return out
+}
+
+// directNames returns the names that text writes as code or that a stack
+// trace in it names: its code words (CodeWords), the functions of its
+// traces (traceNames), the names called in it (`name(`), and the parts of
+// dotted names (`Class.method`).
+func directNames(text string) map[string]bool {
+	out := make(map[string]bool)
+	for _, w := range CodeWords(text) {
+		out[w] = true
+	}
+	for _, w := range traceNames(text) {
+		out[w] = true
+	}
+	for _, m := range callRE.FindAllStringSubmatch(text, -1) {
+		out[m[1]] = true
+	}
+	for _, m := range dottedRE.FindAllStringSubmatch(text, -1) {
+		out[m[1]] = true
+		out[m[2]] = true
+	}
+	return out
+}
+
+var (
+	callRE   = regexp.MustCompile(`([\pL_][\pL\pN_]*)\(`)
+	dottedRE = regexp.MustCompile(`([\pL_][\pL\pN_]*)\.([\pL_][\pL\pN_]*)`)
+)
+
+// liftDefs returns the lift of the definitions of the files ps of s
+// (rank.Input.Lift): c.Lift times each one's relevance to the request
+// (defRelevance).
+func liftDefs(ctx context.Context, s *index.Snapshot, ps []string, r rarity, direct map[string]bool, c DefRel) map[string]map[string]float64 {
+	rel := defRelevance(ctx, s, ps, r, direct, c)
+	for _, m := range rel {
+		if c.PerFile > 0 && len(m) > c.PerFile {
+			// The file's PerFile most relevant definitions, ties by name.
+			names := slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b)) })
+			for _, name := range names[c.PerFile:] {
+				delete(m, name)
+			}
+		}
+		for name := range m {
+			m[name] *= c.Lift
+		}
+	}
+	return rel
+}
