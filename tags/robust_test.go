@@ -118,7 +118,11 @@ func TestParsePathologicalQuery(t *testing.T) {
 			if !errors.Is(err, ErrTimeout) {
 				t.Errorf("Parse(%s) error = %v, want ErrTimeout", tc.path, err)
 			}
-			if took > timeout+2*time.Second {
+			// The timeout counts the processor's time of the parse's
+			// thread: on a machine busy with other work its wall time is
+			// longer. 10 s still tells a bound query from an unbounded
+			// one (20 s and 3 minutes, above).
+			if took > timeout+10*time.Second {
 				t.Errorf("Parse(%s) with a %v timeout took %v", tc.path, timeout, took)
 			}
 			t.Logf("Parse(%s) with a %v timeout returned after %v", tc.path, timeout, took)
