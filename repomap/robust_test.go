@@ -383,7 +383,7 @@ func TestDeepNestingMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(rel.Text, "\ndeep.py:\n") || !strings.Contains(rel.Text, "│deep_call(),\n") {
+	if !strings.Contains("\n"+rel.Text, "\ndeep.py:\n") || !strings.Contains(rel.Text, "│deep_call(),\n") {
 		t.Errorf("Related(lib.py) lacks the deep use in deep.py:\n%.300s", rel.Text)
 	}
 

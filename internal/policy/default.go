@@ -89,7 +89,7 @@ const (
 // The relevance of the definitions of the most relevant files to a
 // request's words (BM25F over their tags' fields).
 const (
-	defLift   = 0.5 // the best definition's score grows by this times its file's best
+	defLift   = 0.1 // the best definition's score grows by this times its file's best
 	defName   = 3   // a word of a definition's name
 	defQual   = 1   // a word of its qualifier (a method's receiver)
 	defBody   = 1   // a word of a name its body refers to
