@@ -139,7 +139,14 @@ func checkBlock(t *testing.T, src *render.Source, path string, lois []int, out s
 		if hidden != (r > next) {
 			t.Fatalf("row %d follows row %d, with %s before it: %v:\n%s", r, next-1, hiddenMark, hidden, out)
 		}
-		real := strings.ReplaceAll(strings.ToValidUTF8(shownMark+src.Lines[r], "\uFFFD"), "\x00", "\uFFFD")
+		// The row as a map shows it: valid UTF-8, each control character
+		// but tab a U+FFFD.
+		real := shownMark + strings.Map(func(c rune) rune {
+			if c != '\t' && render.Control(c) {
+				return '\uFFFD'
+			}
+			return c
+		}, strings.ToValidUTF8(src.Lines[r], "\uFFFD"))
 		cut, isCut := strings.CutSuffix(line, "…")
 		isCut = isCut && utf8.RuneCountInString(line) == maxLine && utf8.RuneCountInString(real) > maxLine && strings.HasPrefix(real, cut)
 		if line != real && !isCut {
