@@ -18,22 +18,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/index/indextest"
 )
 
-// writeTree writes files under a new temporary directory and returns it.
+// writeTree writes files (slash-separated path → text) under a new
+// temporary directory, and returns it.
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
-	root := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return indextest.Tree(t, files)
 }
 
 var smallTree = map[string]string{

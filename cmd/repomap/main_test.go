@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/repomap-dev/repomap/internal/cachetest"
+	"github.com/repomap-dev/repomap/internal/index/indextest"
 	"github.com/repomap-dev/repomap/repomap"
 	"github.com/repomap-dev/repomap/repomap/output"
 	"github.com/repomap-dev/repomap/tags"
@@ -35,17 +36,7 @@ func TestMain(m *testing.M) {
 // temporary directory, and returns it.
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return indextest.Tree(t, files)
 }
 
 // shopTree is a small tree: a package and a program that uses it.
