@@ -20,9 +20,10 @@ import (
 // The list of items is made as the fit reads it. It is
 //
 //   - the definition entries of the ranking, but for those of names a
-//     file defines only to link files (link.Linked.Hidden), with the best
-//     definition of each of the files most relevant to the request's
-//     words moved up (interleave);
+//     file defines only to link files (link.Linked.Hidden), with the
+//     definitions the policy leads with (policy.Lead: the most relevant
+//     to the request's words of the files most relevant to them) moved
+//     up (interleave);
 //   - then the files by name alone: the ranking's file-only entries and,
 //     when some file's definitions are all hidden, that file too, all of
 //     them then by rank and path.
@@ -42,8 +43,8 @@ type itemList struct {
 	peeked   rank.Entry // the a-th shown definition, when havePeek
 	havePeek bool
 
-	// The best shown definition of each file to move up, by relevance,
-	// every how many items, and the next to place.
+	// The shown definitions to move up, by relevance, every how many
+	// items, and the next to place.
 	lifted []rank.Entry
 	every  int
 	next   int
@@ -64,14 +65,13 @@ type itemList struct {
 type pathName struct{ path, name string }
 
 // newItemList returns the maker of the items of the ranking rk, without
-// the definitions hidden lists, with the best definition of the k-th
-// file of lifted moved up to place k·every at the latest (as interleave
-// does).
+// the definitions hidden lists, with the k-th definition of leads moved
+// up to place k·every at the latest (as interleave does).
 //
 // With spread on, the first spreadHead shown definitions are put in the
 // order spreadNames gives them, with the tiers of tier, before the files
 // are moved up.
-func newItemList(rk *rank.Ranking, hidden map[string][]string, lifted []string, every int, spread spreading, tier map[string]int) *itemList {
+func newItemList(rk *rank.Ranking, hidden map[string][]string, leads []policy.Lead, every int, spread spreading, tier map[string]int) *itemList {
 	l := &itemList{rk: rk, hidden: hidden, every: every, moved: make(map[pathName]bool)}
 	// Shown definitions: all but the hidden ones. A file all of whose
 	// definitions are hidden goes among the files by name alone.
@@ -94,20 +94,28 @@ func newItemList(rk *rank.Ranking, hidden map[string][]string, lifted []string, 
 		l.spread(spread, tier)
 	}
 	if every > 0 {
-		for _, p := range lifted {
-			if i := slices.IndexFunc(l.head, func(e rank.Entry) bool { return e.Path == p }); i >= 0 {
-				l.lifted = append(l.lifted, l.head[i]) // its first in the spread order
-				continue
-			}
-			for _, e := range rk.Of(p) {
-				if !l.isHidden(e) {
-					l.lifted = append(l.lifted, e)
-					break
-				}
+		for _, d := range leads {
+			if e, ok := l.lead(d); ok {
+				l.lifted = append(l.lifted, e)
 			}
 		}
 	}
 	return l
+}
+
+// lead returns the shown definition entry of d: its first in the spread
+// order when d names none.
+func (l *itemList) lead(d policy.Lead) (rank.Entry, bool) {
+	at := func(e rank.Entry) bool { return e.Path == d.Path && (d.Name == "" || e.Name == d.Name) }
+	if i := slices.IndexFunc(l.head, at); i >= 0 {
+		return l.head[i], true
+	}
+	for _, e := range l.rk.Of(d.Path) {
+		if at(e) && !l.isHidden(e) {
+			return e, true
+		}
+	}
+	return rank.Entry{}, false
 }
 
 // spread takes the first spreadHead shown definitions off the ranking
@@ -225,18 +233,18 @@ type List struct {
 
 // New returns the list of the ranking r of the files of s: its
 // definitions, but for those of names hidden lists by file, with the
-// best definition of the k-th file of lifted moved up to place
-// k·c.Items.Every at the latest, the head spread by c.Items with the tiers
+// k-th definition of leads moved up to place k·c.Items.Every at the
+// latest, the head spread by c.Items with the tiers
 // of tier, then the files by name alone; each item with its first c.Rows
 // definitions of its name in its file (all when 0), read from s when a
 // prefix holds it. ctx bounds what the spreading reads of s (the tags of
 // the files of another build's copies of a definition).
-func New(ctx context.Context, s *index.Snapshot, r *rank.Ranking, hidden map[string][]string, lifted []string, tier map[string]int, c policy.Config) *List {
+func New(ctx context.Context, s *index.Snapshot, r *rank.Ranking, hidden map[string][]string, leads []policy.Lead, tier map[string]int, c policy.Config) *List {
 	sp := spreading{names: c.Items.Spread, docs: c.Items.DocItems}
 	if c.Items.Variants {
 		sp.variants = func(head []fit.Item) []bool { return buildVariants(ctx, s, head) }
 	}
-	m := newItemList(r, hidden, lifted, c.Items.Every, sp, tier)
+	m := newItemList(r, hidden, leads, c.Items.Every, sp, tier)
 	return &List{n: m.len(), maker: m, rows: &rowIndex{snap: s, files: make(map[string][]shownDef), max: c.Rows}}
 }
 

@@ -13,13 +13,14 @@ import (
 
 	"github.com/repomap-dev/repomap/internal/fit"
 	"github.com/repomap-dev/repomap/internal/index/indextest"
+	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/rank"
 )
 
 // eagerItems is the rank stage's list of items made over the whole
 // sorted ranking at once, as the map made it before the list was made
 // as it is read: the oracle of TestItemListLazy.
-func eagerItems(res *rank.Result, hidden map[string][]string, mixed []string, every, spread int, tier map[string]int) []fit.Item {
+func eagerItems(res *rank.Result, hidden map[string][]string, mixed []policy.Lead, every, spread int, tier map[string]int) []fit.Item {
 	items := make([]fit.Item, 0, len(res.Entries))
 	listed := make(map[string]bool)
 	var dropped []string
@@ -58,27 +59,24 @@ func eagerItems(res *rank.Result, hidden map[string][]string, mixed []string, ev
 	return items
 }
 
-// interleave moves up, in the definitions of items, the best definition
-// of each of files (the most relevant first) to at least the every-th
-// place after the one of the file before, so that the map shows the
-// files most relevant to the request's words beside those the graph
-// ranks first. A moved item takes the score of the one it goes before.
-func interleave(items []fit.Item, files []string, every int) {
+// interleave moves up, in the definitions of items, the definition of
+// each of leads (the most relevant first: a named one, or a file's best)
+// to at least the every-th place after the one before, so that the map
+// shows the definitions most relevant to the request's words beside
+// those the graph ranks first. A moved item takes the score of the one
+// it goes before.
+func interleave(items []fit.Item, leads []policy.Lead, every int) {
 	end := slices.IndexFunc(items, func(it fit.Item) bool { return it.Name == "" })
 	if end < 0 {
 		end = len(items)
 	}
 	defs := items[:end]
-	best := make(map[string]int, len(files)) // a file's first definition
-	for i, it := range defs {
-		if _, ok := best[it.Path]; !ok {
-			best[it.Path] = i
-		}
-	}
 	moved := make([]bool, len(defs))
 	var lifted []int // the items to move, by relevance
-	for _, p := range files {
-		if i, ok := best[p]; ok {
+	for _, d := range leads {
+		if i := slices.IndexFunc(defs, func(it fit.Item) bool {
+			return it.Path == d.Path && (d.Name == "" || it.Name == d.Name)
+		}); i >= 0 {
 			lifted = append(lifted, i)
 		}
 	}
@@ -159,8 +157,13 @@ func TestItemListLazy(t *testing.T) {
 		// Files to move up: some of the best ranked among them, which
 		// the list reaches before their turn.
 		last := res.Entries[len(res.Entries)-1].Path
-		for _, mixed := range [][]string{nil, {"twin/p2/f6.go", "p0/f4.go", "p1/f1.go", "nowhere.go", "p0/f4.go", "twin/p0/f0.go", "p3/f27.go"},
-			{last, res.Entries[5].Path, "twin/p3/f29.go", res.Entries[0].Path, res.Entries[1].Path, "p2/f10.go"}} {
+		// Definitions to move up: the best of some of the best ranked
+		// files, which the list reaches before their turn, and some by
+		// name: low in the list, hidden, or none of their file's.
+		mid, low := res.Entries[len(res.Entries)/3], res.Entries[len(res.Entries)/2]
+		for _, mixed := range [][]policy.Lead{nil, fileLeads([]string{"twin/p2/f6.go", "p0/f4.go", "p1/f1.go", "nowhere.go", "p0/f4.go", "twin/p0/f0.go", "p3/f27.go"}),
+			fileLeads([]string{last, res.Entries[5].Path, "twin/p3/f29.go", res.Entries[0].Path, res.Entries[1].Path, "p2/f10.go"}),
+			{{Path: low.Path, Name: low.Name}, {Path: "p0/f4.go", Name: "pkg0"}, {Path: res.Entries[1].Path}, {Path: mid.Path, Name: mid.Name}, {Path: "p2/f10.go", Name: "nothing"}, {Path: low.Path, Name: low.Name}}} {
 			for _, sp := range []struct{ keep, head int }{{0, 0}, {1, 4096}, {1, 7}, {2, 12}} {
 				for _, every := range []int{0, 1, 2, 3} {
 					spreadHead = sp.head
@@ -216,21 +219,21 @@ func sameItems(a, b []fit.Item) bool {
 	})
 }
 
-// TestInterleave: the best definition of the k-th most relevant file
-// moves up to place k·every, unless it is there already; the others keep
-// their order, and files by name alone stay at the end.
+// TestInterleave: the k-th definition to move up (a file's best, or one
+// by name) moves up to place k·every, unless it is there already; the
+// others keep their order, and files by name alone stay at the end.
 func TestInterleave(t *testing.T) {
 	var items []fit.Item
 	for i, p := range []string{"a", "a", "b", "c", "c", "d", "e", "f", "g"} {
 		items = append(items, fit.Item{Path: p, Name: fmt.Sprint("n", i), Score: float64(100 - i)})
 	}
 	items = append(items, fit.Item{Path: "h", Score: 1})
-	interleave(items, []string{"g", "b", "f", "x"}, 2)
+	interleave(items, []policy.Lead{{Path: "g"}, {Path: "b"}, {Path: "c", Name: "n4"}, {Path: "x"}}, 2)
 	var got []string
 	for _, it := range items {
 		got = append(got, it.Path+":"+it.Name)
 	}
-	want := []string{"g:n8", "a:n0", "b:n2", "a:n1", "f:n7", "c:n3", "c:n4", "d:n5", "e:n6", "h:"}
+	want := []string{"g:n8", "a:n0", "b:n2", "a:n1", "c:n4", "c:n3", "d:n5", "e:n6", "f:n7", "h:"}
 	if !slices.Equal(got, want) {
 		t.Errorf("interleave = %q, want %q", got, want)
 	}
@@ -368,4 +371,13 @@ func TestSpreadNames(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("order %q, want %q", got, want)
 	}
+}
+
+// fileLeads returns the leads of the best definitions of the files ps.
+func fileLeads(ps []string) []policy.Lead {
+	out := make([]policy.Lead, len(ps))
+	for i, p := range ps {
+		out[i] = policy.Lead{Path: p}
+	}
+	return out
 }

@@ -111,6 +111,9 @@ type DefRel struct {
 	Qual   float64
 	Body   float64
 	Direct float64
+	// Text weighs the words of a definition's lines: from its own to the
+	// next definition's, comments, docstrings and messages with its code.
+	Text float64
 	// PerFile, when positive, is the most definitions of a file lifted:
 	// its most relevant ones.
 	PerFile int
@@ -157,6 +160,10 @@ type Items struct {
 	// Every, when positive, puts the best definition of the k-th most
 	// relevant file at place k·Every at the latest.
 	Every int
+	// Leads, when positive, makes each of those files bring its Leads
+	// most relevant definitions to the head in turns, one a file a turn,
+	// in place of its best by rank.
+	Leads int
 	// Spread keeps a name's first Spread definitions in their places and
 	// halves the score of each next one; 0 for no change.
 	Spread int

@@ -31,6 +31,7 @@ const (
 	fieldName defField = iota
 	fieldQual
 	fieldBody
+	fieldText
 	numFields
 )
 
@@ -40,6 +41,7 @@ const (
 type defTerms struct {
 	tf   [numFields][]float32
 	body int
+	text int
 }
 
 // defRelevance returns the relevance of the definitions of the files ps
@@ -66,8 +68,29 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 	var defs []scored
 	var bodies, nBodies float64
 	var buf []uint32
+	var texts, nTexts float64
 	for _, i := range is {
 		set := s.Tags(ctx, i)
+		// With a weight for the text field, the words of each line of
+		// the file that are words of r, by their places in r, and how
+		// many words each line has.
+		var lineHits [][]int32
+		var lineLens []int
+		if c.Text > 0 {
+			if src := s.Source(ctx, s.Files[i].Path); src != nil {
+				lineHits = make([][]int32, len(src.Lines))
+				lineLens = make([]int, len(src.Lines))
+				for j, line := range src.Lines {
+					buf = words.AppendHashes(buf[:0], line)
+					lineLens[j] = len(buf)
+					for _, h := range buf {
+						if k, ok := slices.BinarySearch(r.hashes, h); ok {
+							lineHits[j] = append(lineHits[j], int32(k))
+						}
+					}
+				}
+			}
+		}
 		// The words of r each string of the file holds, by their places
 		// in r, and how many words it has.
 		hits := make([][]int32, set.NumStrings())
@@ -127,13 +150,22 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 				}
 				d.terms.body += lens[u.Name]
 			}
+			for l := int(t.Line); l < min(int(end), len(lineHits)); l++ {
+				for _, k := range lineHits[l] {
+					d.terms.tf[fieldText][k]++
+				}
+				d.terms.text += lineLens[l]
+			}
 			bodies += float64(d.terms.body)
 			nBodies++
+			texts += float64(d.terms.text)
+			nTexts++
 			defs = append(defs, d)
 		}
 	}
 	avg := max(bodies/max(nBodies, 1), 1)
-	weights := [numFields]float64{c.Name, c.Qual, c.Body}
+	avgText := max(texts/max(nTexts, 1), 1)
+	weights := [numFields]float64{c.Name, c.Qual, c.Body, c.Text}
 	best := 0.0
 	score := make([]float64, len(defs))
 	maxIDF := 0.0
@@ -143,12 +175,16 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 	for n, d := range defs {
 		var sc float64
 		norm := 1 - bm25B + bm25B*float64(d.terms.body)/avg
+		normText := 1 - bm25B + bm25B*float64(d.terms.text)/avgText
 		for k, idf := range r.idf {
 			var tf float64
 			for f := range numFields {
 				v := float64(d.terms.tf[f][k])
-				if f == fieldBody {
+				switch f {
+				case fieldBody:
 					v /= norm
+				case fieldText:
+					v /= normText
 				}
 				tf += weights[f] * v
 			}
@@ -207,22 +243,31 @@ var (
 	dottedRE = regexp.MustCompile(`([\pL_][\pL\pN_]*)\.([\pL_][\pL\pN_]*)`)
 )
 
-// liftDefs returns the lift of the definitions of the files ps of s
-// (rank.Input.Lift): c.Lift times each one's relevance to the request
-// (defRelevance).
-func liftDefs(ctx context.Context, s *index.Snapshot, ps []string, r rarity, direct map[string]bool, c DefRel) map[string]map[string]float64 {
-	rel := defRelevance(ctx, s, ps, r, direct, c)
-	for _, m := range rel {
-		if c.PerFile > 0 && len(m) > c.PerFile {
-			// The file's PerFile most relevant definitions, ties by name.
-			names := slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b)) })
-			for _, name := range names[c.PerFile:] {
-				delete(m, name)
-			}
-		}
-		for name := range m {
-			m[name] *= c.Lift
-		}
+// liftDefs returns the lift of the definitions of rel (defRelevance's)
+// for rank.Input.Lift: c.Lift times each one's relevance, of the c.PerFile
+// most relevant of each file when PerFile is positive; nil when c.Lift
+// is 0.
+func liftDefs(rel map[string]map[string]float64, c DefRel) map[string]map[string]float64 {
+	if c.Lift == 0 {
+		return nil
 	}
-	return rel
+	out := make(map[string]map[string]float64, len(rel))
+	for p, m := range rel {
+		names := byRelevance(m)
+		if c.PerFile > 0 {
+			names = names[:min(len(names), c.PerFile)]
+		}
+		lift := make(map[string]float64, len(names))
+		for _, name := range names {
+			lift[name] = c.Lift * m[name]
+		}
+		out[p] = lift
+	}
+	return out
+}
+
+// byRelevance returns the names of m, the most relevant first, ties by
+// name.
+func byRelevance(m map[string]float64) []string {
+	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b)) })
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -75,5 +76,67 @@ func TestDirectNames(t *testing.T) {
 		if got[w] {
 			t.Errorf("directNames has %q, which the text writes as prose: %v", w, got)
 		}
+	}
+}
+
+// TestRelevantLeads: with no rounds each file leads with its best by
+// rank; with two, each file's most relevant definition in the first
+// round, its next in the second, and a file with none lifted leads with
+// its best by rank in the first round only.
+func TestRelevantLeads(t *testing.T) {
+	files := []string{"a.py", "b.py", "c.py"}
+	lift := map[string]map[string]float64{
+		"a.py": {"low": 0.1, "high": 0.9, "mid": 0.5},
+		"c.py": {"z": 0.3, "y": 0.3},
+	}
+	got := relevantLeads(files, lift, 0)
+	want := []Lead{{Path: "a.py"}, {Path: "b.py"}, {Path: "c.py"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("no rounds: %v, want %v", got, want)
+	}
+	got = relevantLeads(files, lift, 2)
+	want = []Lead{{"a.py", "high"}, {Path: "b.py"}, {"c.py", "y"}, {"a.py", "mid"}, {"c.py", "z"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("two rounds: %v, want %v", got, want)
+	}
+}
+
+// TestDefText: with a weight for the text field, the definition whose
+// own lines hold the words of an error message the request quotes
+// scores first, though no name of it or of its body's references holds
+// them; without it the message points at no definition.
+func TestDefText(t *testing.T) {
+	tree := fstest.MapFS{
+		"nanops.py": {Data: []byte(`def _replace_nan(a, val):
+    mask = isnull(a)
+    return where_method(val, mask, a), mask
+
+
+def _maybe_null_out(result, axis, mask, min_count=1):
+    if hasattr(axis, "__len__"):
+        raise ValueError("min_count is not available for reduction with more than one dimensions.")
+    return result
+
+
+def nansum(a, axis=None, min_count=None):
+    a, mask = _replace_nan(a, 0)
+    return sum_where(a, axis)
+`)},
+		"other.py": {Data: []byte("def reduction(x):\n    return x\n")},
+	}
+	snap := indextest.Snapshot(t, tree)
+	ctx := context.Background()
+	text := "sum: min_count is not available for reduction with more than one dimensions"
+	_, r := relevanceIDF(ctx, snap, text, Default().Rel.Text)
+	c := Default().Rel.Defs
+	c.Text = 1
+	got := defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)["nanops.py"]
+	if got["_maybe_null_out"] != 1 || got["nansum"] >= 1 {
+		t.Errorf("with the text field: %v, want _maybe_null_out the best", got)
+	}
+	c.Text = 0
+	got = defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)["nanops.py"]
+	if got["_maybe_null_out"] > got["nansum"] {
+		t.Errorf("without the text field: %v; the test needs the message to be what finds _maybe_null_out", got)
 	}
 }

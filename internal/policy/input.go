@@ -70,29 +70,63 @@ func Edges(files []rank.File, rk Config, overview bool) rank.Input {
 	return in
 }
 
+// A Lead is a definition the ranked list moves up (items.New): the one
+// named Name in the file at Path, or, when Name is "", the file's best
+// shown definition by rank.
+type Lead struct{ Path, Name string }
+
 // Input returns the input of the ranking of s for q, with rk and the
-// links l (its Files are l.Files), and the files whose best definition
-// the ranked list moves up (items.New): the files most relevant to q's
-// words, best first, with rk.Items.Every; nil else. Map.Graph shows the
+// links l (its Files are l.Files), and the definitions the ranked list
+// moves up (items.New), with rk.Items.Every; nil else: the best of each
+// file that changed with the focus files, then those of the files most
+// relevant to q's words, best first (relevantLeads). Map.Graph shows the
 // graph of the same input.
-func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, lifted []string) {
-	in, top, coChanged := input(ctx, s, l, rk, q)
+func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, leads []Lead) {
+	in, top, coChanged, defRel := input(ctx, s, l, rk, q)
 	if rk.Items.Every > 0 {
-		lifted = top
+		files := top
 		if rk.Rel.MixCode || rk.Rel.CodeTop && !aboutDocs(q.Text) {
-			lifted = codeFiles(s, top, in.MentionedFiles)
+			files = codeFiles(s, top, in.MentionedFiles)
 		}
-		// The files that changed with the focus files come first.
-		lifted = slices.Concat(coChanged, lifted)
+		for _, p := range coChanged {
+			leads = append(leads, Lead{Path: p})
+		}
+		leads = append(leads, relevantLeads(files, defRel, rk.Items.Leads)...)
 	}
-	return in, lifted
+	return in, leads
+}
+
+// relevantLeads returns the definitions to move up of the files ps, the
+// most relevant to a request's words, best first: with n of 0, the best
+// by rank of each; else, in n rounds, the next most relevant definition
+// of each file by rel (defRelevance's), ties by name; in the first round
+// a file none of whose definitions is relevant gives its best by rank.
+func relevantLeads(ps []string, rel map[string]map[string]float64, n int) []Lead {
+	out := make([]Lead, 0, len(ps))
+	byRel := make([][]string, len(ps))
+	for i, p := range ps {
+		byRel[i] = byRelevance(rel[p])
+	}
+	for r := range max(n, 1) {
+		for i, p := range ps {
+			switch {
+			case n > 0 && r < len(byRel[i]):
+				out = append(out, Lead{Path: p, Name: byRel[i][r]})
+			case r == 0:
+				out = append(out, Lead{Path: p})
+			}
+		}
+	}
+	return out
 }
 
 // input returns the input of the ranking of s for q, with rk and the
 // links l, the files most relevant to q's words, best first (nil
-// without words), and the files that changed with the focus files to
-// move up, best first (historyInput).
-func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, top, coChanged []string) {
+// without words), the files that changed with the focus files to move
+// up, best first (historyInput), and the relevance of the definitions of
+// the files of top to q's words (defRelevance), when the ranking lifts
+// them or moves them up.
+func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, top, coChanged []string, defRel map[string]map[string]float64) {
 	focus := q.Focus
 	mentions := q.Mentions
 	overview := len(focus) == 0 && len(mentions) == 0 && q.Text == ""
@@ -146,8 +180,9 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		for _, p := range top {
 			in.Personal[p] = rk.Rel.Personal * rel[p]
 		}
-		if d := rk.Rel.Defs; d.Lift > 0 {
-			in.Lift = liftDefs(ctx, s, top, idf, directNames(q.Text), d)
+		if d := rk.Rel.Defs; d.Lift > 0 || rk.Items.Leads > 0 {
+			defRel = defRelevance(ctx, s, top, idf, directNames(q.Text), d)
+			in.Lift = liftDefs(defRel, d)
 		}
 		// Every definition's score grows by relBoost times its file's
 		// relevance.
@@ -190,7 +225,7 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		}
 		byRole(&in, s, tests, rk.ByName, focus, slices.Concat(in.MentionedFiles, lifted))
 	}
-	return in, top, coChanged
+	return in, top, coChanged, defRel
 }
 
 // scaleFile multiplies the scores of the definitions of the file at p by
