@@ -94,6 +94,8 @@ const (
 	defQual   = 1   // a word of its qualifier (a method's receiver)
 	defBody   = 1   // a word of a name its body refers to
 	defDirect = 1   // a name the request writes as code adds the rarest word's weight
+	defText   = 1   // a word of its lines: code, comments, docstrings, messages
+	defLeads  = 2   // each of the most relevant files brings its most relevant definitions to the head, in turns
 )
 
 // Default returns repomap's ranking: Aider's, with each language's rules
@@ -108,11 +110,11 @@ func Default() Config {
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,
 		Front: frontShare, Readme: readmeShare,
 		Rel: Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed,
-			Defs: DefRel{Lift: defLift, Name: defName, Qual: defQual, Body: defBody, Direct: defDirect}},
+			Defs: DefRel{Lift: defLift, Name: defName, Qual: defQual, Body: defBody, Direct: defDirect, Text: defText}},
 		History: History{On: true, Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
 			Focus: histFocus, FocusBoost: histFocusBoost, Lift: histLift, Request: histRequest, RequestBoost: histReqBoost,
 			RequestTop: histReqTop, Recency: histRecency},
-		Items:   Items{Every: relEvery, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
+		Items:   Items{Every: relEvery, Leads: defLeads, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
 		Rows:    itemRows,
 		Weights: rank.Weights{MentionedUnused: mentionedUnused},
 	}
