@@ -8,14 +8,17 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/repomap-dev/repomap/internal/fit"
 	"github.com/repomap-dev/repomap/internal/policy"
 )
 
 // TestLeadsShowRelevantDefinition: a request that quotes the message a
 // little-used function raises, in a module whose other functions every
 // caller uses, gets a small map that shows that function, the first of
-// the ranked list; without the definitions leading (policy.Items.Leads
-// of 0), a function the graph favours comes first in that file.
+// the ranked list, with the line of its body that holds the words (a
+// line of interest, not a definition in Files or RankedDefs); without
+// the definitions leading (policy.Items.Leads of 0), a function the
+// graph favours comes first in that file.
 func TestLeadsShowRelevantDefinition(t *testing.T) {
 	var ops strings.Builder
 	ops.WriteString("def _mask(a):\n    return a\n\n\n")
@@ -61,6 +64,27 @@ func TestLeadsShowRelevantDefinition(t *testing.T) {
 	r := build(policy.Default())
 	if got := r.RankedDefs[0]; got.Name != "_null_out" || !shows(r) {
 		t.Errorf("by default, the first ranked definition is %s's %s (shown: %v), want nanops.py's _null_out, shown; map:\n%s", got.Path, got.Name, shows(r), r.Text)
+	}
+	const message = `raise ValueError("min_count is not available`
+	if !strings.Contains(r.Text, "│        "+message) {
+		t.Errorf("the map does not show the line that raises the message:\n%s", r.Text)
+	}
+	for _, f := range r.Files {
+		for _, d := range f.Defs {
+			if d.Kind == fit.LineOfInterest || d.Name == "" {
+				t.Errorf("%s: Defs holds a line of interest: %+v", f.Path, d)
+			}
+		}
+	}
+	for _, d := range r.RankedDefs {
+		if d.Kind == fit.LineOfInterest || d.Name == "" {
+			t.Errorf("RankedDefs holds a line of interest: %+v", d)
+		}
+	}
+	noLines := policy.Default()
+	noLines.Items.LineLeads = 0
+	if r := build(noLines); strings.Contains(r.Text, message) {
+		t.Errorf("with no lines of interest, the map shows the message:\n%s", r.Text)
 	}
 	off := policy.Default()
 	off.Items.Leads = 0

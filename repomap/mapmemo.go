@@ -137,7 +137,7 @@ func readMemo(data []byte, key [sha256.Size]byte) *keptMap {
 	}
 	k := &keptMap{key: key, tree: tree}
 	d := memoDecoder{b: rest}
-	k.ranked = d.places()
+	k.ranked = d.ints()
 	if d.bad {
 		return nil
 	}
@@ -228,7 +228,7 @@ var keptItems = 2048
 
 // rankMagic starts a kept ranking; its last byte is the version of the
 // form.
-const rankMagic = "rmrk\x01"
+const rankMagic = "rmrk\x02"
 
 // keptRanking is a ranking kept in the disk cache.
 type keptRanking struct {
@@ -246,6 +246,7 @@ type keptItem struct {
 	place int
 	name  string
 	score float64
+	lines []int // its lines of interest
 }
 
 // encodeRanking returns the form of the ranking rk, for the digest key,
@@ -254,8 +255,8 @@ type keptItem struct {
 // the items in all, the counts of the graph (nodes, links, definitions,
 // references), the iterations, order's places (appendPlaces), the
 // number of items kept, and per item its file's place, its name's length
-// and bytes, and the bits of its score and of its file's rank (8 bytes
-// each).
+// and bytes, the bits of its score and of its file's rank (8 bytes
+// each), and the number of its lines of interest and each.
 func encodeRanking(key, tree [sha256.Size]byte, order []string, rk *ranked, place map[string]int) ([]byte, error) {
 	rk.list.Make(min(rk.list.Len(), max(keptItems, len(rk.list.Made())))) // without their rows
 	made := rk.list.Made()
@@ -278,6 +279,10 @@ func encodeRanking(key, tree [sha256.Size]byte, order []string, rk *ranked, plac
 		b = appendString(b, it.Name)
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(it.Score))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(rk.ranks[it.Path]))
+		b = binary.AppendUvarint(b, uint64(len(it.Lines)))
+		for _, l := range it.Lines {
+			b = binary.AppendUvarint(b, uint64(l))
+		}
 	}
 	return b, nil
 }
@@ -292,12 +297,15 @@ func readRanking(data []byte, key [sha256.Size]byte) *keptRanking {
 	k := &keptRanking{key: key, tree: tree}
 	d := memoDecoder{b: rest}
 	k.n, k.size.nodes, k.size.links, k.size.defs, k.size.refs, k.iters = d.int(), d.int(), d.int(), d.int(), d.int(), d.int()
-	k.order = d.places()
-	n := d.count(18) // a place and a name's length, a byte each at least, and two floats
+	k.order = d.ints()
+	n := d.count(19) // a place, a name's length and a count of lines, a byte each at least, and two floats
 	k.items, k.ranks = make([]keptItem, n), make([]float64, n)
 	for i := range n {
 		k.items[i] = keptItem{place: d.int(), name: d.string(), score: d.float()}
 		k.ranks[i] = d.float()
+		if lines := d.ints(); len(lines) > 0 {
+			k.items[i].lines = lines
+		}
 	}
 	if d.bad || len(d.b) > 0 || n > k.n {
 		return nil
@@ -332,8 +340,8 @@ func (d *memoDecoder) count(size int) int {
 	return n
 }
 
-// places reads what appendPlaces wrote.
-func (d *memoDecoder) places() []int {
+// ints reads a count and as many uvarints, as appendPlaces writes them.
+func (d *memoDecoder) ints() []int {
 	out := make([]int, d.count(1))
 	for i := range out {
 		out[i] = d.int()
@@ -391,7 +399,7 @@ func (k *keptRanking) ranked(s *index.Snapshot, files []index.File, maxRows int,
 			return nil
 		}
 		p := files[it.place].Path
-		made[i] = fit.Item{Path: p, Name: it.name, Score: it.score}
+		made[i] = fit.Item{Path: p, Name: it.name, Score: it.score, Lines: it.lines}
 		r.ranks[p] = k.ranks[i]
 	}
 	r.list = items.Kept(s, made, k.n, maxRows)

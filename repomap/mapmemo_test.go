@@ -1,9 +1,14 @@
 package repomap
 
 import (
+	"crypto/sha256"
 	"log/slog"
 	"reflect"
 	"testing"
+
+	"github.com/repomap-dev/repomap/internal/fit"
+	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/items"
 )
 
 // TestMemoKeyOptions checks that every field of Options that is not
@@ -53,5 +58,36 @@ func TestMemoKeyOptions(t *testing.T) {
 		if want := inKey && !budget; (rank != baseRank) != want {
 			t.Errorf("Options.%s changed: the ranking's key changed %t, want %t", f.Name, rank != baseRank, want)
 		}
+	}
+}
+
+// TestKeptRankingRoundTrip: a ranking kept in the disk cache reads back
+// as it was written: its items, their scores, their files' ranks, the
+// order of the files, and the lines of interest of the items that have
+// them.
+func TestKeptRankingRoundTrip(t *testing.T) {
+	files := []index.File{{Path: "a.py"}, {Path: "b.py"}, {Path: "c.py"}}
+	place := map[string]int{"a.py": 0, "b.py": 1, "c.py": 2}
+	made := []fit.Item{{Path: "b.py", Name: "Point.distance", Score: 2.5, Lines: []int{4, 19}}, {Path: "a.py", Name: "f", Score: 1}, {Path: "b.py", Score: 0.5}}
+	rk := &ranked{list: items.Fixed(made), ranks: map[string]float64{"a.py": 0.25, "b.py": 0.5}, size: graphSize{nodes: 3, links: 2, defs: 4, refs: 5}, iters: 7}
+	key, tree := sha256.Sum256([]byte("key")), sha256.Sum256([]byte("tree"))
+	b, err := encodeRanking(key, tree, []string{"b.py", "a.py", "c.py"}, rk, place)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := readRanking(b, key)
+	if k == nil {
+		t.Fatal("the kept ranking does not read back")
+	}
+	got := k.ranked(nil, files, 3, nil)
+	if got == nil {
+		t.Fatal("the kept ranking is not one of the tree")
+	}
+	if !reflect.DeepEqual(got.list.Made(), made) || !reflect.DeepEqual(got.ranks, rk.ranks) || got.size != rk.size || got.iters != rk.iters ||
+		!reflect.DeepEqual(got.order, []string{"b.py", "a.py", "c.py"}) {
+		t.Errorf("read back %+v (ranks %v, size %+v, iters %d, order %v), want %+v (ranks %v)", got.list.Made(), got.ranks, got.size, got.iters, got.order, made, rk.ranks)
+	}
+	if readRanking(b[:len(b)-1], key) != nil {
+		t.Error("a kept ranking cut short reads back")
 	}
 }

@@ -116,7 +116,9 @@ func publish(ctx context.Context, bs *render.Blocks, snap *index.Snapshot, r *re
 	for _, it := range shown {
 		ds := defs[it.Path]
 		for _, row := range it.Rows {
-			ds = append(ds, Def{Name: row.Name, Qualifier: row.Qual, Kind: row.Kind, Line: row.Line + 1})
+			if row.Kind != fit.LineOfInterest {
+				ds = append(ds, Def{Name: row.Name, Qualifier: row.Qual, Kind: row.Kind, Line: row.Line + 1})
+			}
 		}
 		defs[it.Path] = ds
 	}
@@ -155,7 +157,7 @@ func rankedLists(its []fit.Item) ([]RankedFile, []RankedDef) {
 			continue
 		}
 		for _, row := range it.Rows {
-			if row.Kind != useKind {
+			if row.Kind != useKind && row.Kind != fit.LineOfInterest {
 				defs = append(defs, RankedDef{Path: it.Path, Name: row.Name, Qualifier: row.Qual, Kind: row.Kind, Line: row.Line + 1, Score: it.Score})
 			}
 		}

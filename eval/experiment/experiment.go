@@ -246,6 +246,7 @@ var aiderChanges = map[string]change{
 	"codetop":   flag(func(c *policy.Config) { c.Rel.CodeTop = true }),
 	"rows":      count("a whole number from 1 to 1000", 1, 1000, func(c *policy.Config, n int) { c.Rows = n }),
 	"deftext":   weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Text = w }),
+	"lineleads": count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.Items.LineLeads = n }),
 	"leads":     count("a whole number from 1 to 100", 1, 100, func(c *policy.Config, n int) { c.Items.Leads = n }),
 	"mix":       count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.Items.Every = n }),
 	"text":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Text = w }),

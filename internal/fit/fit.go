@@ -15,6 +15,10 @@ type Row struct {
 	Qual string // what qualifies the definition (a method's class or receiver), as its tags say; "" for none
 }
 
+// LineOfInterest is the Kind of a row that shows a line of a
+// definition's body that holds the request's words, not a definition.
+const LineOfInterest = "line"
+
 // Item is one entry of a ranked list: a definition, with the rows of all
 // its definition tags in its file, or a file by itself (no rows).
 type Item struct {
@@ -22,6 +26,9 @@ type Item struct {
 	Name  string // "" for a file by itself
 	Rows  []Row  // sorted by line
 	Score float64
+	// Lines are the lines of interest of a definition, 0-based: its Rows
+	// hold them too, as rows of Kind LineOfInterest.
+	Lines []int
 }
 
 // Prefix returns the length of the longest prefix of a list of n items

@@ -46,6 +46,7 @@ type itemList struct {
 	// The shown definitions to move up, by relevance, every how many
 	// items, and the next to place.
 	lifted []rank.Entry
+	lines  map[pathName][]int // the lines of interest of lifted ones
 	every  int
 	next   int
 	moved  map[pathName]bool
@@ -97,6 +98,12 @@ func newItemList(rk *rank.Ranking, hidden map[string][]string, leads []policy.Le
 		for _, d := range leads {
 			if e, ok := l.lead(d); ok {
 				l.lifted = append(l.lifted, e)
+				if len(d.Lines) > 0 {
+					if l.lines == nil {
+						l.lines = make(map[pathName][]int)
+					}
+					l.lines[pathName{e.Path, e.Name}] = d.Lines
+				}
 			}
 		}
 	}
@@ -202,7 +209,7 @@ func (l *itemList) more() (fit.Item, bool) {
 			}
 			l.moved[pathName{e.Path, e.Name}] = true
 			l.defsOut++
-			return fit.Item{Path: e.Path, Name: e.Name, Score: max(e.Score, cur.Score)}, true
+			return fit.Item{Path: e.Path, Name: e.Name, Score: max(e.Score, cur.Score), Lines: l.lines[pathName{e.Path, e.Name}]}, true
 		}
 		if !ok {
 			break // cannot be: every shown definition was made
@@ -300,6 +307,13 @@ func (l *List) Prefix(ctx context.Context, k int) ([]fit.Item, error) {
 	for ; l.filled < k; l.filled++ {
 		if it := &l.items[l.filled]; it.Name != "" && it.Rows == nil && l.rows != nil {
 			it.Rows = l.rows.rows(ctx, it.Path, it.Name)
+			if len(it.Lines) > 0 {
+				it.Rows = slices.Clone(it.Rows)
+				for _, ln := range it.Lines {
+					it.Rows = append(it.Rows, fit.Row{Line: ln, Kind: fit.LineOfInterest})
+				}
+				slices.SortStableFunc(it.Rows, func(a, b fit.Row) int { return cmp.Compare(a.Line, b.Line) })
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -114,6 +114,9 @@ type DefRel struct {
 	// Text weighs the words of a definition's lines: from its own to the
 	// next definition's, comments, docstrings and messages with its code.
 	Text float64
+	// Lines, with Text, is the most lines of interest a definition that
+	// leads shows below its own (interestLines); 0 for none.
+	Lines int
 	// PerFile, when positive, is the most definitions of a file lifted:
 	// its most relevant ones.
 	PerFile int
@@ -162,8 +165,10 @@ type Items struct {
 	Every int
 	// Leads, when positive, makes each of those files bring its Leads
 	// most relevant definitions to the head in turns, one a file a turn,
-	// in place of its best by rank.
-	Leads int
+	// in place of its best by rank. The first LineLeads of them show
+	// their lines of interest (DefRel.Lines).
+	Leads     int
+	LineLeads int
 	// Spread keeps a name's first Spread definitions in their places and
 	// halves the score of each next one; 0 for no change.
 	Spread int

@@ -96,6 +96,8 @@ const (
 	defDirect = 1   // a name the request writes as code adds the rarest word's weight
 	defText   = 1   // a word of its lines: code, comments, docstrings, messages
 	defLeads  = 2   // each of the most relevant files brings its most relevant definitions to the head, in turns
+	defLines  = 2   // the most lines of interest a definition that leads shows
+	lineLeads = 3   // the first definitions that lead show them
 )
 
 // Default returns repomap's ranking: Aider's, with each language's rules
@@ -110,11 +112,11 @@ func Default() Config {
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,
 		Front: frontShare, Readme: readmeShare,
 		Rel: Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed,
-			Defs: DefRel{Lift: defLift, Name: defName, Qual: defQual, Body: defBody, Direct: defDirect, Text: defText}},
+			Defs: DefRel{Lift: defLift, Name: defName, Qual: defQual, Body: defBody, Direct: defDirect, Text: defText, Lines: defLines}},
 		History: History{On: true, Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
 			Focus: histFocus, FocusBoost: histFocusBoost, Lift: histLift, Request: histRequest, RequestBoost: histReqBoost,
 			RequestTop: histReqTop, Recency: histRecency},
-		Items:   Items{Every: relEvery, Leads: defLeads, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
+		Items:   Items{Every: relEvery, Leads: defLeads, LineLeads: lineLeads, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
 		Rows:    itemRows,
 		Weights: rank.Weights{MentionedUnused: mentionedUnused},
 	}

@@ -48,10 +48,11 @@ type defTerms struct {
 // of s to the request's words (r) and to the names it writes as code
 // (direct), by path then name as the ranking knows them
 // (link.RankName); each between 0 and 1, the best 1. Definitions that
-// match no word are left out.
-func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity, direct map[string]bool, c DefRel) map[string]map[string]float64 {
+// match no word are left out. With c.Lines and c.Text, it returns too
+// the lines of interest of each (interestLines), by path then name.
+func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity, direct map[string]bool, c DefRel) (rel map[string]map[string]float64, lines map[string]map[string][]int) {
 	if len(r.hashes) == 0 && len(direct) == 0 || len(ps) == 0 {
-		return nil
+		return nil, nil
 	}
 	var is []int
 	for _, p := range ps {
@@ -64,6 +65,7 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 		path, name string
 		terms      defTerms
 		direct     bool
+		lines      []int // lines of interest
 	}
 	var defs []scored
 	var bodies, nBodies float64
@@ -81,13 +83,7 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 				lineHits = make([][]int32, len(src.Lines))
 				lineLens = make([]int, len(src.Lines))
 				for j, line := range src.Lines {
-					buf = words.AppendHashes(buf[:0], line)
-					lineLens[j] = len(buf)
-					for _, h := range buf {
-						if k, ok := slices.BinarySearch(r.hashes, h); ok {
-							lineHits[j] = append(lineHits[j], int32(k))
-						}
-					}
+					lineHits[j], lineLens[j], buf = r.hits(line, buf)
 				}
 			}
 		}
@@ -96,13 +92,7 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 		hits := make([][]int32, set.NumStrings())
 		lens := make([]int, set.NumStrings())
 		for j := range set.NumStrings() {
-			buf = words.AppendHashes(buf[:0], set.Str(uint32(j)))
-			lens[j] = len(buf)
-			for _, h := range buf {
-				if k, ok := slices.BinarySearch(r.hashes, h); ok {
-					hits[j] = append(hits[j], int32(k))
-				}
-			}
+			hits[j], lens[j], buf = r.hits(set.Str(uint32(j)), buf)
 		}
 		// The lines of the definitions, ascending: a body runs to the
 		// next one; and the references, by line.
@@ -156,6 +146,9 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 				}
 				d.terms.text += lineLens[l]
 			}
+			if c.Lines > 0 {
+				d.lines = interestLines(lineHits, int(t.Line)+1, int(end), r, c.Lines)
+			}
 			bodies += float64(d.terms.body)
 			nBodies++
 			texts += float64(d.terms.text)
@@ -199,20 +192,78 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 		best = max(best, sc)
 	}
 	if best == 0 {
-		return nil
+		return nil, nil
 	}
-	out := make(map[string]map[string]float64)
+	rel = make(map[string]map[string]float64)
 	for n, d := range defs {
 		if score[n] == 0 {
 			continue
 		}
-		m := out[d.path]
+		m := rel[d.path]
 		if m == nil {
 			m = make(map[string]float64)
-			out[d.path] = m
+			rel[d.path] = m
 		}
-		m[d.name] = max(m[d.name], score[n]/best)
+		if v := score[n] / best; v > m[d.name] {
+			m[d.name] = v
+			if len(d.lines) > 0 {
+				if lines == nil {
+					lines = make(map[string]map[string][]int)
+				}
+				if lines[d.path] == nil {
+					lines[d.path] = make(map[string][]int)
+				}
+				lines[d.path][d.name] = d.lines
+			}
+		}
 	}
+	return rel, lines
+}
+
+// hits returns the places in r of the words of text that are r's, and
+// how many words text has; buf is scratch space, returned for reuse.
+func (r rarity) hits(text string, buf []uint32) ([]int32, int, []uint32) {
+	buf = words.AppendHashes(buf[:0], text)
+	var out []int32
+	for _, h := range buf {
+		if k, ok := slices.BinarySearch(r.hashes, h); ok {
+			out = append(out, int32(k))
+		}
+	}
+	return out, len(buf), buf
+}
+
+// interestLines returns the lines of interest among lines [from, to) of
+// a file, whose words of r are lineHits: at most n of them, in order,
+// the lines whose distinct words of r weigh the most, each at least half
+// of the heaviest's weight.
+func interestLines(lineHits [][]int32, from, to int, r rarity, n int) []int {
+	type line struct {
+		at     int
+		weight float64
+	}
+	var ls []line
+	for l := from; l < min(to, len(lineHits)); l++ {
+		var w float64
+		seen := make(map[int32]bool, len(lineHits[l]))
+		for _, k := range lineHits[l] {
+			if !seen[k] {
+				seen[k] = true
+				w += r.idf[k]
+			}
+		}
+		if w > 0 {
+			ls = append(ls, line{l, w})
+		}
+	}
+	slices.SortStableFunc(ls, func(a, b line) int { return cmp.Compare(b.weight, a.weight) })
+	var out []int
+	for _, l := range ls[:min(n, len(ls))] {
+		if l.weight >= ls[0].weight/2 {
+			out = append(out, l.at)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 	"testing/fstest"
@@ -39,7 +40,7 @@ func TestDefRelevance(t *testing.T) {
 	c := Default().Rel.Defs
 	text := "The distance between points ignores the third dimension, which zip drops"
 	_, r := relevanceIDF(ctx, snap, text, Default().Rel.Text)
-	rel := defRelevance(ctx, snap, []string{"geometry/point.py"}, r, directNames(text), c)
+	rel, _ := defRelevance(ctx, snap, []string{"geometry/point.py"}, r, directNames(text), c)
 	got := rel["geometry/point.py"]
 	if got["distance"] != 1 {
 		t.Errorf("distance scores %g, want 1, the best (all: %v)", got["distance"], got)
@@ -58,7 +59,8 @@ func TestDefRelevance(t *testing.T) {
 
 	text = "The distance is wrong: `taxicab()` calls manhattan."
 	_, r = relevanceIDF(ctx, snap, text, Default().Rel.Text)
-	got = defRelevance(ctx, snap, []string{"geometry/point.py"}, r, directNames(text), c)["geometry/point.py"]
+	rel, _ = defRelevance(ctx, snap, []string{"geometry/point.py"}, r, directNames(text), c)
+	got = rel["geometry/point.py"]
 	if got["taxicab"] != 1 || got["taxicab"] <= got["distance"] {
 		t.Errorf("taxicab, written as code, scores %g (distance %g), want 1, the best", got["taxicab"], got["distance"])
 	}
@@ -91,12 +93,12 @@ func TestRelevantLeads(t *testing.T) {
 	}
 	got := relevantLeads(files, lift, 0)
 	want := []Lead{{Path: "a.py"}, {Path: "b.py"}, {Path: "c.py"}}
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("no rounds: %v, want %v", got, want)
 	}
 	got = relevantLeads(files, lift, 2)
-	want = []Lead{{"a.py", "high"}, {Path: "b.py"}, {"c.py", "y"}, {"a.py", "mid"}, {"c.py", "z"}}
-	if !slices.Equal(got, want) {
+	want = []Lead{{Path: "a.py", Name: "high"}, {Path: "b.py"}, {Path: "c.py", Name: "y"}, {Path: "a.py", Name: "mid"}, {Path: "c.py", Name: "z"}}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("two rounds: %v, want %v", got, want)
 	}
 }
@@ -130,13 +132,54 @@ def nansum(a, axis=None, min_count=None):
 	_, r := relevanceIDF(ctx, snap, text, Default().Rel.Text)
 	c := Default().Rel.Defs
 	c.Text = 1
-	got := defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)["nanops.py"]
+	rel, _ := defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)
+	got := rel["nanops.py"]
 	if got["_maybe_null_out"] != 1 || got["nansum"] >= 1 {
 		t.Errorf("with the text field: %v, want _maybe_null_out the best", got)
 	}
 	c.Text = 0
-	got = defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)["nanops.py"]
+	rel, _ = defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)
+	got = rel["nanops.py"]
 	if got["_maybe_null_out"] > got["nansum"] {
 		t.Errorf("without the text field: %v; the test needs the message to be what finds _maybe_null_out", got)
+	}
+}
+
+// TestInterestLines: the lines of interest of a definition are those of
+// its body whose words of the request weigh the most, in order, at most
+// n, each at least half the heaviest's weight; the definition's own line
+// and the lines of the next are not among them.
+func TestInterestLines(t *testing.T) {
+	tree := fstest.MapFS{
+		"nanops.py": {Data: []byte(`def _maybe_null_out(result, axis, mask, min_count=1):
+    """Null out the result where there are too few values."""
+    if hasattr(axis, "__len__"):
+        raise ValueError("min_count is not available for reduction with more than one dimensions.")
+    null_mask = mask.shape[axis] - mask.sum(axis) - min_count
+    return result
+
+
+def nansum(a, axis=None, min_count=None):
+    raise ValueError("min_count is not available for reduction with more than one dimensions.")
+`)},
+	}
+	snap := indextest.Snapshot(t, tree)
+	ctx := context.Background()
+	text := "sum: min_count is not available for reduction with more than one dimensions; use np.take(a.shape, axis) for mask.shape[axis]"
+	_, r := relevanceIDF(ctx, snap, text, Default().Rel.Text)
+	c := Default().Rel.Defs
+	c.Text, c.Lines = 1, 2
+	_, lines := defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)
+	if got, want := lines["nanops.py"]["_maybe_null_out"], []int{3, 4}; !slices.Equal(got, want) {
+		t.Errorf("lines of interest of _maybe_null_out: %v, want %v (the raise, then the mask's shape)", got, want)
+	}
+	c.Lines = 1
+	_, lines = defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)
+	if got := lines["nanops.py"]["_maybe_null_out"]; len(got) != 1 {
+		t.Errorf("with one line at most: %v", got)
+	}
+	c.Lines = 0
+	if _, lines = defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c); lines != nil {
+		t.Errorf("with no lines asked for: %v", lines)
 	}
 }

@@ -72,8 +72,12 @@ func Edges(files []rank.File, rk Config, overview bool) rank.Input {
 
 // A Lead is a definition the ranked list moves up (items.New): the one
 // named Name in the file at Path, or, when Name is "", the file's best
-// shown definition by rank.
-type Lead struct{ Path, Name string }
+// shown definition by rank; with the lines of interest it shows below
+// its own, 0-based.
+type Lead struct {
+	Path, Name string
+	Lines      []int
+}
 
 // Input returns the input of the ranking of s for q, with rk and the
 // links l (its Files are l.Files), and the definitions the ranked list
@@ -82,7 +86,7 @@ type Lead struct{ Path, Name string }
 // relevant to q's words, best first (relevantLeads). Map.Graph shows the
 // graph of the same input.
 func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, leads []Lead) {
-	in, top, coChanged, defRel := input(ctx, s, l, rk, q)
+	in, top, coChanged, defRel, defLines := input(ctx, s, l, rk, q)
 	if rk.Items.Every > 0 {
 		files := top
 		if rk.Rel.MixCode || rk.Rel.CodeTop && !aboutDocs(q.Text) {
@@ -92,6 +96,10 @@ func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 			leads = append(leads, Lead{Path: p})
 		}
 		leads = append(leads, relevantLeads(files, defRel, rk.Items.Leads)...)
+		for i := range leads[len(coChanged):][:min(rk.Items.LineLeads, len(leads)-len(coChanged))] {
+			d := &leads[len(coChanged)+i]
+			d.Lines = defLines[d.Path][d.Name]
+		}
 	}
 	return in, leads
 }
@@ -124,9 +132,9 @@ func relevantLeads(ps []string, rel map[string]map[string]float64, n int) []Lead
 // links l, the files most relevant to q's words, best first (nil
 // without words), the files that changed with the focus files to move
 // up, best first (historyInput), and the relevance of the definitions of
-// the files of top to q's words (defRelevance), when the ranking lifts
-// them or moves them up.
-func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, top, coChanged []string, defRel map[string]map[string]float64) {
+// the files of top to q's words and their lines of interest
+// (defRelevance), when the ranking lifts them or moves them up.
+func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Query) (in rank.Input, top, coChanged []string, defRel map[string]map[string]float64, defLines map[string]map[string][]int) {
 	focus := q.Focus
 	mentions := q.Mentions
 	overview := len(focus) == 0 && len(mentions) == 0 && q.Text == ""
@@ -181,7 +189,7 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 			in.Personal[p] = rk.Rel.Personal * rel[p]
 		}
 		if d := rk.Rel.Defs; d.Lift > 0 || rk.Items.Leads > 0 {
-			defRel = defRelevance(ctx, s, top, idf, directNames(q.Text), d)
+			defRel, defLines = defRelevance(ctx, s, top, idf, directNames(q.Text), d)
 			in.Lift = liftDefs(defRel, d)
 		}
 		// Every definition's score grows by relBoost times its file's
@@ -225,7 +233,7 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		}
 		byRole(&in, s, tests, rk.ByName, focus, slices.Concat(in.MentionedFiles, lifted))
 	}
-	return in, top, coChanged, defRel
+	return in, top, coChanged, defRel, defLines
 }
 
 // scaleFile multiplies the scores of the definitions of the file at p by
