@@ -61,12 +61,14 @@ type resolver struct {
 	vars  map[int]*fileVars
 }
 
-// fileVars are the bindings of the variables of a Python file: tag
-// indices of its bind, bindhint and selfbind references.
+// fileVars are the bindings of the variables of a Python file (tag
+// indices of its bind, bindhint and selfbind references), and its
+// classes.
 type fileVars struct {
-	local map[string][]int            // by variable, in line order
-	attrs map[string]map[string][]int // by class, then attribute of its instances (self.a = F(…))
-	funcs []int32                     // the lines of the file's function and method definitions, sorted
+	local   map[string][]int            // by variable, in line order
+	attrs   map[string]map[string][]int // by class, then attribute of its instances (self.a = F(…))
+	funcs   []int32                     // the lines of the file's function and method definitions, sorted
+	classes map[string]int32            // the file's classes, numbered in order
 }
 
 // target is what an imported name means: a module, by its path, or a
@@ -398,11 +400,15 @@ func (p *resolver) varsOf(i int) *fileVars {
 	if v, ok := p.vars[i]; ok {
 		return v
 	}
-	v := &fileVars{local: make(map[string][]int), attrs: make(map[string]map[string][]int)}
+	v := &fileVars{local: make(map[string][]int), attrs: make(map[string]map[string][]int), classes: make(map[string]int32)}
 	set := p.Tree[i].Tags
 	for j, t := range set.Tags {
 		sub := set.Sub(j)
 		switch {
+		case t.Kind == tags.Definition && sub == "class":
+			if _, ok := v.classes[set.Str(t.Name)]; !ok {
+				v.classes[set.Str(t.Name)] = int32(len(v.classes))
+			}
 		case t.Kind == tags.Definition && (sub == "function" || sub == "method" || sub == "fixture"):
 			v.funcs = append(v.funcs, t.Line)
 		case t.Kind == tags.Reference && (sub == "bind" || sub == "bindhint"):
@@ -445,18 +451,27 @@ func (p *resolver) binding(i, j int, q string) []int {
 	return nil
 }
 
-// UseContext: with Typed, what x.m() means depends on the binding of x
-// in effect; a use resolves once per binding (its first tag index, plus
-// one; 0 for none).
+// UseContext: what self.m(), cls.m() and super().m() mean depends on
+// the class around the use, and with Typed what x.m() means on the
+// binding of x in effect: a use resolves once per class (minus one less
+// than its number in the file) or binding (its first tag index, plus
+// one); 0 for neither.
 func (p *resolver) UseContext(i, j int) int32 {
-	if !p.typed {
-		return 0
-	}
 	set := p.Tree[i].Tags
-	if set.Sub(j) != "member" || set.Qual(j) == "" {
+	q := set.Qual(j)
+	if set.Tags[j].Kind != tags.Reference || q == "" {
 		return 0
 	}
-	if bs := p.binding(i, j, set.Qual(j)); len(bs) > 0 {
+	if q == "self" || q == "cls" || strings.HasPrefix(q, "super(") {
+		if c, ok := p.Enclosing(i, set.Tags[j].Line); ok {
+			return -p.varsOf(i).classes[c.Name] - 1
+		}
+		return 0
+	}
+	if !p.typed || set.Sub(j) != "member" {
+		return 0
+	}
+	if bs := p.binding(i, j, q); len(bs) > 0 {
 		return int32(bs[0]) + 1
 	}
 	return 0

@@ -282,3 +282,23 @@ func TestPythonTyped(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonSelfPerClass checks that self.m() means the method of the
+// class around each use: two classes of one file call self.run(), each
+// inherited from a base of its own.
+func TestPythonSelfPerClass(t *testing.T) {
+	tree := fstest.MapFS{
+		"a.py": {Data: []byte("class BaseA:\n    def run(self):\n        pass\n")},
+		"b.py": {Data: []byte("class BaseB:\n    def run(self):\n        pass\n")},
+		"c.py": {Data: []byte("class Other:\n    def run(self):\n        pass\n")},
+		"use.py": {Data: []byte("from a import BaseA\nfrom b import BaseB\n\n\nclass A(BaseA):\n    def go(self):\n        self.run()\n\n\n" +
+			"class B(BaseB):\n    def go(self):\n        self.run()\n")},
+	}
+	want := []string{"use.py -> a.py BaseA", "use.py -> a.py run", "use.py -> b.py BaseB", "use.py -> b.py run"}
+	for _, rules := range []*link.Rules{python.Rules, python.Typed} {
+		got := linktest.Edges(t, tree, resolveWith(func(c *link.Config) { c.Rules = langs.With(c.Rules, rules) }))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: edges %q, want %q", rules.Name, got, want)
+		}
+	}
+}
