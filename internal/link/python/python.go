@@ -61,14 +61,12 @@ type resolver struct {
 	vars  map[int]*fileVars
 }
 
-// fileVars are the bindings of the variables of a Python file (tag
-// indices of its bind, bindhint and selfbind references), and its
-// classes.
+// fileVars are the bindings of the variables of a Python file: tag
+// indices of its bind, bindhint and selfbind references.
 type fileVars struct {
-	local   map[string][]int            // by variable, in line order
-	attrs   map[string]map[string][]int // by class, then attribute of its instances (self.a = F(…))
-	funcs   []int32                     // the lines of the file's function and method definitions, sorted
-	classes map[string]int32            // the file's classes, numbered in order
+	local map[string][]int            // by variable, in line order
+	attrs map[string]map[string][]int // by class, then attribute of its instances (self.a = F(…))
+	funcs []int32                     // the lines of the file's function and method definitions, sorted
 }
 
 // target is what an imported name means: a module, by its path, or a
@@ -400,15 +398,11 @@ func (p *resolver) varsOf(i int) *fileVars {
 	if v, ok := p.vars[i]; ok {
 		return v
 	}
-	v := &fileVars{local: make(map[string][]int), attrs: make(map[string]map[string][]int), classes: make(map[string]int32)}
+	v := &fileVars{local: make(map[string][]int), attrs: make(map[string]map[string][]int)}
 	set := p.Tree[i].Tags
 	for j, t := range set.Tags {
 		sub := set.Sub(j)
 		switch {
-		case t.Kind == tags.Definition && sub == "class":
-			if _, ok := v.classes[set.Str(t.Name)]; !ok {
-				v.classes[set.Str(t.Name)] = int32(len(v.classes))
-			}
 		case t.Kind == tags.Definition && (sub == "function" || sub == "method" || sub == "fixture"):
 			v.funcs = append(v.funcs, t.Line)
 		case t.Kind == tags.Reference && (sub == "bind" || sub == "bindhint"):
@@ -453,9 +447,8 @@ func (p *resolver) binding(i, j int, q string) []int {
 
 // UseContext: what self.m(), cls.m() and super().m() mean depends on
 // the class around the use, and with Typed what x.m() means on the
-// binding of x in effect: a use resolves once per class (minus one less
-// than its number in the file) or binding (its first tag index, plus
-// one); 0 for neither.
+// binding of x in effect: a use resolves once per class (ClassContext)
+// or binding (its first tag index, plus one); 0 for neither.
 func (p *resolver) UseContext(i, j int) int32 {
 	set := p.Tree[i].Tags
 	q := set.Qual(j)
@@ -463,10 +456,7 @@ func (p *resolver) UseContext(i, j int) int32 {
 		return 0
 	}
 	if q == "self" || q == "cls" || strings.HasPrefix(q, "super(") {
-		if c, ok := p.Enclosing(i, set.Tags[j].Line); ok {
-			return -p.varsOf(i).classes[c.Name] - 1
-		}
-		return 0
+		return p.ClassContext(i, set.Tags[j].Line)
 	}
 	if !p.typed || set.Sub(j) != "member" {
 		return 0
