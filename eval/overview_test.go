@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/tags"
 )
 
 // The tree of the overview test, before its commit.
@@ -279,5 +280,28 @@ func TestRunRoles(t *testing.T) {
 		if got := rep.Variants[0].Files; got != tc.files {
 			t.Errorf("%s: %d files mapped, want %d", name, got, tc.files)
 		}
+	}
+}
+
+// TestDeclaredUse checks that the overview's wanted names of a Python
+// line are the names it uses: not the parameters a test takes, the
+// types of annotations, or the variables and attributes a line binds.
+func TestDeclaredUse(t *testing.T) {
+	src := "def test_send(client: Client):\n    response = make(client)\n    self.seen = Seen()\n    response.close()\n"
+	p := tags.NewParser(nil)
+	defer p.Close()
+	ts, err := p.Parse(context.Background(), "test_a.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uses []string
+	for _, tg := range ts {
+		if tg.Kind == tags.Reference && !declaredUse(tg.Sub) {
+			uses = append(uses, tg.Name)
+		}
+	}
+	slices.Sort(uses)
+	if want := []string{"Seen", "close", "make"}; !slices.Equal(uses, want) {
+		t.Errorf("uses %q, want %q (of the tags %v)", uses, want, ts)
 	}
 }

@@ -259,3 +259,48 @@
 (import_from_statement
   module_name: (_) @qual
   (wildcard_import) @name.reference.import)
+
+; ---- Bindings ----
+;
+; What a variable holds, where the source says it, for the rules to tell
+; which class's method a use of it calls. These references link nothing
+; themselves, and come last: a name another pattern takes (a module's
+; variable, a test's parameter) binds nothing. "x = F(…)" in a function
+; or a class is a "bind" reference to x, qualified by F as written ("F",
+; "m.F"); "self.a = F(…)" a "selfbind" reference to a; a parameter
+; annotated with a type, "x: T" or "x: m.T", a "bindhint" reference to x
+; qualified by the type.
+(assignment
+  left: (identifier) @name.reference.bind
+  right: (call
+    function: [
+      (identifier)
+      (attribute)
+    ] @qual))
+
+(assignment
+  left: (attribute
+    object: (identifier) @_self
+    attribute: (identifier) @name.reference.selfbind)
+  right: (call
+    function: [
+      (identifier)
+      (attribute)
+    ] @qual)
+  (#eq? @_self "self"))
+
+(typed_parameter
+  (identifier) @name.reference.bindhint
+  type: (type
+    [
+      (identifier)
+      (attribute)
+    ] @qual))
+
+(typed_default_parameter
+  name: (identifier) @name.reference.bindhint
+  type: (type
+    [
+      (identifier)
+      (attribute)
+    ] @qual))

@@ -17,6 +17,7 @@ import (
 	"github.com/repomap-dev/repomap/internal/link/golang"
 	"github.com/repomap-dev/repomap/internal/link/jvm"
 	"github.com/repomap-dev/repomap/internal/link/langs"
+	"github.com/repomap-dev/repomap/internal/link/python"
 	"github.com/repomap-dev/repomap/internal/link/rust"
 	"github.com/repomap-dev/repomap/internal/policy"
 )
@@ -151,6 +152,7 @@ var defaultChanges = map[string]change{
 	"noscala":    flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, jvm.Scala) }),
 	"nokotlin":   rules(jvm.Java),
 	"goreach":    rules(golang.Reach),
+	"pytyped":    rules(python.Typed),
 	"doccode":    flag(func(c *policy.Config) { c.Link.DocCode = true }),
 	"docmaps":    flag(func(c *policy.Config) { c.DocMaps = true }),
 	"byname":     flag(func(c *policy.Config) { c.ByName = true }),

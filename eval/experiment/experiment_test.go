@@ -76,7 +76,7 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q) = nil error, want one", bad)
 		}
 	}
-	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+noscala", "default+norust+noscala", "default+nokotlin", "default+goreach", "aider+resolve+nokotlin"} {
+	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+noscala", "default+norust+noscala", "default+nokotlin", "default+goreach", "default+pytyped", "aider+resolve+nokotlin"} {
 		if _, err := Parse(good); err != nil {
 			t.Errorf("Parse(%q): %v", good, err)
 		}

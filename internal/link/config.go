@@ -38,7 +38,8 @@ type Config struct {
 
 // Links reports whether references of kind sub link files: the
 // parameters that name fixtures only with Fixtures, the names of an
-// __all__ only with Exports, Python's type annotations only with Hints.
+// __all__ only with Exports, Python's type annotations only with Hints;
+// the bindings of Python's variables never.
 func (c Config) Links(sub string) bool {
 	switch sub {
 	case "fixture":
@@ -47,6 +48,8 @@ func (c Config) Links(sub string) bool {
 		return c.Exports
 	case "hint":
 		return c.Hints
+	case "bind", "selfbind", "bindhint":
+		return false // what a Python variable holds, for the rules alone
 	}
 	return true
 }

@@ -259,6 +259,16 @@ func (r *resolver) methodKeys(out []link.Ref, from []modules.ClassRef, name stri
 	return append(out, valueKey(name))
 }
 
+// UseContext: what this.m() and super.m() mean depends on the class
+// around the use.
+func (r *resolver) UseContext(i, j int) int32 {
+	set := r.Tree[i].Tags
+	if q := set.Qual(j); set.Tags[j].Kind == tags.Reference && (q == "this" || q == "super") {
+		return r.ClassContext(i, set.Tags[j].Line)
+	}
+	return 0
+}
+
 func (r *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 	set := r.Tree[i].Tags
 	t := set.Tags[j]

@@ -115,3 +115,17 @@ func TestResolveCycles(t *testing.T) {
 	want := []string{"js/use.js -> js/c.js found", "use.py -> pkg/c.py found"}
 	linktest.Same(t, got, want)
 }
+
+// TestThisPerClass checks that this.m() means the method of the class
+// around each use: two classes of one file call this.run(), each
+// inherited from a base of its own.
+func TestThisPerClass(t *testing.T) {
+	tree := fstest.MapFS{
+		"a.ts": {Data: []byte("export class BaseA {\n  run() {}\n}\n")},
+		"b.ts": {Data: []byte("export class BaseB {\n  run() {}\n}\n")},
+		"use.ts": {Data: []byte("import {BaseA} from './a';\nimport {BaseB} from './b';\n\n" +
+			"class A extends BaseA {\n  go() {\n    this.run();\n  }\n}\n\nclass B extends BaseB {\n  go() {\n    this.run();\n  }\n}\n")},
+	}
+	want := []string{"use.ts -> a.ts BaseA", "use.ts -> a.ts run", "use.ts -> b.ts BaseB", "use.ts -> b.ts run"}
+	linktest.Same(t, linktest.Edges(t, tree, defaultLinks), want)
+}

@@ -188,6 +188,19 @@ func (g *Graph[M]) Enclosing(i int, line int32) (ClassRef, bool) {
 	return ClassRef{i, c}, ok
 }
 
+// ClassContext returns what a use of self or this on line of file i
+// resolves by beside its name and qualifier (for a resolver's
+// UseContext): the class around it, as a number below zero; 0 outside a
+// class. A use in one class must not take what one in another means.
+func (g *Graph[M]) ClassContext(i int, line int32) int32 {
+	f := g.Files[i]
+	c, ok := f.enclosing(line)
+	if !ok {
+		return 0
+	}
+	return -f.number[c] - 1
+}
+
 // DefKey returns the key of definition j of file i: a method qualified by
 // its class is in the scope of the class's methods, anything else in the
 // file's.
@@ -216,6 +229,7 @@ type ClassInfo struct {
 	Methods map[string]map[string]bool // per class: its methods
 	Bases   map[string][]int           // per class: its base references, tag indices
 	classAt []methodLine               // method definitions by line
+	number  map[string]int32           // per class with methods: its number, in the order of its first method
 }
 
 // methodLine is the line of a method definition and its class.
@@ -226,7 +240,7 @@ type methodLine struct {
 
 func newClassInfo() ClassInfo {
 	return ClassInfo{Classes: make(map[string]bool), Methods: make(map[string]map[string]bool),
-		Bases: make(map[string][]int)}
+		Bases: make(map[string][]int), number: make(map[string]int32)}
 }
 
 // addMethod records method name of class, defined at line; methods are
@@ -234,6 +248,7 @@ func newClassInfo() ClassInfo {
 func (c *ClassInfo) addMethod(class, name string, line int32) {
 	if c.Methods[class] == nil {
 		c.Methods[class] = make(map[string]bool)
+		c.number[class] = int32(len(c.number))
 	}
 	c.Methods[class][name] = true
 	c.classAt = append(c.classAt, methodLine{line, class})

@@ -33,6 +33,23 @@ var Rules = &link.Rules{
 	New:       func(tree []link.File, mine []int) link.Lang { return newResolver(tree, mine) },
 }
 
+// Typed are Rules that also take what the source says a variable holds:
+// x.m() means the method m of the class F when x = F(…) in the same
+// function is the binding of x in effect, or when x is a parameter
+// annotated x: F; self.a.m() when the class assigns self.a = F(…). A
+// value of a class outside the tree (a builtin's, the standard
+// library's) links to nothing; one of a function's result, or of what
+// the rules cannot place, falls back as before.
+var Typed = &link.Rules{
+	Name:      "python.typed",
+	Languages: []string{"python"},
+	New: func(tree []link.File, mine []int) link.Lang {
+		p := newResolver(tree, mine)
+		p.typed = true
+		return p
+	},
+}
+
 // resolver holds the Python modules of a tree.
 type resolver struct {
 	modules.Graph[string]
@@ -40,6 +57,16 @@ type resolver struct {
 	dirs  map[string]bool // directories holding Python files, and their parents
 	pkgs  map[string]bool // directories with an __init__.py
 	roots []string        // import roots, shortest first; "" is the tree's root
+	typed bool            // values' members by their bindings (Typed)
+	vars  map[int]*fileVars
+}
+
+// fileVars are the bindings of the variables of a Python file: tag
+// indices of its bind, bindhint and selfbind references.
+type fileVars struct {
+	local map[string][]int            // by variable, in line order
+	attrs map[string]map[string][]int // by class, then attribute of its instances (self.a = F(…))
+	funcs []int32                     // the lines of the file's function and method definitions, sorted
 }
 
 // target is what an imported name means: a module, by its path, or a
@@ -57,7 +84,7 @@ func moduleOf(p string) string {
 }
 
 func newResolver(tree []link.File, files []int) *resolver {
-	p := &resolver{mods: make(map[string]int), dirs: make(map[string]bool), pkgs: make(map[string]bool)}
+	p := &resolver{mods: make(map[string]int), dirs: make(map[string]bool), pkgs: make(map[string]bool), vars: make(map[int]*fileVars)}
 	p.Graph = modules.Graph[string]{Tree: tree, Files: make(map[int]*modules.File[string], len(files)), Prefix: "py",
 		Module: func(m string) (int, bool) { i, ok := p.mods[m]; return i, ok },
 		Read:   p.read, Bases: p.basesOf}
@@ -315,6 +342,8 @@ func (p *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 		return p.KeyOf(out, p.member(p.module(i, from), name), name)
 	case "class":
 		_, qual, _ = strings.Cut(qual, " ") // after the class it is a base of
+	case "bind", "selfbind", "bindhint": // what a variable holds: no use
+		return out
 	}
 	switch {
 	case qual == "" && sub == "member": // the member of an expression
@@ -334,6 +363,13 @@ func (p *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 			return p.methodKeys(out, bases, name)
 		}
 	default:
+		if sub == "member" && p.typed {
+			if cs, known := p.valueClasses(i, j, qual); known && len(cs) == 0 {
+				return out
+			} else if known {
+				return p.methodKeys(out, cs, name)
+			}
+		}
 		first, _, _ := strings.Cut(qual, ".")
 		if b, ok := p.File(i).Binds[first]; ok && b.At == link.Outside {
 			return out // a module or name imported from outside the tree
@@ -356,3 +392,144 @@ func (p *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 // rules do not know: the fallback. (A scope of all methods, as Go has,
 // was measured too: it lowered recall at 1024 tokens.)
 func valueKey(name string) link.Ref { return link.FallbackRef(name) }
+
+// varsOf returns the bindings of file i, made on first use.
+func (p *resolver) varsOf(i int) *fileVars {
+	if v, ok := p.vars[i]; ok {
+		return v
+	}
+	v := &fileVars{local: make(map[string][]int), attrs: make(map[string]map[string][]int)}
+	set := p.Tree[i].Tags
+	for j, t := range set.Tags {
+		sub := set.Sub(j)
+		switch {
+		case t.Kind == tags.Definition && (sub == "function" || sub == "method" || sub == "fixture"):
+			v.funcs = append(v.funcs, t.Line)
+		case t.Kind == tags.Reference && (sub == "bind" || sub == "bindhint"):
+			x := set.Str(t.Name)
+			v.local[x] = append(v.local[x], j)
+		case t.Kind == tags.Reference && sub == "selfbind":
+			if c, ok := p.Enclosing(i, t.Line); ok {
+				a := set.Str(t.Name)
+				if v.attrs[c.Name] == nil {
+					v.attrs[c.Name] = make(map[string][]int)
+				}
+				v.attrs[c.Name][a] = append(v.attrs[c.Name][a], j)
+			}
+		}
+	}
+	slices.Sort(v.funcs)
+	p.vars[i] = v
+	return v
+}
+
+// binding returns the bindings that say what the operand q of reference
+// j of file i holds: a variable's in effect there, or those of an
+// attribute of self in the enclosing class.
+func (p *resolver) binding(i, j int, q string) []int {
+	set := p.Tree[i].Tags
+	line := set.Tags[j].Line
+	v := p.varsOf(i)
+	if a, ok := strings.CutPrefix(q, "self."); ok && !strings.Contains(a, ".") {
+		if c, ok := p.Enclosing(i, line); ok {
+			return v.attrs[c.Name][a]
+		}
+		return nil
+	}
+	if strings.Contains(q, ".") {
+		return nil
+	}
+	if b, ok := v.inEffect(set, q, line); ok {
+		return []int{b}
+	}
+	return nil
+}
+
+// UseContext: what self.m(), cls.m() and super().m() mean depends on
+// the class around the use, and with Typed what x.m() means on the
+// binding of x in effect: a use resolves once per class (ClassContext)
+// or binding (its first tag index, plus one); 0 for neither.
+func (p *resolver) UseContext(i, j int) int32 {
+	set := p.Tree[i].Tags
+	q := set.Qual(j)
+	if set.Tags[j].Kind != tags.Reference || q == "" {
+		return 0
+	}
+	if q == "self" || q == "cls" || strings.HasPrefix(q, "super(") {
+		return p.ClassContext(i, set.Tags[j].Line)
+	}
+	if !p.typed || set.Sub(j) != "member" {
+		return 0
+	}
+	if bs := p.binding(i, j, q); len(bs) > 0 {
+		return int32(bs[0]) + 1
+	}
+	return 0
+}
+
+// valueClasses returns the classes of the tree whose instance the
+// operand q of reference j of file i is, as its bindings say, and
+// whether they tell: known with no classes is a value of a class outside
+// the tree.
+func (p *resolver) valueClasses(i, j int, q string) (_ []modules.ClassRef, known bool) {
+	bs := p.binding(i, j, q)
+	if len(bs) == 0 {
+		return nil, false
+	}
+	return p.boundClasses(i, bs)
+}
+
+// inEffect returns the binding of variable x in effect on line: the
+// last at or before it (a parameter's may be on the line itself) with
+// no function begun between them.
+func (v *fileVars) inEffect(set tags.Set, x string, line int32) (int, bool) {
+	bs := v.local[x]
+	k := len(bs)
+	for k > 0 {
+		bl := set.Tags[bs[k-1]].Line
+		if bl < line || bl == line && set.Sub(bs[k-1]) == "bindhint" {
+			break
+		}
+		k--
+	}
+	if k == 0 {
+		return 0, false
+	}
+	b := bs[k-1]
+	bl := set.Tags[b].Line
+	// A function defined after the binding, up to the use, holds the use.
+	f, _ := slices.BinarySearch(v.funcs, bl+1)
+	if f < len(v.funcs) && v.funcs[f] <= line {
+		return 0, false
+	}
+	return b, true
+}
+
+// boundClasses returns the classes the bindings bs of file i bind to (a
+// binding's qualifier names the class or the callee, "F" or "m.F"):
+// known when each binds to a class of the tree or to a name outside it.
+func (p *resolver) boundClasses(i int, bs []int) (_ []modules.ClassRef, known bool) {
+	set := p.Tree[i].Tags
+	var out []modules.ClassRef
+	for _, b := range bs {
+		q := set.Qual(b)
+		if q == "" {
+			return nil, false
+		}
+		first, _, dotted := strings.Cut(q, ".")
+		t := p.attr(i, q)
+		if c, ok := p.Class(t); ok {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+			continue
+		}
+		// Outside is also what local says of a local variable or a
+		// parameter (self too): only a name imported from outside the
+		// tree, or a builtin, is known to be.
+		if _, imported := p.File(i).Binds[first]; t.At != link.Outside || !imported && (dotted || !link.Builtin("python", first)) {
+			return nil, false
+		}
+	}
+	return out, true
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/link/langs"
 	"github.com/repomap-dev/repomap/internal/link/linktest"
+	"github.com/repomap-dev/repomap/internal/link/python"
 	"github.com/repomap-dev/repomap/internal/policy"
 )
 
@@ -206,4 +207,98 @@ func resolveWith(change func(c *link.Config)) link.Config {
 		change(&c)
 	}
 	return c
+}
+
+// typedTree defines get in two classes, and uses it on values of each:
+// bound by a constructor call (plain and through a module), by an
+// annotated parameter, and by self.a = F() in the class; on values of
+// builtin and outside classes; and on values the bindings do not tell.
+var typedTree = fstest.MapFS{
+	"pkg/__init__.py": {},
+	"pkg/models.py":   {Data: []byte("class Headers:\n    def get(self):\n        pass\n\n\nclass Cookies(Headers):\n    pass\n")},
+	"pkg/urls.py":     {Data: []byte("class Params:\n    def get(self):\n        pass\n\n\ndef make():\n    pass\n")},
+	// Each use in a file of its own, so that its edges tell it apart.
+	"pkg/ctor.py":   {Data: []byte("from pkg.models import Headers\n\n\ndef run():\n    h = Headers()\n    h.get()\n")},
+	"pkg/dotted.py": {Data: []byte("import pkg.urls as u\n\n\ndef run():\n    p = u.Params()\n    p.get()\n")},
+	"pkg/base.py":   {Data: []byte("from pkg.models import Cookies\n\n\ndef run():\n    c = Cookies()\n    c.get()\n")},
+	"pkg/param.py":  {Data: []byte("from pkg.urls import Params\n\n\ndef run(p: Params, q: \"Params\" = None):\n    p.get()\n")},
+	"pkg/attr.py": {Data: []byte("from pkg.models import Headers\n\n\nclass Client:\n    def __init__(self):\n        self.h = Headers()\n\n" +
+		"    def send(self):\n        self.h.get()\n")},
+	"pkg/builtin.py": {Data: []byte("import json\n\n\ndef run(s: str):\n    d = dict()\n    d.get()\n    j = json.JSONDecoder()\n    j.get()\n    s.get()\n")},
+	"pkg/unknown.py": {Data: []byte("from pkg.urls import make\n\n\ndef run(f):\n    x = make()\n    x.get()\n    y = f()\n    y.get()\n")},
+	// The binding of h in run holds in run alone.
+	"pkg/scope.py": {Data: []byte("from pkg.urls import Params\n\n\ndef run():\n    h = Params()\n\n\ndef other(h):\n    h.get()\n")},
+	// A module-level binding is not taken: the module defines P.
+	"pkg/module.py": {Data: []byte("from pkg.urls import Params\n\nP = Params()\n\n\ndef run():\n    P.get()\n")},
+	// x holds a Headers in a, a Params in b: each use resolves by its own.
+	"pkg/two.py": {Data: []byte("from pkg.models import Headers\nfrom pkg.urls import Params\n\n\ndef a():\n    x = Headers()\n    x.get()\n\n\n" +
+		"def b():\n    x = Params()\n    x.get()\n")},
+	// A third get, which only the fallback links to.
+	"pkg/other.py": {Data: []byte("class Other:\n    def get(self):\n        pass\n")},
+}
+
+// TestPythonTyped checks the rules Typed: x.m() means the method of the
+// class the binding of x in effect names, and nothing when that class is
+// outside the tree; where no binding tells, it falls back to every get
+// as the default rules do everywhere.
+func TestPythonTyped(t *testing.T) {
+	typed := resolveWith(func(c *link.Config) { c.Rules = langs.With(c.Rules, python.Typed) })
+	got := linktest.Edges(t, typedTree, typed)
+	gets := func(edges []string) []string {
+		var out []string
+		for _, e := range edges {
+			if strings.HasSuffix(e, " get") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	var want []string
+	for _, f := range []string{"module", "scope", "unknown"} {
+		// P at module level, h in other (not bound there), x = make()
+		// and y = f(): not told, they fall back to every get.
+		for _, to := range []string{"models", "other", "urls"} {
+			want = append(want, "pkg/"+f+".py -> pkg/"+to+".py get")
+		}
+	}
+	want = append(want,
+		"pkg/attr.py -> pkg/models.py get", // self.h = Headers()
+		"pkg/base.py -> pkg/models.py get", // Cookies inherits Headers' get
+		"pkg/ctor.py -> pkg/models.py get", // h = Headers()
+		"pkg/dotted.py -> pkg/urls.py get", // p = u.Params()
+		"pkg/param.py -> pkg/urls.py get",  // p: Params
+		"pkg/two.py -> pkg/models.py get",  // x = Headers() in a
+		"pkg/two.py -> pkg/urls.py get")    // x = Params() in b
+	slices.Sort(want)
+	linktest.Same(t, gets(got), want)
+	// The default rules fall back on every one of them (but the
+	// builtins', which Typed links to nothing).
+	plain := gets(linktest.Edges(t, typedTree, resolveWith(nil)))
+	for _, f := range []string{"attr", "base", "ctor", "dotted", "param", "builtin", "two"} {
+		for _, to := range []string{"models", "other", "urls"} {
+			if e := "pkg/" + f + ".py -> pkg/" + to + ".py get"; !slices.Contains(plain, e) {
+				t.Errorf("default rules: no %s", e)
+			}
+		}
+	}
+}
+
+// TestPythonSelfPerClass checks that self.m() means the method of the
+// class around each use: two classes of one file call self.run(), each
+// inherited from a base of its own.
+func TestPythonSelfPerClass(t *testing.T) {
+	tree := fstest.MapFS{
+		"a.py": {Data: []byte("class BaseA:\n    def run(self):\n        pass\n")},
+		"b.py": {Data: []byte("class BaseB:\n    def run(self):\n        pass\n")},
+		"c.py": {Data: []byte("class Other:\n    def run(self):\n        pass\n")},
+		"use.py": {Data: []byte("from a import BaseA\nfrom b import BaseB\n\n\nclass A(BaseA):\n    def go(self):\n        self.run()\n\n\n" +
+			"class B(BaseB):\n    def go(self):\n        self.run()\n")},
+	}
+	want := []string{"use.py -> a.py BaseA", "use.py -> a.py run", "use.py -> b.py BaseB", "use.py -> b.py run"}
+	for _, rules := range []*link.Rules{python.Rules, python.Typed} {
+		got := linktest.Edges(t, tree, resolveWith(func(c *link.Config) { c.Rules = langs.With(c.Rules, rules) }))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: edges %q, want %q", rules.Name, got, want)
+		}
+	}
 }
