@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -683,5 +684,32 @@ func TestParseTimeout(t *testing.T) {
 	code, names, errs := runCmd(t, "--no-cache", "--tokens", "200", "--parse-timeout", "1ns", "-v", dir)
 	if code != 0 || strings.Contains(names, "│") || !strings.Contains(names, "cart/cart.go") || !strings.Contains(errs, "parse took longer than 1ns") {
 		t.Errorf("repomap --parse-timeout 1ns: exit %d, map\n%s\nstderr\n%s\nwant the files by name only, each skipped", code, names, errs)
+	}
+}
+
+// TestTuneGC: the command collects the heap less often than Go does, up
+// to a soft limit, unless the environment sets either.
+func TestTuneGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, c := range []struct {
+		env            map[string]string
+		percent, limit int64 // the runtime's settings, as the environment made them
+		wantPercent    int64
+		wantLimit      int64
+	}{
+		{map[string]string{}, 100, math.MaxInt64, 400, softLimit},
+		{map[string]string{"GOGC": "50"}, 50, math.MaxInt64, 50, softLimit},
+		{map[string]string{"GOMEMLIMIT": "4GiB"}, 100, 4 << 30, 400, 4 << 30},
+	} {
+		debug.SetGCPercent(int(c.percent))
+		debug.SetMemoryLimit(c.limit)
+		tuneGC(func(k string) string { return c.env[k] })
+		if got := int64(debug.SetGCPercent(100)); got != c.wantPercent {
+			t.Errorf("with %v: GOGC %d, want %d", c.env, got, c.wantPercent)
+		}
+		if got := debug.SetMemoryLimit(-1); got != c.wantLimit {
+			t.Errorf("with %v: memory limit %d, want %d", c.env, got, c.wantLimit)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unsafe"
 
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/link/langs"
@@ -79,6 +80,45 @@ func TestLinkFamily(t *testing.T) {
 	for _, e := range []string{"web/App.vue -> web/people.js people"} {
 		if !has(on, e) {
 			t.Errorf("with family, no edge %q within the web family (edges %q)", e, on)
+		}
+	}
+}
+
+// TestKeysShared: the references of files to one key hold one string,
+// whether the rules resolve them or they link by name: a tree's keys
+// are used by many files each.
+func TestKeysShared(t *testing.T) {
+	tree := fstest.MapFS{
+		"go.mod":   {Data: []byte("module example.com/m\n")},
+		"b/b.go":   {Data: []byte("package b\n\nfunc New() int { return 1 }\n")},
+		"a/a.go":   {Data: []byte("package a\n\nimport \"example.com/m/b\"\n\nfunc A() int { return b.New() }\n")},
+		"c/c.go":   {Data: []byte("package c\n\nimport \"example.com/m/b\"\n\nfunc C() int { return b.New() + b.New() }\n")},
+		"d/d.py":   {Data: []byte("def run():\n    return helper()\n")},
+		"e/e.py":   {Data: []byte("def go():\n    return helper()\n")},
+		"f/help.c": {Data: []byte("int helper(void) { return 0; }\n")},
+	}
+	for _, c := range []struct {
+		name string
+		cfg  link.Config
+	}{{"by rules", resolveOnly}, {"by name", link.Config{}}} {
+		l := link.Link(linktest.Files(t, tree), c.cfg)
+		where := make(map[string]*byte) // the bytes of each key
+		shared := 0
+		for _, f := range l.Files {
+			for _, k := range f.Refs {
+				p, ok := where[k]
+				if !ok {
+					where[k] = unsafe.StringData(k)
+					continue
+				}
+				if p != unsafe.StringData(k) {
+					t.Errorf("%s: %s's reference to %q is a string of its own", c.name, f.Path, k)
+				}
+				shared++
+			}
+		}
+		if shared == 0 {
+			t.Errorf("%s: no key is used by two files: %+v", c.name, l.Files)
 		}
 	}
 }

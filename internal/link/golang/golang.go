@@ -75,7 +75,7 @@ type resolver struct {
 		has  map[uint32]bool
 	}
 	narrow       bool              // members of unknown types: only those of the packages a file reaches (Reach)
-	vars         map[int]goVars    // per Go file, made on first use
+	vars         map[int]goVars    // per Go file, made on first use, of the files the last file's uses read (UseContext)
 	test         map[int]bool      // per Go file: a test file of its directory's package (not package x_test)
 	importedDirs map[string]bool   // the directories some file imports
 	scopes       map[string]string // per directory: its scope (dirScope)
@@ -770,8 +770,13 @@ func (g *resolver) UseContext(i, j int) int32 {
 		return 0
 	}
 	if g.bound.file != i {
+		// The link stage asks for the contexts of a file's uses before
+		// it resolves them: the variables of the files read for the one
+		// before are not needed again (on nine copies of the Go standard
+		// library, keeping them all held 87 MB at the link stage's peak).
 		g.bound.file = i
 		clear(g.bound.has)
+		clear(g.vars)
 	}
 	// Whether the operand has bindings in the file, per qualifier.
 	memo := set.Tags[j].Qual << 1
