@@ -97,7 +97,7 @@ const (
 	defText   = 1   // a word of its lines: code, comments, docstrings, messages
 	defLeads  = 2   // each of the most relevant files brings its most relevant definitions to the head, in turns
 	defLines  = 2   // the most lines of interest a definition that leads shows
-	lineLeads = 3   // the first definitions that lead show them
+	lineLeads = 1   // the first definitions that lead show them
 )
 
 // Default returns repomap's ranking: Aider's, with each language's rules
