@@ -16,4 +16,7 @@
 // relevance, documents, tests) and the tiers of roles. The relevance of
 // files to the request's words is BM25 over the words of their text,
 // names and paths, counted when they were parsed and kept in the index.
+// Within the most relevant files, each definition is scored against the
+// words too (BM25F over its name, qualifier, references and lines), and
+// Input returns the definitions that lead the ranked list (Lead).
 package policy
