@@ -8,8 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/repomap-dev/repomap/eval/experiment"
-	"github.com/repomap-dev/repomap/internal/index/indextest"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/link/linktest"
 )
@@ -52,35 +50,10 @@ func TestOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rk, err := experiment.Parse(os.Getenv("REPOMAP_ORACLE_RANKING"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, dir := range filepath.SplitList(spec) {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			files, err := link.Files(context.Background(), indextest.Snapshot(t, os.DirFS(dir)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			isJS := func(f link.File) bool { return slices.Contains([]string{"javascript", "typescript", "tsx"}, f.Lang) }
-			js := make(map[string]bool)
-			for _, f := range files {
-				if isJS(f) {
-					js[f.Path] = true
-				}
-			}
-			if len(js) == 0 {
-				t.Skipf("%s has no JavaScript or TypeScript files", dir)
-			}
-			o := linktest.Oracle{
-				Truth: linktest.Cached(t, dir, "ts", func() linktest.Truth {
-					cmd := exec.CommandContext(t.Context(), node, script, dir)
-					cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-					return linktest.Ask(t, cmd, linktest.Requests(files, isJS), js)
-				}),
-				Detail: os.Getenv("REPOMAP_ORACLE_DETAIL") != "",
-			}
-			o.Check(t, files, rk, 0.95)
-		})
-	}
+	isJS := func(f link.File) bool { return slices.Contains([]string{"javascript", "typescript", "tsx"}, f.Lang) }
+	linktest.CheckTrees(t, spec, "ts", "JavaScript or TypeScript", isJS, func(ctx context.Context, dir string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, node, script, dir)
+		cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+		return cmd
+	})
 }

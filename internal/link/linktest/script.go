@@ -3,13 +3,18 @@ package linktest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/repomap-dev/repomap/eval/experiment"
+	"github.com/repomap-dev/repomap/internal/index/indextest"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -132,4 +137,42 @@ func readAnswers(r io.Reader, reqs []Request, files map[string]bool) (Truth, err
 		return tr, fmt.Errorf("more answers than the %d requests: %q", len(reqs), sc.Text())
 	}
 	return tr, sc.Err()
+}
+
+// CheckTrees scores the rules against a script oracle on each tree of
+// spec (directories, as in PATH), as Oracle.Check does: the ranking that
+// REPOMAP_ORACLE_RANKING names (the default when empty), against the
+// truth that the process command starts for a tree answers (Ask) for the
+// uses in the files isLang holds, kept under kind (Cached);
+// REPOMAP_ORACLE_DETAIL=1 lists the misses and the heaviest false edges.
+// A tree with no such files (what names them) is skipped.
+func CheckTrees(t *testing.T, spec, kind, what string, isLang func(link.File) bool, command func(ctx context.Context, dir string) *exec.Cmd) {
+	rk, err := experiment.Parse(os.Getenv("REPOMAP_ORACLE_RANKING"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range filepath.SplitList(spec) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			files, err := link.Files(context.Background(), indextest.Snapshot(t, os.DirFS(dir)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			asked := make(map[string]bool)
+			for _, f := range files {
+				if isLang(f) {
+					asked[f.Path] = true
+				}
+			}
+			if len(asked) == 0 {
+				t.Skipf("%s has no %s files", dir, what)
+			}
+			o := Oracle{
+				Truth: Cached(t, dir, kind, func() Truth {
+					return Ask(t, command(t.Context(), dir), Requests(files, isLang), asked)
+				}),
+				Detail: os.Getenv("REPOMAP_ORACLE_DETAIL") != "",
+			}
+			o.Check(t, files, rk, 0.95)
+		})
+	}
 }

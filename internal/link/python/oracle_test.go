@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/repomap-dev/repomap/eval/experiment"
-	"github.com/repomap-dev/repomap/internal/index/indextest"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/link/linktest"
 )
@@ -42,34 +40,8 @@ func TestOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rk, err := experiment.Parse(os.Getenv("REPOMAP_ORACLE_RANKING"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, dir := range filepath.SplitList(spec) {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			files, err := link.Files(context.Background(), indextest.Snapshot(t, os.DirFS(dir)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			isPython := func(f link.File) bool { return f.Lang == "python" }
-			py := make(map[string]bool)
-			for _, f := range files {
-				if isPython(f) {
-					py[f.Path] = true
-				}
-			}
-			if len(py) == 0 {
-				t.Skipf("%s has no Python files", dir)
-			}
-			o := linktest.Oracle{
-				Truth: linktest.Cached(t, dir, "jedi", func() linktest.Truth {
-					cmd := exec.CommandContext(t.Context(), python, script, dir)
-					return linktest.Ask(t, cmd, linktest.Requests(files, isPython), py)
-				}),
-				Detail: os.Getenv("REPOMAP_ORACLE_DETAIL") != "",
-			}
-			o.Check(t, files, rk, 0.95)
-		})
-	}
+	isPython := func(f link.File) bool { return f.Lang == "python" }
+	linktest.CheckTrees(t, spec, "jedi", "Python", isPython, func(ctx context.Context, dir string) *exec.Cmd {
+		return exec.CommandContext(ctx, python, script, dir)
+	})
 }
