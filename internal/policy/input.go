@@ -95,11 +95,11 @@ func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		for _, p := range coChanged {
 			leads = append(leads, Lead{Path: p})
 		}
-		leads = append(leads, relevantLeads(files, defRel, rk.Items.Leads)...)
-		for i := range leads[len(coChanged):][:min(rk.Items.LineLeads, len(leads)-len(coChanged))] {
-			d := &leads[len(coChanged)+i]
-			d.Lines = defLines[d.Path][d.Name]
+		relevant := relevantLeads(files, defRel, rk.Items.Leads)
+		for i := range min(rk.Items.LineLeads, len(relevant)) {
+			relevant[i].Lines = defLines[relevant[i].Path][relevant[i].Name]
 		}
+		leads = append(leads, relevant...)
 	}
 	return in, leads
 }
