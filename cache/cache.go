@@ -76,7 +76,8 @@ type Entry struct {
 	// internal/words), or nil for none. The cache keeps it as it is.
 	Words []byte
 	// Skip is why the file has no tags, when it was left out of parsing
-	// (too large, binary, a parse that failed), or "".
+	// (too large, binary, a parse that failed), or "": the index's form
+	// of its reason, which the cache keeps as it is.
 	Skip string
 	// TimedOut counts the parses of the file, one after another, that ran
 	// out of the time Timeout; zero when it was parsed. Such an entry has

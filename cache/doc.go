@@ -77,7 +77,8 @@
 //	                    timed out, one after another, then uvarint timeout
 //	                    in nanoseconds
 //	skip      bytes     with flags bit 4: uvarint length, then why the
-//	                    file was left out of parsing
+//	                    file was left out of parsing, in the index's
+//	                    form (a kind's byte, then what it depends on)
 //	outline   bytes     with flags bit 0: the file's tags.Outline in its
 //	                    binary form
 //	crc       4 bytes   CRC-32C of all the above, little-endian

@@ -258,7 +258,7 @@ func (m *Map) rank(ctx context.Context, req Request, files []index.File, skipped
 	st.Parsed, st.Cached = snap.Parsed, len(files)-snap.Parsed
 	st.Tags = time.Since(t)
 	for _, s := range snap.Skipped {
-		m.opts.Logger.Debug("repomap: skipped", "path", s.Path, "reason", s.Reason)
+		m.opts.Logger.Debug("repomap: skipped", "path", s.Path, "reason", s.Skip.String())
 	}
 
 	t = time.Now()

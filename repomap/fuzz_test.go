@@ -38,7 +38,7 @@ func FuzzRender(f *testing.F) {
 	f.Fuzz(func(t *testing.T, path string, raw, rows []byte, mode uint8) {
 		// The text as the map reads it; binary files are never rendered.
 		text, reason := index.ReadSource(fstest.MapFS{"f": {Data: raw}}, "f", 1<<20)
-		if reason != "" {
+		if reason.Kind != index.NotSkipped {
 			return
 		}
 		var outline *tags.Outline

@@ -229,11 +229,11 @@ func TestBadFiles(t *testing.T) {
 	if src := snap.Source(context.Background(), "cr.py"); src == nil || src.Lines[2] != "def LoneCR():" {
 		t.Errorf("cr.py source = %v, want line 3 to be the def", src)
 	}
-	reasons := map[string]string{}
+	reasons := map[string]index.Skip{}
 	for _, s := range r.skipped {
-		reasons[s.Path] = s.Reason
+		reasons[s.Path] = s.Skip
 	}
-	if reasons["bin.go"] != "binary" || !strings.HasPrefix(reasons["big.go"], "larger than") {
+	if reasons["bin.go"].Kind != index.SkipBinary || reasons["big.go"].Kind != index.SkipLarge || reasons["big.go"].String() != "larger than 1000 bytes" {
 		t.Errorf("skipped = %v, want bin.go binary and big.go too large", reasons)
 	}
 }

@@ -86,9 +86,14 @@ type RankedDef struct {
 	Score     float64 `json:"score"` // its item's score, as for RankedFile
 }
 
-// Skipped is a file left out of parsing.
+// Skipped is a file left out of parsing: its kind of reason, one word
+// ("large", "binary", "unreadable", "symlink", "irregular" for a device
+// or a pipe, "changed" during the scan, "parse" for a parser's error,
+// "timeout", "clash" for a path that reads as another file's), and the
+// reason in words ("larger than 1048576 bytes").
 type Skipped struct {
 	Path   string `json:"path"`
+	Kind   string `json:"kind"`
 	Reason string `json:"reason"`
 }
 
@@ -135,7 +140,7 @@ func publish(ctx context.Context, bs *render.Blocks, snap *index.Snapshot, r *re
 		pub.Files = append(pub.Files, fr)
 	}
 	for _, s := range r.skipped {
-		pub.Skipped = append(pub.Skipped, Skipped{Path: s.Path, Reason: s.Reason})
+		pub.Skipped = append(pub.Skipped, Skipped{Path: s.Path, Kind: s.Skip.Kind.String(), Reason: s.Skip.String()})
 	}
 	return pub, nil
 }

@@ -71,8 +71,7 @@ func printStats(w io.Writer, r *repomap.Result) {
 	fmt.Fprintf(w, "files      %d seen, %d parsed, %d from cache, %d skipped\n", s.Files, s.Parsed, s.Cached, s.Skipped)
 	reasons := map[string]int{}
 	for _, sk := range r.Skipped {
-		reason, _, _ := strings.Cut(sk.Reason, ":")
-		reasons[reason]++
+		reasons[sk.Kind]++
 	}
 	keys := make([]string, 0, len(reasons))
 	for k := range reasons {

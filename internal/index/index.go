@@ -202,7 +202,7 @@ type entry struct {
 	redacted  int           // lines of lines whose credentials were replaced
 	dirty     bool          // not yet written to the disk cache
 	retry     bool          // the next process parses the file again (a parse that timed out once)
-	skip      string        // why it was left out of parsing, or ""
+	skip      Skip          // why it was left out of parsing
 	// timedOut counts the parses of the file, one process after another,
 	// that ran out of timeout (see timedOutTries); reparse says that it is
 	// to be parsed again.
@@ -461,7 +461,7 @@ func (x *Index) Walk(ctx context.Context) ([]File, []Omitted, error) {
 			if f.Path != f.Rel && r.Name == "" || r.Name != "" && f.Path != r.Name+"/"+f.Rel {
 				// Redacted or quoted: it may read as another file's path.
 				if slices.ContainsFunc(files, func(g File) bool { return g.Path == f.Path }) {
-					skipped = append(skipped, Omitted{f.Path, "its path, a credential redacted or its bytes quoted, is another file's"})
+					skipped = append(skipped, Omitted{f.Path, Skip{Kind: SkipClash}})
 					continue
 				}
 			}
@@ -551,7 +551,7 @@ func (x *Index) Update(ctx context.Context, files []File, skipped []Omitted) (*S
 		}
 		s.Roles[i] = r.role
 		s.byPath[f.Path] = i
-		if e.skip != "" && e.skip != notParsedVendored {
+		if e.skip.Kind != NotSkipped && e.skip.Kind != SkipVendored {
 			s.Skipped = append(s.Skipped, Omitted{f.Path, e.skip})
 		}
 	}
@@ -575,11 +575,6 @@ func (x *Index) roleRules() []roleRules {
 	}
 	return out
 }
-
-// notParsedVendored is why a file that a package manager installed has
-// no tags, without Options.ParseVendored. The file is listed, not
-// skipped: a Node project's node_modules holds thousands of them.
-const notParsedVendored = "vendored: not parsed"
 
 // installDirs are the directories that package managers fill, whose
 // files are copies of other projects that no commit holds (Go's vendor/
@@ -632,9 +627,6 @@ func cachedStamp(c cache.Entry) stamp { return stamp{c.Size, c.ModTime, c.Change
 // made every warm map of that tree take 6 seconds.)
 const timedOutTries = 2
 
-// largerThan starts the reason a file too large to parse is left out.
-const largerThan = "larger than "
-
 // isDone reports whether err is that of a context done.
 func isDone(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
@@ -674,7 +666,7 @@ func (x *Index) Digest(files []File, skipped []Omitted) [sha256.Size]byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(skipped)))
 	for _, s := range skipped {
-		b = appendString(appendString(b, s.Path), s.Reason)
+		b = appendString(appendString(b, s.Path), s.Skip.encode())
 	}
 	for _, r := range x.roots {
 		data, err := fs.ReadFile(r.FS, RolesFile)

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"path"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,7 +35,7 @@ func (x *Index) extract(ctx context.Context, files []File) int {
 		var old *entry
 		vendored := x.unparsed(f)
 		switch {
-		case e == nil || e.size != f.Size || e.reparse || x.limitChanged(e) || vendored != (e.skip == notParsedVendored):
+		case e == nil || e.size != f.Size || e.reparse || x.limitChanged(e) || vendored != (e.skip.Kind == SkipVendored):
 		case e.stamp != stampOf(f) || e.racy:
 			if e.sum != 0 {
 				old = e
@@ -103,7 +101,7 @@ func (x *Index) extract(ctx context.Context, files []File) int {
 			}
 			var e *entry
 			if f := files[todo[k]]; unparsed[k] {
-				e = &entry{id: x.newID(), stamp: stampOf(f), dirty: true, skip: notParsedVendored}
+				e = &entry{id: x.newID(), stamp: stampOf(f), dirty: true, skip: Skip{Kind: SkipVendored}}
 			} else {
 				e = x.parse(ctx, p, f, outlined[k], &bufs[w], old)
 			}
@@ -249,10 +247,10 @@ func (x *Index) parse(ctx context.Context, p *tags.Parser, f File, outline bool,
 	case errors.Is(err, tags.ErrTimeout):
 		// See timedOutTries. (A Map kept open does not pay for it again
 		// while the file is unchanged.)
-		e.skip = timedOutReason(x.opts.ParseTimeout)
+		e.skip = Skip{Kind: SkipTimedOut, Timeout: x.opts.ParseTimeout}
 		e.timedOut, e.timeout, e.retry = 1, x.opts.ParseTimeout, 1 < timedOutTries
 	default:
-		e.skip = "parse: " + err.Error()
+		e.skip = Skip{Kind: SkipParse, Err: err.Error()}
 	}
 	return e
 }
@@ -262,15 +260,15 @@ func (x *Index) parse(ctx context.Context, p *tags.Parser, f File, outline bool,
 // its content can make it one, or it is an image. It reports whether it
 // read the file, and why not when that is worth noting, and returns what
 // the system told of the file it opened (the zero fileStat for none).
-func readForParse(r *root, f File, limit int64, buf *[]byte) ([]byte, fileStat, bool, string) {
+func readForParse(r *root, f File, limit int64, buf *[]byte) ([]byte, fileStat, bool, Skip) {
 	if tags.Detect(f.Rel, nil) == "" && path.Ext(f.Rel) != "" || pathRole(f.Rel) == RoleAsset {
-		return nil, fileStat{}, false, ""
+		return nil, fileStat{}, false, Skip{}
 	}
 	if f.Size > limit {
-		return nil, fileStat{}, false, fmt.Sprintf(largerThan+"%d bytes", limit)
+		return nil, fileStat{}, false, Skip{Kind: SkipLarge, Limit: limit}
 	}
 	src, st, reason := r.readSource(f, limit, buf)
-	return src, st, reason == "", reason
+	return src, st, reason.Kind == NotSkipped, reason
 }
 
 // readSource reads the file f of r for parsing or showing: at most limit
@@ -278,7 +276,7 @@ func readForParse(r *root, f File, limit int64, buf *[]byte) ([]byte, fileStat, 
 // made "\n" so that rows count as an editor counts lines. With buf, it
 // reads into *buf (see readInto), and what it returns may be in it. It
 // returns what the system told of the file it opened, and why it did not
-// read it, or "".
+// read it, if it did not.
 //
 // It reads what the walk saw, or nothing. On disk, the file is opened
 // relative to the root's directory, following no symbolic link, without
@@ -288,7 +286,7 @@ func readForParse(r *root, f File, limit int64, buf *[]byte) ([]byte, fileStat, 
 // walk, or a directory above it replaced by a link out of the root, is
 // not read. Elsewhere, where fsys can tell, a file whose path has a link
 // is refused before it is opened.
-func (r *root) readSource(f File, limit int64, buf *[]byte) ([]byte, fileStat, string) {
+func (r *root) readSource(f File, limit int64, buf *[]byte) ([]byte, fileStat, Skip) {
 	var in io.Reader
 	var st fileStat
 	if r.dir != nil {
@@ -298,7 +296,7 @@ func (r *root) readSource(f File, limit int64, buf *[]byte) ([]byte, fileStat, s
 		}
 		defer file.Close()
 		if st = s; st.regular && f.Ino != 0 && (st.ino != f.Ino || st.dev != f.Dev) {
-			return nil, fileStat{}, "changed during the scan"
+			return nil, fileStat{}, Skip{Kind: SkipChanged}
 		}
 		in = file
 	} else {
@@ -309,10 +307,10 @@ func (r *root) readSource(f File, limit int64, buf *[]byte) ([]byte, fileStat, s
 				}
 				info, err := lfs.Lstat(f.Rel[:i])
 				if err != nil {
-					return nil, fileStat{}, "unreadable: " + errText(err)
+					return nil, fileStat{}, unreadable(err)
 				}
 				if info.Mode()&fs.ModeSymlink != 0 {
-					return nil, fileStat{}, "symbolic link"
+					return nil, fileStat{}, Skip{Kind: SkipSymlink}
 				}
 			}
 		}
@@ -323,71 +321,71 @@ func (r *root) readSource(f File, limit int64, buf *[]byte) ([]byte, fileStat, s
 		}
 		file, err := r.FS.Open(f.Rel)
 		if err != nil {
-			return nil, fileStat{}, "unreadable: " + errText(err)
+			return nil, fileStat{}, unreadable(err)
 		}
 		defer file.Close()
 		info, err := file.Stat()
 		if err != nil {
-			return nil, fileStat{}, "unreadable: " + errText(err)
+			return nil, fileStat{}, unreadable(err)
 		}
 		st, in = statOfInfo(info), file
 	}
 	if !st.regular {
-		return nil, fileStat{}, "not a regular file"
+		return nil, fileStat{}, Skip{Kind: SkipIrregular}
 	}
 	if st.size > limit {
-		return nil, st, fmt.Sprintf(largerThan+"%d bytes", limit)
+		return nil, st, Skip{Kind: SkipLarge, Limit: limit}
 	}
 	src, err := readInto(in, st.size, limit, buf)
 	if err != nil {
-		return nil, st, "unreadable: " + errText(err)
+		return nil, st, unreadable(err)
 	}
 	return cleanSource(src, st, limit)
 }
 
 // readFS reads the file f of r, a tree not on disk, with fs.ReadFile, as
 // readSource does.
-func (r *root) readFS(f File, limit int64) ([]byte, fileStat, string) {
+func (r *root) readFS(f File, limit int64) ([]byte, fileStat, Skip) {
 	info, err := fs.Stat(r.FS, f.Rel)
 	if err != nil {
-		return nil, fileStat{}, "unreadable: " + errText(err)
+		return nil, fileStat{}, unreadable(err)
 	}
 	st := statOfInfo(info)
 	switch {
 	case !st.regular:
-		return nil, fileStat{}, "not a regular file"
+		return nil, fileStat{}, Skip{Kind: SkipIrregular}
 	case st.size > limit:
-		return nil, st, fmt.Sprintf(largerThan+"%d bytes", limit)
+		return nil, st, Skip{Kind: SkipLarge, Limit: limit}
 	}
 	src, err := fs.ReadFile(r.FS, f.Rel)
 	if err != nil {
-		return nil, st, "unreadable: " + errText(err)
+		return nil, st, unreadable(err)
 	}
 	return cleanSource(src, st, limit)
 }
 
 // cleanSource returns src, read from a file of st, ready to parse or
 // show, or why it is not: larger than limit, or binary.
-func cleanSource(src []byte, st fileStat, limit int64) ([]byte, fileStat, string) {
+func cleanSource(src []byte, st fileStat, limit int64) ([]byte, fileStat, Skip) {
 	if int64(len(src)) > limit {
-		return nil, st, fmt.Sprintf(largerThan+"%d bytes", limit)
+		return nil, st, Skip{Kind: SkipLarge, Limit: limit}
 	}
 	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
-		return nil, st, "binary"
+		return nil, st, Skip{Kind: SkipBinary}
 	}
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	if bytes.IndexByte(src, '\r') >= 0 {
 		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 		src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
 	}
-	return src, st, ""
+	return src, st, Skip{}
 }
 
 // ReadSource reads the file at name of fsys as the index reads a file to
 // parse or show it: at most limit bytes, not binary, with a byte order
 // mark dropped and line endings made "\n". It returns why it did not
-// read it, or "".
-func ReadSource(fsys fs.FS, name string, limit int64) ([]byte, string) {
+// read it, if it did not.
+func ReadSource(fsys fs.FS, name string, limit int64) ([]byte, Skip) {
 	src, _, reason := (&root{Root: Root{FS: fsys}}).readSource(File{Rel: name}, limit, nil)
 	return src, reason
 }
@@ -401,7 +399,7 @@ func (x *Index) timedOutEntry(e *entry, timedOut int, timeout time.Duration) {
 	}
 	e.timedOut, e.timeout = timedOut, timeout
 	if timedOut >= timedOutTries && timeout >= x.opts.ParseTimeout {
-		e.skip, e.lazy = timedOutReason(timeout), nil // it has nothing more to read
+		e.skip, e.lazy = Skip{Kind: SkipTimedOut, Timeout: timeout}, nil // it has nothing more to read
 		return
 	}
 	e.reparse = true
@@ -411,16 +409,10 @@ func (x *Index) timedOutEntry(e *entry, timedOut int, timeout time.Duration) {
 // another process, was left out for its size, or parsed, against what
 // Options.MaxFileSize says of it now.
 func (x *Index) limitChanged(e *entry) bool {
-	wasLarge := strings.HasPrefix(e.skip, largerThan)
+	wasLarge := e.skip.Kind == SkipLarge
 	if e.size > x.opts.MaxFileSize {
 		n, k := e.enc.Len()
 		return !wasLarge && (len(e.tags.Tags) > 0 || n > 0 || k > 0 || e.lazy != nil && e.lazy.tags > 0)
 	}
 	return wasLarge
-}
-
-// timedOutReason is why a file whose parse ran out of timeout is left
-// out.
-func timedOutReason(timeout time.Duration) string {
-	return fmt.Sprintf("parse took longer than %v", timeout)
 }

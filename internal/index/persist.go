@@ -25,12 +25,16 @@ func (x *Index) loadCaches(ctx context.Context) {
 		usable := i < len(pre) && pre[i].read && !(isDone(pre[i].err) && ctx.Err() == nil)
 		if usable && pre[i].stamps != nil {
 			adopt(x, r, pre[i].stamps, func(rel string, st cache.Stamp) *entry {
+				skip, ok := decodeSkip(st.Skip)
+				if !ok {
+					return nil
+				}
 				l := &lazyEntry{root: i, rel: rel, strings: st.Strings, tags: st.Tags, outline: st.Outline}
 				if see != nil && st.Seen != nil {
 					l.seen, l.seenBy = st.Seen, see.Key
 				}
 				e := &entry{id: x.newID(), stamp: stamp{st.Size, st.ModTime, st.Change, st.Inode}, sum: st.Sum, racy: st.Racy,
-					generated: st.Generated, skip: st.Skip, lazy: l}
+					generated: st.Generated, skip: skip, lazy: l}
 				x.timedOutEntry(e, st.TimedOut, st.Timeout)
 				return e
 			})
@@ -50,8 +54,12 @@ func (x *Index) loadCaches(ctx context.Context) {
 			continue
 		}
 		adopt(x, r, entries, func(_ string, c cache.Entry) *entry {
+			skip, ok := decodeSkip(c.Skip)
+			if !ok {
+				return nil
+			}
 			e := &entry{id: x.newID(), stamp: cachedStamp(c), sum: c.Sum, racy: c.Racy,
-				tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: c.Skip}
+				tags: c.Tags, enc: c.Encoded, words: c.Words, outline: c.Outline, generated: c.Generated, skip: skip}
 			x.timedOutEntry(e, c.TimedOut, c.Timeout)
 			return e
 		})
@@ -60,7 +68,8 @@ func (x *Index) loadCaches(ctx context.Context) {
 
 // adopt records that the disk cache of r holds the files of held, by
 // path relative to r, and gives the index the entry newEntry makes of
-// each of them it does not know. Known files are counted within the
+// each of them it does not know: none when newEntry returns nil, for an
+// entry it cannot read (its file is parsed again). Known files are counted within the
 // index's selection: the cache may hold files that Options.Exclude or
 // Include leave out, which are not gone.
 func adopt[V any](x *Index, r *root, held map[string]V, newEntry func(rel string, v V) *entry) {
@@ -74,7 +83,9 @@ func adopt[V any](x *Index, r *root, held map[string]V, newEntry func(rel string
 	for rel, v := range held {
 		p := r.mapPath(rel)
 		if _, ok := x.files[p]; !ok {
-			x.files[p] = newEntry(rel, v)
+			if e := newEntry(rel, v); e != nil {
+				x.files[p] = e
+			}
 		}
 	}
 }
@@ -116,7 +127,7 @@ func (x *Index) persist(ctx context.Context, files []File) {
 				}
 				w.put[f.Rel] = cache.Entry{Size: e.size, ModTime: e.mod, Change: e.change, Inode: e.ino, Sum: e.sum, Racy: e.racy,
 					Tags: e.tags, Encoded: e.enc, Words: e.words, Outline: e.outline, Generated: e.generated,
-					Skip: e.skip, TimedOut: e.timedOut, Timeout: e.timeout}
+					Skip: e.skip.encode(), TimedOut: e.timedOut, Timeout: e.timeout}
 				w.written = append(w.written, written{e, e.outline})
 			}
 		}

@@ -234,8 +234,8 @@ func (s *Snapshot) sourceWith(ctx context.Context, i int, parser func() *tags.Pa
 	needOutline := e.outline == nil && !e.noOutline
 	if e.lines == nil || needOutline {
 		text, _, reason := x.roots[f.Root].readSource(f, x.opts.MaxFileSize, nil)
-		if reason != "" {
-			x.opts.Logger.Debug("repomap: render: skipped", "path", p, "reason", reason)
+		if reason.Kind != NotSkipped {
+			x.opts.Logger.Debug("repomap: render: skipped", "path", p, "reason", reason.String())
 			return nil
 		}
 		if needOutline {

@@ -37,8 +37,8 @@ type File struct {
 
 // Omitted is a file left out of the map, with the reason.
 type Omitted struct {
-	Path   string
-	Reason string
+	Path string
+	Skip Skip
 }
 
 // walk lists the regular files under the root of fsys, in lexical order,
@@ -387,7 +387,7 @@ func (w *walker) dir(job dirJob) error {
 			entries, err = fs.ReadDir(w.tree.fsys, job.dir)
 		}
 		if err != nil {
-			out.items = append(out.items, dirItem{skip: &Omitted{job.dir, "unreadable: " + errText(err)}})
+			out.items = append(out.items, dirItem{skip: &Omitted{job.dir, unreadable(err)}})
 			return nil
 		}
 		if !w.noIgnore && !job.trackedOnly {
@@ -440,19 +440,19 @@ func (w *walker) dir(job dirJob) error {
 		}
 		switch {
 		case typ&fs.ModeSymlink != 0:
-			out.items = append(out.items, dirItem{skip: &Omitted{p, "symbolic link"}})
+			out.items = append(out.items, dirItem{skip: &Omitted{p, Skip{Kind: SkipSymlink}}})
 			continue
 		case !typ.IsRegular():
-			out.items = append(out.items, dirItem{skip: &Omitted{p, "not a regular file"}})
+			out.items = append(out.items, dirItem{skip: &Omitted{p, Skip{Kind: SkipIrregular}}})
 			continue
 		}
 		st, err := w.stat(dd, d)
 		switch {
 		case err != nil:
-			out.items = append(out.items, dirItem{skip: &Omitted{p, "unreadable: " + errText(err)}})
+			out.items = append(out.items, dirItem{skip: &Omitted{p, unreadable(err)}})
 			continue
 		case !st.regular: // it changed since the directory was read
-			out.items = append(out.items, dirItem{skip: &Omitted{p, "not a regular file"}})
+			out.items = append(out.items, dirItem{skip: &Omitted{p, Skip{Kind: SkipIrregular}}})
 			continue
 		}
 		out.items = append(out.items, dirItem{file: &File{Path: p, Size: st.size, Mod: st.mod, Change: st.change, Dev: st.dev, Ino: st.ino}})
@@ -474,12 +474,16 @@ func (w *walker) stat(dd *diskDir, d fs.DirEntry) (fileStat, error) {
 }
 
 // openFailure is why an entry that could not be opened is left out.
-func openFailure(err error) string {
+func openFailure(err error) Skip {
 	if isLink(err) {
-		return "symbolic link"
+		return Skip{Kind: SkipSymlink}
 	}
-	return "unreadable: " + errText(err)
+	return unreadable(err)
 }
+
+// unreadable returns the reason a file the system would not open or
+// read, with err, is left out.
+func unreadable(err error) Skip { return Skip{Kind: SkipUnreadable, Err: errText(err)} }
 
 // ignoreSet is the ignore rules that apply in one directory, the last
 // one that matches deciding (gitignore.Matcher), indexed by their quick

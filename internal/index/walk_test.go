@@ -712,7 +712,7 @@ func TestWalkIgnores(t *testing.T) {
 	}
 	var links []string
 	for _, s := range skipped {
-		links = append(links, s.Path+": "+s.Reason)
+		links = append(links, s.Path+": "+s.Skip.String())
 	}
 	if wantSkip := []string{"loop: symbolic link", "passwd: symbolic link"}; !slices.Equal(links, wantSkip) {
 		t.Errorf("walk skipped %v, want %v", links, wantSkip)
