@@ -78,8 +78,10 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 		// many words each line has.
 		var lineHits [][]int32
 		var lineLens []int
+		var srcLines []string
 		if c.Text > 0 {
 			if src := s.Source(ctx, s.Files[i].Path); src != nil {
+				srcLines = src.Lines
 				lineHits = make([][]int32, len(src.Lines))
 				lineLens = make([]int, len(src.Lines))
 				for j, line := range src.Lines {
@@ -125,12 +127,17 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 					d.terms.tf[fieldQual][k]++
 				}
 			}
+			// Its lines: from the comments and decorators that lead it
+			// to those that lead the next definition.
 			k, _ := slices.BinarySearch(lines, t.Line)
-			end := int32(1<<31 - 1)
-			if k+1 < len(lines) {
-				end = lines[k+1]
+			start, end := int32(leading(srcLines, int(t.Line))), int32(1<<31-1)
+			if k > 0 {
+				start = max(start, lines[k-1]+1)
 			}
-			lo, _ := slices.BinarySearchFunc(refs, t.Line, func(u tags.Packed, l int32) int { return int(u.Line - l) })
+			if k+1 < len(lines) {
+				end = max(t.Line+1, int32(leading(srcLines, int(lines[k+1]))))
+			}
+			lo, _ := slices.BinarySearchFunc(refs, start, func(u tags.Packed, l int32) int { return int(u.Line - l) })
 			for _, u := range refs[lo:] {
 				if u.Line >= end {
 					break
@@ -140,14 +147,14 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 				}
 				d.terms.body += lens[u.Name]
 			}
-			for l := int(t.Line); l < min(int(end), len(lineHits)); l++ {
+			for l := int(start); l < min(int(end), len(lineHits)); l++ {
 				for _, k := range lineHits[l] {
 					d.terms.tf[fieldText][k]++
 				}
 				d.terms.text += lineLens[l]
 			}
 			if c.Lines > 0 {
-				d.lines = interestLines(lineHits, int(t.Line)+1, int(end), r, c.Lines)
+				d.lines = interestLines(lineHits, int(start), int(end), int(t.Line), r, c.Lines)
 			}
 			bodies += float64(d.terms.body)
 			nBodies++
@@ -220,6 +227,39 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 	return rel, lines
 }
 
+// leading returns the first of the lines of src that lead the
+// definition at line def (0-based): the comments, decorators, annotations
+// and attributes right above it, at its indentation (a block comment's
+// lines that start with "*" one column further in too), with no blank
+// line between. They are the next definition's, not the body of the one
+// above: a Go doc comment, a Python decorator, a Java annotation. It
+// returns def when no line leads it, or src does not hold it.
+func leading(src []string, def int) int {
+	if def <= 0 || def >= len(src) {
+		return def
+	}
+	indent := indentOf(src[def])
+	for def > 0 {
+		line := src[def-1]
+		in := indentOf(line)
+		rest := line[in:]
+		switch {
+		case in == indent && (strings.HasPrefix(rest, "//") || strings.HasPrefix(rest, "#") ||
+			strings.HasPrefix(rest, "/*") || strings.HasPrefix(rest, "@") || strings.HasPrefix(rest, "--")):
+		case (in == indent || in == indent+1) && strings.HasPrefix(rest, "*"):
+		default:
+			return def
+		}
+		def--
+	}
+	return def
+}
+
+// indentOf returns the length of the spaces and tabs line starts with.
+func indentOf(line string) int {
+	return len(line) - len(strings.TrimLeft(line, " \t"))
+}
+
 // hits returns the places in r of the words of text that are r's, and
 // how many words text has; buf is scratch space, returned for reuse.
 func (r rarity) hits(text string, buf []uint32) ([]int32, int, []uint32) {
@@ -234,16 +274,19 @@ func (r rarity) hits(text string, buf []uint32) ([]int32, int, []uint32) {
 }
 
 // interestLines returns the lines of interest among lines [from, to) of
-// a file, whose words of r are lineHits: at most n of them, in order,
-// the lines whose distinct words of r weigh the most, each at least half
-// of the heaviest's weight.
-func interestLines(lineHits [][]int32, from, to int, r rarity, n int) []int {
+// a file but its definition's own line, own, whose words of r are
+// lineHits: at most n of them, in order, the lines whose distinct words
+// of r weigh the most, each at least half of the heaviest's weight.
+func interestLines(lineHits [][]int32, from, to, own int, r rarity, n int) []int {
 	type line struct {
 		at     int
 		weight float64
 	}
 	var ls []line
 	for l := from; l < min(to, len(lineHits)); l++ {
+		if l == own {
+			continue
+		}
 		var w float64
 		seen := make(map[int32]bool, len(lineHits[l]))
 		for _, k := range lineHits[l] {

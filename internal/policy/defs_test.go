@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -181,5 +182,66 @@ def nansum(a, axis=None, min_count=None):
 	c.Lines = 0
 	if _, lines = defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c); lines != nil {
 		t.Errorf("with no lines asked for: %v", lines)
+	}
+}
+
+// TestLeading: the comments, decorators and attributes right above a
+// definition lead it, at its indentation; a comment at the end of the
+// body above, further in, or one a blank line away, does not.
+func TestLeading(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		def  int // 0-based
+		want int
+	}{
+		{"go doc comment", "func a() {\n}\n// B does.\n// More.\nfunc B() {}\n", 4, 2},
+		{"python decorators", "def a():\n    pass\n@property\n@cache  # why\ndef b(self):\n", 4, 2},
+		{"python body comment", "def a():\n    x = 1\n    # last words of a\ndef b():\n", 3, 3},
+		{"method's comment and decorator", "class C:\n    def a(self):\n        pass\n    # b's note\n    @staticmethod\n    def b():\n", 5, 3},
+		{"jsdoc", "}\n/**\n * Does b.\n * @param x\n */\nfunction b(x) {}\n", 5, 1},
+		{"rust attribute", "}\n/// Docs.\n#[inline]\nfn b() {}\n", 3, 1},
+		{"a blank line between", "x = 1\n# about the module\n\ndef b():\n", 3, 3},
+		{"first line", "def b():\n", 0, 0},
+		{"beyond the source", "def b():\n", 5, 5},
+	}
+	for _, tc := range tests {
+		lines := strings.Split(strings.TrimSuffix(tc.src, "\n"), "\n")
+		if got := leading(lines, tc.def); got != tc.want {
+			t.Errorf("%s: leading(line %d) = %d, want %d", tc.name, tc.def, got, tc.want)
+		}
+	}
+}
+
+// TestDocCommentIsItsDefinitions: a Go doc comment's words count toward
+// the definition it documents, and its lines are among that
+// definition's lines of interest, not those of the definition above.
+func TestDocCommentIsItsDefinitions(t *testing.T) {
+	tree := fstest.MapFS{
+		"transport.go": {Data: []byte(`package mcp
+
+func writeLine(w io.Writer, line []byte) error {
+	_, err := w.Write(line)
+	return err
+}
+
+// checkBatch refuses an empty batch: a line that is a JSON array
+// with no message in it.
+func checkBatch(line []byte) error {
+	return nil
+}
+`)},
+		"other.go": {Data: []byte("package mcp\n\nfunc other() {}\n")},
+	}
+	snap := indextest.Snapshot(t, tree)
+	ctx := context.Background()
+	text := "an empty batch array exits the server"
+	_, r := relevanceIDF(ctx, snap, text, Default().Rel.Text)
+	rel, lines := defRelevance(ctx, snap, []string{"transport.go"}, r, directNames(text), Default().Rel.Defs)
+	if got := rel["transport.go"]; got["checkBatch"] != 1 || got["writeLine"] != 0 {
+		t.Errorf("relevance %v, want checkBatch the best and writeLine none", got)
+	}
+	if got := lines["transport.go"]; len(got["writeLine"]) > 0 || !slices.Contains(got["checkBatch"], 7) {
+		t.Errorf("lines of interest %v, want the doc comment's first line (7 from 0) under checkBatch alone", got)
 	}
 }
