@@ -11,7 +11,8 @@ import (
 )
 
 // The history stage finds, for the roots of a Map that lie in git
-// repositories, which files changed together and when (package history),
+// repositories, which files changed together, when, and what the commits'
+// messages said (package history),
 // for the rank stage. A root's history is read up to HEAD once, kept in
 // the root's disk cache by HEAD (blob historyBlob), and extended when
 // HEAD moves on; a root outside git, in a shallow clone, or whose
@@ -62,7 +63,8 @@ func (m *Map) historyFor(req Request) bool {
 		return false
 	}
 	focus := len(req.Focus) > 0 && (c.Focus > 0 || c.FocusBoost > 0 || c.Lift > 0)
-	request := (len(req.Mentions) > 0 || req.Text != "") && (c.Request > 0 || c.RequestBoost > 0)
+	request := (len(req.Mentions) > 0 || req.Text != "") && (c.Request > 0 || c.RequestBoost > 0) ||
+		req.Text != "" && c.MessageLift > 0
 	return c.Recency > 0 || focus || request
 }
 

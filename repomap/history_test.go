@@ -235,3 +235,37 @@ func TestHistoryDepth(t *testing.T) {
 		t.Error("HistoryDepth -1: no error")
 	}
 }
+
+// TestHistoryMessages checks that, for a request's words, the file that
+// past commits whose messages match the words changed moves up among the
+// files the words find, and only with the history.
+func TestHistoryMessages(t *testing.T) {
+	tree := map[string]string{
+		"a.py": "def widget_parser():\n    return 'parse the widget'\n",
+		"b.py": "def widget_helper():\n    return 'widget parser'\n",
+		"c.py": "def widget_store():\n    return 1\n",
+		"d.py": "def widget_other():\n    return 'widget parser'\n",
+	}
+	r := gittest.New(t)
+	r.Commit("start", tree)
+	r.Commit("Fix the frobnicator's overflow", map[string]string{"c.py": tree["c.py"] + "# bounded\n"})
+	r.Commit("Tidy the helpers", map[string]string{"b.py": tree["b.py"] + "# tidy\n", "d.py": tree["d.py"] + "# tidy\n"})
+	place := make(map[bool]int) // by NoHistory: c.py's place in the ranked files
+	for _, noHistory := range []bool{false, true} {
+		o := Options{CacheDir: t.TempDir(), NoHistory: noHistory}
+		m, err := New(r.Dir, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := m.Build(context.Background(), Request{Text: "the widget parser overflows: a frobnicator bug", MaxTokens: 1000})
+		m.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		place[noHistory] = slices.Index(res.Ranked, "c.py")
+		t.Logf("NoHistory %v: ranked %v", noHistory, res.Ranked)
+	}
+	if !(place[false] >= 0 && place[false] < place[true]) {
+		t.Errorf("c.py's place in the ranked files: %d with the history, %d without; want it higher with", place[false], place[true])
+	}
+}

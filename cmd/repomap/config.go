@@ -93,7 +93,7 @@ func (c *config) rankingFlag(fl *flag.FlagSet) {
 
 // historyFlag registers -no-history, for the commands that rank.
 func (c *config) historyFlag(fl *flag.FlagSet) {
-	fl.BoolVar(&c.noHistory, "no-history", false, "rank without the tree's git history (the files that changed together with the request's files, and lately), as for a tree outside git")
+	fl.BoolVar(&c.noHistory, "no-history", false, "rank without the tree's git history (the files that changed together with the focus files, and those that the commits whose messages match the request's words changed), as for a tree outside git")
 	fl.IntVar(&c.historyDepth, "history-depth", 0, "read at most this many `commits` of the tree's history, newest first (0: the ranking's own, "+strconv.Itoa(repomap.DefaultHistoryDepth)+")")
 }
 

@@ -124,7 +124,8 @@
 //	      neither read nor write the tag cache
 //	--no-history
 //	      rank without the tree's git history (the files that changed together
-//	      with the request's files, and lately), as for a tree outside git
+//	      with the focus files, and those that the commits whose messages match
+//	      the request's words changed), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -220,7 +221,8 @@
 //	      neither read nor write the tag cache
 //	--no-history
 //	      rank without the tree's git history (the files that changed together
-//	      with the request's files, and lately), as for a tree outside git
+//	      with the focus files, and those that the commits whose messages match
+//	      the request's words changed), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -294,7 +296,8 @@
 //	      neither read nor write the tag cache
 //	--no-history
 //	      rank without the tree's git history (the files that changed together
-//	      with the request's files, and lately), as for a tree outside git
+//	      with the focus files, and those that the commits whose messages match
+//	      the request's words changed), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -372,7 +375,8 @@
 //	      neither read nor write the tag cache
 //	--no-history
 //	      rank without the tree's git history (the files that changed together
-//	      with the request's files, and lately), as for a tree outside git
+//	      with the focus files, and those that the commits whose messages match
+//	      the request's words changed), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -488,7 +492,8 @@
 //	      neither read nor write the tag cache
 //	--no-history
 //	      rank without the tree's git history (the files that changed together
-//	      with the request's files, and lately), as for a tree outside git
+//	      with the focus files, and those that the commits whose messages match
+//	      the request's words changed), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees
@@ -614,7 +619,8 @@
 //	      neither read nor write the tag cache
 //	--no-history
 //	      rank without the tree's git history (the files that changed together
-//	      with the request's files, and lately), as for a tree outside git
+//	      with the focus files, and those that the commits whose messages match
+//	      the request's words changed), as for a tree outside git
 //	--no-ignore
 //	      leave out every ignore rule: .gitignore, .git/info/exclude, git's
 //	      core.excludesFile, .repomapignore and the built-in rules of trees

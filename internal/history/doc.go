@@ -1,12 +1,16 @@
 // Package history reads which files the commits of a git repository
-// changed together, and when, for the ranking: the files that changed
-// with the files a request points at tend to change with them again, and
-// code that changed lately is where work goes.
+// changed together, when, and what their messages said, for the ranking:
+// the files that changed with the files a request points at tend to
+// change with them again, code that changed lately is where work goes,
+// and the files that commits about the same things changed are where a
+// request's words point.
 //
 // # Reading
 //
 // [Read] lists the non-merge commits reachable from a commit with the git
-// binary ("git log --no-merges -M --name-status"), newest first, at most
+// binary ("git log --no-merges -M --name-status"), newest first, each
+// with the start of its message (its subject and up to about a kilobyte
+// of its body), at most
 // Options.Depth of them ([DefaultDepth]). A commit keeps the files it
 // added, modified, deleted or renamed, unless it changed more than
 // Options.MaxFiles ([DefaultMaxFiles]): a sweep over the tree, a move of
@@ -42,14 +46,15 @@
 //
 // # The binary form
 //
-//	magic     "rmhist" and a version byte (1)
+//	magic     "rmhist" and a version byte (2)
 //	head      uvarint length, then the hex of Head
 //	time      varint, Time (Unix seconds)
 //	options   uvarint Depth, uvarint MaxFiles
 //	paths     uvarint count, then each: uvarint length, bytes
 //	commits   uvarint count, then each: varint of the time of the commit
 //	          before it in the list (Time for the first) minus its own,
-//	          uvarint count of its files, then each file's id (uvarint)
+//	          uvarint length and bytes of its message, uvarint count of
+//	          its files, then each file's id (uvarint)
 //
 // # Signals
 //
@@ -60,6 +65,9 @@
 // gives each other file it changed the file's weight, times 1/2 to the
 // power of the commit's age in half-lives, divided by the number of the
 // commit's other files. [View.Recency] says how lately a file changed.
+// [View.Messages] says how well the messages of the commits that changed
+// a file match a request's words: BM25 over the messages, of the commits
+// that match best.
 // Ages are counted from the commit the history was read from, not from
 // the clock, so that the same repository gives the same map at any time.
 package history

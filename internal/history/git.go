@@ -201,7 +201,7 @@ func gitLog(ctx context.Context, dir, rev string, not []string, limit int) ([]ra
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	args := []string{"-c", "log.showSignature=false", "-c", "core.quotePath=false",
-		"log", "--no-merges", "-M", "--name-status", "-z", "--no-color", "--format=%x1e%H %ct",
+		"log", "--no-merges", "-M", "--name-status", "-z", "--no-color", "--format=%x1e%H %ct%x1f%B",
 		"-n", strconv.Itoa(limit), rev}
 	for _, n := range not {
 		args = append(args, "^"+n)
@@ -232,7 +232,8 @@ func gitLog(ctx context.Context, dir, rev string, not []string, limit int) ([]ra
 }
 
 // parseLog reads the output of git log --name-status -z
-// --format=%x1e%H %ct: for each commit, "\x1e<hash> <time>\0\n", then
+// --format=%x1e%H %ct%x1f%B: for each commit, "\x1e<hash>
+// <time>\x1f<message>\0\n" (a message holds no NUL), then
 // for each file "<status>\0<path>\0", with two paths for a rename or a
 // copy ("R086\0old\0new\0").
 func parseLog(br *bufio.Reader) ([]rawCommit, error) {
@@ -252,12 +253,13 @@ func parseLog(br *bufio.Reader) ([]rawCommit, error) {
 		switch {
 		case len(tok) == 0:
 		case tok[0] == 0x1e:
-			hash, ts, ok := strings.Cut(string(tok[1:]), " ")
+			head, msg, _ := bytes.Cut(tok[1:], []byte{0x1f})
+			hash, ts, ok := strings.Cut(string(head), " ")
 			t, err := strconv.ParseInt(ts, 10, 64)
 			if !ok || err != nil || hash == "" {
-				return nil, fmt.Errorf("git log: bad record %q", tok)
+				return nil, fmt.Errorf("git log: bad record %q", head)
 			}
-			out = append(out, rawCommit{hash: hash, time: t})
+			out = append(out, rawCommit{hash: hash, time: t, msg: message(msg)})
 		default:
 			if len(out) == 0 {
 				return nil, fmt.Errorf("git log: unexpected output %q", tok)
@@ -287,6 +289,25 @@ func parseLog(br *bufio.Reader) ([]rawCommit, error) {
 			}
 		}
 	}
+}
+
+// maxMessage is the most bytes of a commit's message a history keeps:
+// its subject and the start of its body say what it is about.
+const maxMessage = 1024
+
+// message returns the part of a commit's message a history keeps: at
+// most maxMessage bytes, cut at a line's end where there is one, without
+// the space around it.
+func message(msg []byte) string {
+	msg = bytes.TrimSpace(msg)
+	if len(msg) > maxMessage {
+		cut := msg[:maxMessage]
+		if i := bytes.LastIndexByte(cut, '\n'); i > 0 {
+			cut = cut[:i]
+		}
+		msg = bytes.TrimSpace(cut)
+	}
+	return string(msg)
 }
 
 // Read reads the history of the repository at dir (its work tree, a

@@ -85,7 +85,7 @@ func TestReadAtCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Head != mid || slices.Contains(h.Paths, "z.go") || len(h.Commits) != 2 {
+	if h.Head != mid || slices.Contains(h.Paths, "z.go") || len(h.Commits) != 2 || h.Commits[0].Message != "a change" {
 		t.Errorf("Read at %s: head %s, paths %v, %d commits", mid, h.Head, h.Paths, len(h.Commits))
 	}
 	if co := NewView(Part{History: h}).CoChanged(map[string]float64{"a.go": 1}, 0); co["z.go"] != 0 {
@@ -112,14 +112,14 @@ func TestReadDepth(t *testing.T) {
 // history read from the new one, renames and depth included.
 func TestExtend(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("a change", map[string]string{"a.go": text("a"), "b.go": text("b")})
-	r.Commit("a change", map[string]string{"a.go": text("a") + "1\n", "c.go": text("c")})
-	old := r.Commit("a change", map[string]string{"c.go": text("c") + "1\n", "b.go": text("b") + "1\n"})
-	r.Commit("a change", map[string]string{"pkg/a.go": "<-a.go", "d.go": text("d")})
-	r.Commit("a change", map[string]string{"pkg/b.go": "<-b.go"})
-	r.Commit("a change", map[string]string{"pkg/b.go": text("b") + "2\n", "pkg/a.go": text("a") + "2\n"})
-	r.Commit("a change", map[string]string{"lib/b.go": "<-pkg/b.go"}) // renamed twice since old
-	r.Commit("a change", map[string]string{"lib/b.go": text("b") + "3\n", "d.go": text("d") + "3\n"})
+	r.Commit("change 1", map[string]string{"a.go": text("a"), "b.go": text("b")})
+	r.Commit("change 2", map[string]string{"a.go": text("a") + "1\n", "c.go": text("c")})
+	old := r.Commit("change 3", map[string]string{"c.go": text("c") + "1\n", "b.go": text("b") + "1\n"})
+	r.Commit("change 4", map[string]string{"pkg/a.go": "<-a.go", "d.go": text("d")})
+	r.Commit("change 5", map[string]string{"pkg/b.go": "<-b.go"})
+	r.Commit("change 6", map[string]string{"pkg/b.go": text("b") + "2\n", "pkg/a.go": text("a") + "2\n"})
+	r.Commit("change 7", map[string]string{"lib/b.go": "<-pkg/b.go"}) // renamed twice since old
+	r.Commit("change 8", map[string]string{"lib/b.go": text("b") + "3\n", "d.go": text("d") + "3\n"})
 	ctx := context.Background()
 	for _, depth := range []int{5, 6, 100} {
 		o := Options{Depth: depth}
@@ -168,13 +168,15 @@ func TestExtendAcrossRewrite(t *testing.T) {
 }
 
 func TestParseLog(t *testing.T) {
-	out := "\x1eaaa 100\x00\nM\x00x.go\x00R090\x00old.go\x00new.go\x00C100\x00s.go\x00t.go\x00\x1ebbb 90\x00\nD\x00y.go\x00"
+	out := "\x1eaaa 100\x1fFix the parser\n\nIt read \x1e and \x1f as a record.\n\x00\nM\x00x.go\x00R090\x00old.go\x00new.go\x00C100\x00s.go\x00t.go\x00" +
+		"\x1ebbb 90\x1f\x00\nD\x00y.go\x00"
 	got, err := parseLog(bufio.NewReader(strings.NewReader(out)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []rawCommit{
-		{hash: "aaa", time: 100, files: []string{"x.go", "new.go", "t.go"}, renames: [][2]string{{"old.go", "new.go"}}},
+		{hash: "aaa", time: 100, msg: "Fix the parser\n\nIt read \x1e and \x1f as a record.",
+			files: []string{"x.go", "new.go", "t.go"}, renames: [][2]string{{"old.go", "new.go"}}},
 		{hash: "bbb", time: 90, files: []string{"y.go"}},
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(rawCommit{})); diff != "" {

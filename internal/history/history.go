@@ -67,6 +67,10 @@ type History struct {
 type Commit struct {
 	// Time is the committer time, Unix seconds.
 	Time int64
+	// Message is the start of the commit's message (its subject, and the
+	// body up to about a kilobyte): what the words of a request are
+	// matched against.
+	Message string
 	// Files are the ids of the files the commit changed (added, modified,
 	// deleted or renamed), in the order of their paths; nil for a commit
 	// that changed more than Options.MaxFiles files, or none.
@@ -80,6 +84,7 @@ func (h *History) Options() Options { return h.opts }
 type rawCommit struct {
 	hash string
 	time int64
+	msg  string // as message keeps it
 	// files are the paths the commit left changed; renames are (old, new)
 	// pairs of paths, new being among files.
 	files   []string
@@ -100,7 +105,7 @@ func build(head string, t int64, raw []rawCommit, o Options) *History {
 		return p
 	}
 	for _, c := range raw {
-		cm := Commit{Time: c.time}
+		cm := Commit{Time: c.time, Message: c.msg}
 		if len(c.files) <= o.MaxFiles {
 			names := make([]string, 0, len(c.files))
 			for _, p := range c.files {
@@ -169,7 +174,7 @@ func (h *History) extend(head string, t int64, raw []rawCommit) *History {
 		remap[i] = id
 	}
 	for _, c := range h.Commits[:min(len(h.Commits), max(h.opts.Depth-len(n.Commits), 0))] {
-		cm := Commit{Time: c.Time}
+		cm := Commit{Time: c.Time, Message: c.Message}
 		for _, f := range c.Files {
 			cm.Files = append(cm.Files, remap[f])
 		}

@@ -11,18 +11,19 @@ import (
 
 // magic starts the binary form of a History; its last byte is the
 // version of the form.
-const magic = "rmhist\x01"
+const magic = "rmhist\x02"
 
 // Encode returns the binary form of h, which Decode reads back:
 //
-//	magic     "rmhist" and a version byte (1)
+//	magic     "rmhist" and a version byte (2)
 //	head      uvarint length, then the hex of Head
 //	time      varint, Time
 //	options   uvarint Depth, uvarint MaxFiles
 //	paths     uvarint count, then each: uvarint length, bytes
 //	commits   uvarint count, then each: varint of the time of the commit
 //	          before it in the list (Time for the first) minus its own,
-//	          uvarint count of its files, then each file's id (uvarint)
+//	          uvarint length and bytes of its message, uvarint count of
+//	          its files, then each file's id (uvarint)
 func (h *History) Encode() []byte {
 	b := []byte(magic)
 	str := func(s string) {
@@ -42,6 +43,7 @@ func (h *History) Encode() []byte {
 	for _, c := range h.Commits {
 		b = binary.AppendVarint(b, prev-c.Time)
 		prev = c.Time
+		str(c.Message)
 		b = binary.AppendUvarint(b, uint64(len(c.Files)))
 		for _, f := range c.Files {
 			b = binary.AppendUvarint(b, uint64(f))
@@ -92,12 +94,13 @@ func Decode(data []byte) (*History, error) {
 	for i := range h.Paths {
 		h.Paths[i] = str()
 	}
-	h.Commits = make([]Commit, count(2))
+	h.Commits = make([]Commit, count(3))
 	prev := h.Time
 	for i := range h.Commits {
 		c := &h.Commits[i]
 		c.Time = prev - varint()
 		prev = c.Time
+		c.Message = str()
 		if n := count(1); n > 0 {
 			c.Files = make([]int32, n)
 			for j := range c.Files {

@@ -15,7 +15,8 @@ func TestEncodeDecode(t *testing.T) {
 	if diff := cmp.Diff(h, got, cmp.AllowUnexported(History{})); diff != "" {
 		t.Errorf("Decode(Encode(h)) (-h +got):\n%s", diff)
 	}
-	for _, bad := range [][]byte{nil, []byte("rmhist\x02"), h.Encode()[:len(h.Encode())-1], append(h.Encode(), 0)} {
+	v1 := append([]byte("rmhist\x01"), h.Encode()[len(magic):]...) // the form before messages
+	for _, bad := range [][]byte{nil, []byte("rmhist\x02"), v1, h.Encode()[:len(h.Encode())-1], append(h.Encode(), 0)} {
 		if _, err := Decode(bad); err == nil {
 			t.Errorf("Decode(%q): no error", bad)
 		}

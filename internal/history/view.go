@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/repomap-dev/repomap/internal/words"
 )
 
 // Part is the history of one root of a map, for NewView.
@@ -35,6 +37,7 @@ type viewCommit struct {
 	age   int64   // seconds before its history's head
 	size  int     // the files it changed in its whole repository
 	files []int32 // the files of the view it changed, in path order
+	msg   string  // the start of its message
 }
 
 // NewView returns the view of the histories of parts.
@@ -70,7 +73,7 @@ func NewView(parts ...Part) *View {
 			ids[i] = id
 		}
 		for _, c := range h.Commits {
-			vc := viewCommit{age: max(h.Time-c.Time, 0), size: len(c.Files)}
+			vc := viewCommit{age: max(h.Time-c.Time, 0), size: len(c.Files), msg: c.Message}
 			for _, f := range c.Files {
 				if id := ids[f]; id >= 0 {
 					vc.files = append(vc.files, id)
@@ -137,6 +140,89 @@ func (v *View) CoChanged(from map[string]float64, halfLife float64) map[string]f
 					out[v.paths[g]] += w
 				}
 			}
+		}
+	}
+	return out
+}
+
+// BM25's parameters, the usual ones, for Messages.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// Messages returns, for each file that one of the k commits of the view
+// whose messages best match the words whose hashes (words.Hash) are
+// query changed, how well: the sum over those of its commits of the BM25
+// score of the commit's message for the words (each commit's message a
+// document), divided by the square root of the number of files the
+// commit changed. Commits that score the same as the k-th count too;
+// with k of 0, every commit that matches. A file no matching commit
+// changed gets nothing. The result is the same for the same arguments,
+// to the bit.
+func (v *View) Messages(query []uint32, k int) map[string]float64 {
+	out := make(map[string]float64)
+	if len(query) == 0 || len(v.commits) == 0 {
+		return out
+	}
+	want := make(map[uint32]int, len(query)) // a word's index in query
+	for i, h := range query {
+		want[h] = i
+	}
+	// Each commit's count of each word of query, and its length.
+	counts := make([][]int32, len(v.commits))
+	lengths := make([]int, len(v.commits))
+	df := make([]int, len(query))
+	total := 0
+	var buf []uint32
+	for ci := range v.commits {
+		buf = words.AppendHashes(buf[:0], v.commits[ci].msg)
+		lengths[ci] = len(buf)
+		total += len(buf)
+		for _, h := range buf {
+			i, ok := want[h]
+			if !ok {
+				continue
+			}
+			if counts[ci] == nil {
+				counts[ci] = make([]int32, len(query))
+			}
+			if counts[ci][i] == 0 {
+				df[i]++
+			}
+			counts[ci][i]++
+		}
+	}
+	n := float64(len(v.commits))
+	avg := float64(total) / n
+	scores := make([]float64, len(v.commits))
+	for ci, row := range counts {
+		if row == nil {
+			continue
+		}
+		for i, tf := range row {
+			if tf == 0 {
+				continue
+			}
+			idf := math.Log(1 + (n-float64(df[i])+0.5)/(float64(df[i])+0.5))
+			f := float64(tf)
+			scores[ci] += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(lengths[ci])/avg))
+		}
+	}
+	least := 0.0 // the least score that counts
+	if k > 0 && k < len(scores) {
+		sorted := slices.Clone(scores)
+		slices.Sort(sorted)
+		least = sorted[len(sorted)-k]
+	}
+	for ci, score := range scores {
+		if score == 0 || score < least {
+			continue
+		}
+		c := &v.commits[ci]
+		score /= math.Sqrt(float64(max(c.size, 1)))
+		for _, g := range c.files {
+			out[v.paths[g]] += score
 		}
 	}
 	return out

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/repomap-dev/repomap/internal/words"
 )
 
 // day is a day in seconds.
@@ -16,11 +18,11 @@ func sample() *History {
 		Head: "0123456789012345678901234567890123456789", Time: 100 * day,
 		Paths: []string{"src/a.go", "src/b.go", "src/c.go", "docs/x.md", "src/d.go"},
 		Commits: []Commit{
-			{Time: 100 * day, Files: []int32{3, 0, 1}}, // docs/x.md, src/a.go, src/b.go
-			{Time: 90 * day, Files: []int32{0, 2}},     // src/a.go, src/c.go
-			{Time: 80 * day},                           // a commit too large to keep
-			{Time: 10 * day, Files: []int32{0, 2}},     // src/a.go, src/c.go
-			{Time: 5 * day, Files: []int32{4}},         // src/d.go alone
+			{Time: 100 * day, Message: "Quote the parser's names", Files: []int32{3, 0, 1}}, // docs/x.md, src/a.go, src/b.go
+			{Time: 90 * day, Message: "parser: read nested lists", Files: []int32{0, 2}},    // src/a.go, src/c.go
+			{Time: 80 * day, Message: "Format every file"},                                  // a commit too large to keep
+			{Time: 10 * day, Message: "Add the lexer", Files: []int32{0, 2}},                // src/a.go, src/c.go
+			{Time: 5 * day, Message: "Add the nested printer", Files: []int32{4}},           // src/d.go alone
 		},
 		opts: Options{Depth: 10, MaxFiles: 3},
 	}
@@ -71,6 +73,53 @@ func TestRecency(t *testing.T) {
 		if got := v.Recency(tc.path, tc.halfLife); !near(got, tc.want) {
 			t.Errorf("Recency(%s, %g) = %g, want %g", tc.path, tc.halfLife, got, tc.want)
 		}
+	}
+}
+
+func TestMessages(t *testing.T) {
+	hashes := func(ws ...string) []uint32 {
+		var hs []uint32
+		for _, w := range ws {
+			hs = append(hs, words.Hash(w))
+		}
+		return hs
+	}
+	// One word in one of two messages of two words: BM25's idf is
+	// ln(1 + 1.5/1.5), and its length and count cancel out.
+	two := NewView(Part{History: &History{Time: 2, Paths: []string{"a.go", "b.go"},
+		Commits: []Commit{{Time: 2, Message: "parser fix", Files: []int32{0}}, {Time: 1, Message: "docs update", Files: []int32{1}}}}})
+	if diff := cmp.Diff(map[string]float64{"a.go": math.Ln2}, two.Messages(hashes("parser"), 0), cmp.Comparer(near)); diff != "" {
+		t.Errorf("Messages(parser) (-want +got):\n%s", diff)
+	}
+
+	v := NewView(Part{History: sample()})
+	got := v.Messages(hashes("parser"), 0)
+	// Only the files of the two commits about the parser; src/a.go had
+	// both, the others one: the commit of three files counts 1/√3 of
+	// its score to each, the one of two 1/√2.
+	if len(got) != 4 || got["src/d.go"] != 0 || !(got["src/a.go"] > got["src/c.go"] && got["src/c.go"] > got["src/b.go"]) ||
+		!near(got["src/b.go"], got["docs/x.md"]) || !near(got["src/a.go"], got["src/b.go"]+got["src/c.go"]) {
+		t.Errorf("Messages(parser) = %v", got)
+	}
+	// "nested" is in two messages, of which the one of src/d.go is the
+	// shorter; "lexer" in one: the rarer word weighs more.
+	got = v.Messages(hashes("nested", "lexer"), 0)
+	if !(got["src/c.go"] > 0 && got["src/d.go"] > 0 && got["src/b.go"] == 0) {
+		t.Errorf("Messages(nested, lexer) = %v", got)
+	}
+	if lexer, nested := v.Messages(hashes("lexer"), 0)["src/c.go"], v.Messages(hashes("nested"), 0)["src/c.go"]; lexer <= nested {
+		t.Errorf("Messages: lexer gave src/c.go %g, nested %g: the rarer word should weigh more", lexer, nested)
+	}
+	// The best commit alone: the lexer's, of src/a.go and src/c.go.
+	if got := v.Messages(hashes("nested", "lexer"), 1); len(got) != 2 || got["src/a.go"] == 0 || !near(got["src/a.go"], got["src/c.go"]) {
+		t.Errorf("Messages(nested, lexer) of the best commit = %v, want src/a.go and src/c.go alike", got)
+	}
+	// Two commits that score the same both count.
+	if got := v.Messages(hashes("parser"), 1); len(got) != 4 {
+		t.Errorf("Messages(parser) of the best commit = %v, want the files of both commits about the parser", got)
+	}
+	if got := v.Messages(hashes("nowhere"), 0); len(got) != 0 {
+		t.Errorf("Messages(a word of no message) = %v", got)
 	}
 }
 

@@ -156,6 +156,13 @@ type History struct {
 	// Recency grows the scores of the definitions of each file by
 	// Recency times how lately it changed (history.View.Recency).
 	Recency float64
+	// MessageLift is how many of the files most relevant to a request's
+	// words, source files, that the MessageCommits commits whose messages
+	// best match the words changed the most (history.View.Messages; 0 for
+	// every commit that matches) take the places right after the most
+	// relevant file's at the head of the list, best first.
+	MessageLift    int
+	MessageCommits int
 }
 
 // Items says how the head of the ranked list is reordered.

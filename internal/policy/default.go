@@ -69,8 +69,10 @@ const (
 
 // The history of the tree (see History). Of its parts, only the lift
 // of the files that changed with the focus files raised recall on every
-// history measured; the teleport and boost from the focus, the parts
-// from the request's files and the recency prior each lowered it on some
+// history measured, and the lift of the file that the commits whose
+// messages match a request's words changed raised the tasks' figures;
+// the teleport and boost from the focus, the parts from the request's
+// files and the recency prior each lowered it on some
 // (docs/history.md), and are off.
 const (
 	histDepth      = history.DefaultDepth // commits read
@@ -84,6 +86,8 @@ const (
 	histReqBoost   = 0                    // and their boost
 	histReqTop     = 5                    // the files most relevant to the words that count as the request's
 	histRecency    = 0                    // the boost of a file changed lately
+	histMsgLift    = 1                    // source files that the commits whose messages match the words changed, lifted
+	histMsgCommits = 10                   // of the commits whose messages match them best
 )
 
 // The relevance of the definitions of the most relevant files to a
@@ -115,7 +119,7 @@ func Default() Config {
 			Defs: DefRel{Lift: defLift, Name: defName, Qual: defQual, Body: defBody, Direct: defDirect, Text: defText, Lines: defLines}},
 		History: History{On: true, Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
 			Focus: histFocus, FocusBoost: histFocusBoost, Lift: histLift, Request: histRequest, RequestBoost: histReqBoost,
-			RequestTop: histReqTop, Recency: histRecency},
+			RequestTop: histReqTop, Recency: histRecency, MessageLift: histMsgLift, MessageCommits: histMsgCommits},
 		Items:   Items{Every: relEvery, Leads: defLeads, LineLeads: lineLeads, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
 		Rows:    itemRows,
 		Weights: rank.Weights{MentionedUnused: mentionedUnused},

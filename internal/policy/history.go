@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"slices"
+
 	"github.com/repomap-dev/repomap/internal/history"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/rank"
@@ -73,4 +75,47 @@ func historyInput(in *rank.Input, s *index.Snapshot, v *history.View, c History,
 		}
 	}
 	return lift
+}
+
+// messageLeads returns leads, the leads of the files most relevant to
+// the words of text, best first, with the first leads of the
+// c.MessageLift source files among them (not tests, not examples: a
+// fix's commit changes its tests too) that the commits whose messages
+// best match the words changed the most (v.Messages, of the
+// c.MessageCommits best commits) moved to the places right after the
+// first file's lead, best first. A file that does not lead is not moved
+// in: a file the words alone do not find was measured to cost others
+// their place.
+func messageLeads(leads []Lead, s *index.Snapshot, v *history.View, text string, c History) []Lead {
+	wq := newWordsQuery(text, 0)
+	if wq == nil || len(leads) < 2 {
+		return leads
+	}
+	first := make(map[string]int) // by path: the file's first lead
+	for i, l := range leads {
+		if _, ok := first[l.Path]; !ok {
+			first[l.Path] = i
+		}
+	}
+	m := v.Messages(wq.hashes, c.MessageCommits)
+	for p := range m {
+		i, ok := s.Lookup(p)
+		if j, leads := first[p]; !ok || !leads || j == 0 || s.Roles[i] != index.RoleSource {
+			delete(m, p)
+		}
+	}
+	up := history.Top(m, c.MessageLift)
+	if len(up) == 0 {
+		return leads
+	}
+	out := []Lead{leads[0]}
+	for _, p := range up {
+		out = append(out, leads[first[p]])
+	}
+	for i, l := range leads[1:] {
+		if i+1 != first[l.Path] || !slices.Contains(up, l.Path) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
