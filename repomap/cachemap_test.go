@@ -19,6 +19,7 @@ import (
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/index/indextest"
+	"github.com/repomap-dev/repomap/internal/memo"
 )
 
 // writeTree writes files (slash-separated path → text) under a new
@@ -437,7 +438,7 @@ func TestMapReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for slot := range memoSlots {
-		if err := c.StoreBlob(ctx, fmt.Sprintf("map/%d", slot), []byte(memoMagic+strings.Repeat("x", 100))); err != nil {
+		if err := c.StoreBlob(ctx, fmt.Sprintf("map/%d", slot), []byte(string(memo.Map)+strings.Repeat("x", 100))); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/memo"
 	"github.com/repomap-dev/repomap/internal/policy"
 
 	"github.com/repomap-dev/repomap/rank"
@@ -32,9 +33,6 @@ import (
 
 // linkBlob is the name of the link stage's result in a disk cache.
 const linkBlob = "link"
-
-// linkMagic starts a linkBlob; its last byte is the version of the form.
-const linkMagic = "rmlk\x01"
 
 // linked is the link stage's result, with where it came from
 // (Stats.Linked).
@@ -76,10 +74,6 @@ func overviewQuery(rk policy.Config, doors []string) string {
 // ranksBlob is the name of a linkMemo's overview ranks in a disk cache.
 const ranksBlob = "overview-ranks"
 
-// ranksMagic starts a ranksBlob; its last byte is the version of the
-// form.
-const ranksMagic = "rmrk\x01"
-
 // ranksKey returns the digest the overview ranks of the link stage's
 // result of digest key are kept under, for the query q (overviewQuery).
 func ranksKey(key [sha256.Size]byte, q string) [sha256.Size]byte {
@@ -87,15 +81,15 @@ func ranksKey(key [sha256.Size]byte, q string) [sha256.Size]byte {
 }
 
 // encodeRanks returns the binary form of c, for the digest key:
-// ranksMagic, key, the iterations, the number of files, then each file's
-// path (uvarint length, bytes) and rank (8 bytes, little-endian IEEE
+// memo.Ranks' frame, the iterations, the number of files, then each
+// file's path (memo.AppendString) and rank (8 bytes, little-endian IEEE
 // 754), in path order.
 func encodeRanks(c *rank.Converged, key [sha256.Size]byte) []byte {
-	b := append([]byte(ranksMagic), key[:]...)
+	b := memo.Ranks.Frame(key)
 	b = binary.AppendUvarint(b, uint64(c.Iterations))
 	b = binary.AppendUvarint(b, uint64(len(c.Files)))
 	for _, p := range slices.Sorted(maps.Keys(c.Files)) {
-		b = appendString(b, p)
+		b = memo.AppendString(b, p)
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(c.Files[p]))
 	}
 	return b
@@ -104,34 +98,19 @@ func encodeRanks(c *rank.Converged, key [sha256.Size]byte) []byte {
 // decodeRanks reads what encodeRanks wrote for the digest key, or nil
 // when data is not that.
 func decodeRanks(data []byte, key [sha256.Size]byte) *rank.Converged {
-	if len(data) < len(ranksMagic)+len(key) || string(data[:len(ranksMagic)]) != ranksMagic ||
-		[sha256.Size]byte(data[len(ranksMagic):]) != key {
+	rest, _, ok := memo.Ranks.Open(data, key, 0)
+	if !ok {
 		return nil
 	}
-	data = data[len(ranksMagic)+len(key):]
-	num := func() (int, bool) {
-		v, n := binary.Uvarint(data)
-		if n <= 0 || v > uint64(len(data)) {
-			return 0, false
-		}
-		data = data[n:]
-		return int(v), true
-	}
-	iters, ok1 := num()
-	n, ok2 := num()
-	if !ok1 || !ok2 {
-		return nil
-	}
+	d := memo.Decoder{B: rest}
+	iters := d.Int()
+	n := d.Count(9) // a path's length, a byte at least, and a float
 	c := &rank.Converged{Files: make(map[string]float64, n), Iterations: iters}
 	for range n {
-		l, ok := num()
-		if !ok || l+8 > len(data) {
-			return nil
-		}
-		c.Files[string(data[:l])] = math.Float64frombits(binary.LittleEndian.Uint64(data[l:]))
-		data = data[l+8:]
+		p := d.String()
+		c.Files[p] = d.Float()
 	}
-	if len(data) > 0 {
+	if d.Bad || len(d.B) > 0 {
 		return nil
 	}
 	return c
@@ -311,9 +290,7 @@ func readLinked(ctx context.Context, c *cache.Cache, want *[sha256.Size]byte) ke
 	var k keptLink
 	err := c.ReadBlobs(ctx, []string{linkBlob, ranksBlob}, func(blobs [][]byte) error {
 		data := blobs[0]
-		if len(data) >= len(linkMagic)+len(k.key) {
-			k.key = [sha256.Size]byte(data[len(linkMagic):])
-		}
+		k.key, _ = memo.Links.KeyOf(data)
 		if want != nil {
 			k.key = *want
 		}
@@ -361,30 +338,26 @@ func (ls *linkStage) store(ctx context.Context) {
 var errOtherFiles = errors.New("repomap: link cache is for other files")
 
 // encodeLinked returns the binary form of l, for the files of digest
-// key: linkMagic, key, then l in its binary form (link.Linked.AppendBinary).
+// key: memo.Links' frame, then l in its binary form
+// (link.Linked.AppendBinary).
 func encodeLinked(l linked, key [sha256.Size]byte) ([]byte, error) {
-	b := append([]byte(linkMagic), key[:]...)
-	return l.AppendBinary(b)
-}
-
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
+	return l.AppendBinary(memo.Links.Frame(key))
 }
 
 // decodeLinked reads what encodeLinked wrote, for the files of digest
 // key; errOtherFiles when it was written for others. What it returns
 // keeps nothing of data.
 func decodeLinked(data []byte, key [sha256.Size]byte) (linked, error) {
-	if len(data) < len(linkMagic)+len(key) || string(data[:len(linkMagic)]) != linkMagic {
+	got, ok := memo.Links.KeyOf(data)
+	if !ok {
 		return linked{}, errors.New("repomap: link cache: not of this version")
 	}
-	data = data[len(linkMagic):]
-	if [sha256.Size]byte(data[:len(key)]) != key {
+	rest, _, ok := memo.Links.Open(data, key, 0)
+	if !ok || got != key {
 		return linked{}, errOtherFiles
 	}
 	var l linked
-	if err := l.UnmarshalBinary(data[len(key):]); err != nil {
+	if err := l.UnmarshalBinary(rest); err != nil {
 		return linked{}, fmt.Errorf("repomap: link cache: %w", err)
 	}
 	return l, nil

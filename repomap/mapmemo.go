@@ -15,6 +15,7 @@ import (
 	"github.com/repomap-dev/repomap/internal/fit"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/items"
+	"github.com/repomap-dev/repomap/internal/memo"
 )
 
 // A map depends on the files of its tree, their stamps telling when one
@@ -33,9 +34,6 @@ import (
 
 // memoSlots is how many maps the disk cache keeps, by request.
 const memoSlots = 8
-
-// memoMagic starts a kept map; its last byte is the version of the form.
-const memoMagic = "rmmp\x03"
 
 // memoKey returns the digest of what a map for req depends on beside
 // the files of the tree: the build of repomap, the options of the Map
@@ -114,34 +112,20 @@ func readKept(ctx context.Context, c *cache.Cache, key, rankKey [sha256.Size]byt
 	return km, kr
 }
 
-// keptHeader returns the digest of the tree of a map or a ranking kept
-// in data, and the rest of data, when data starts with magic, the digest
-// key, and that of the tree; ok is false when it does not.
-func keptHeader(data []byte, magic string, key [sha256.Size]byte) (tree [sha256.Size]byte, rest []byte, ok bool) {
-	if len(data) < len(magic)+2*sha256.Size || string(data[:len(magic)]) != magic {
-		return tree, nil, false
-	}
-	data = data[len(magic):]
-	if [sha256.Size]byte(data) != key {
-		return tree, nil, false
-	}
-	return [sha256.Size]byte(data[sha256.Size:]), data[2*sha256.Size:], true
-}
-
 // readMemo returns the map kept in data for the digest key, or nil. It
 // keeps no part of data.
 func readMemo(data []byte, key [sha256.Size]byte) *keptMap {
-	tree, rest, ok := keptHeader(data, memoMagic, key)
+	rest, tree, ok := memo.Map.Open(data, key, 1)
 	if !ok {
 		return nil
 	}
-	k := &keptMap{key: key, tree: tree}
-	d := memoDecoder{b: rest}
-	k.ranked = d.ints()
-	if d.bad {
+	k := &keptMap{key: key, tree: tree[0]}
+	d := memo.Decoder{B: rest}
+	k.ranked = d.Ints()
+	if d.Bad {
 		return nil
 	}
-	data = d.b
+	data = d.B
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&k.res); err != nil {
 		return nil
 	}
@@ -174,17 +158,15 @@ func storeMemo(ctx context.Context, c *cache.Cache, key, rankKey, tree [sha256.S
 }
 
 // encodeMemo returns the form of the kept map res, for the digest key of
-// the tree of digest tree, whose files are at places: memoMagic, the two
-// digests, the number of files of res.Ranked and the place of each
-// (uvarints), then res without them, in gob. (The files are those of the
+// the tree of digest tree, whose files are at places: memo.Map's frame
+// with the two digests, the number of files of res.Ranked and the place
+// of each (uvarints), then res without them, in gob. (The files are those of the
 // tree whose digest a map read back is for: their places are 2 bytes
 // each rather than their paths; on a tree of 27,000 files, a kept map was
 // written in a third of the time.)
 func encodeMemo(key, tree [sha256.Size]byte, res *Result, place map[string]int) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(memoMagic)
-	b.Write(key[:])
-	b.Write(tree[:])
+	b.Write(memo.Map.Frame(key, tree))
 	ranked, err := appendPlaces(nil, res.Ranked, place)
 	if err != nil {
 		return nil, err
@@ -226,10 +208,6 @@ func appendPlaces(b []byte, ps []string, place map[string]int) ([]byte, error) {
 // for the tests.)
 var keptItems = 2048
 
-// rankMagic starts a kept ranking; its last byte is the version of the
-// form.
-const rankMagic = "rmrk\x02"
-
 // keptRanking is a ranking kept in the disk cache.
 type keptRanking struct {
 	key, tree [sha256.Size]byte
@@ -251,17 +229,17 @@ type keptItem struct {
 
 // encodeRanking returns the form of the ranking rk, for the digest key,
 // of the tree of digest tree whose files are at places, and whose map
-// ranked the files as order: rankMagic, the two digests, then uvarints:
-// the items in all, the counts of the graph (nodes, links, definitions,
-// references), the iterations, order's places (appendPlaces), the
-// number of items kept, and per item its file's place, its name's length
-// and bytes, the bits of its score and of its file's rank (8 bytes
-// each), and the number of its lines of interest and each.
+// ranked the files as order: memo.Ranking's frame with the two digests,
+// then uvarints: the items in all, the counts of the graph (nodes,
+// links, definitions, references), the iterations, order's places
+// (appendPlaces), the number of items kept, and per item its file's
+// place, its name (memo.AppendString), the bits of its score and of its
+// file's rank (8 bytes each), and the number of its lines of interest
+// and each.
 func encodeRanking(key, tree [sha256.Size]byte, order []string, rk *ranked, place map[string]int) ([]byte, error) {
 	rk.list.Make(min(rk.list.Len(), max(keptItems, len(rk.list.Made())))) // without their rows
 	made := rk.list.Made()
-	b := append([]byte(rankMagic), key[:]...)
-	b = append(b, tree[:]...)
+	b := memo.Ranking.Frame(key, tree)
 	for _, v := range []int{rk.list.Len(), rk.size.nodes, rk.size.links, rk.size.defs, rk.size.refs, rk.iters} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
@@ -276,7 +254,7 @@ func encodeRanking(key, tree [sha256.Size]byte, order []string, rk *ranked, plac
 			return nil, fmt.Errorf("repomap: kept ranking: %s is not a file of the tree", it.Path)
 		}
 		b = binary.AppendUvarint(b, uint64(i))
-		b = appendString(b, it.Name)
+		b = memo.AppendString(b, it.Name)
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(it.Score))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(rk.ranks[it.Path]))
 		b = binary.AppendUvarint(b, uint64(len(it.Lines)))
@@ -290,80 +268,27 @@ func encodeRanking(key, tree [sha256.Size]byte, order []string, rk *ranked, plac
 // readRanking returns the ranking kept in data for the digest key, or
 // nil. It keeps no part of data.
 func readRanking(data []byte, key [sha256.Size]byte) *keptRanking {
-	tree, rest, ok := keptHeader(data, rankMagic, key)
+	rest, tree, ok := memo.Ranking.Open(data, key, 1)
 	if !ok {
 		return nil
 	}
-	k := &keptRanking{key: key, tree: tree}
-	d := memoDecoder{b: rest}
-	k.n, k.size.nodes, k.size.links, k.size.defs, k.size.refs, k.iters = d.int(), d.int(), d.int(), d.int(), d.int(), d.int()
-	k.order = d.ints()
-	n := d.count(19) // a place, a name's length and a count of lines, a byte each at least, and two floats
+	k := &keptRanking{key: key, tree: tree[0]}
+	d := memo.Decoder{B: rest}
+	k.n, k.size.nodes, k.size.links, k.size.defs, k.size.refs, k.iters = d.Int(), d.Int(), d.Int(), d.Int(), d.Int(), d.Int()
+	k.order = d.Ints()
+	n := d.Count(19) // a place, a name's length and a count of lines, a byte each at least, and two floats
 	k.items, k.ranks = make([]keptItem, n), make([]float64, n)
 	for i := range n {
-		k.items[i] = keptItem{place: d.int(), name: d.string(), score: d.float()}
-		k.ranks[i] = d.float()
-		if lines := d.ints(); len(lines) > 0 {
+		k.items[i] = keptItem{place: d.Int(), name: d.String(), score: d.Float()}
+		k.ranks[i] = d.Float()
+		if lines := d.Ints(); len(lines) > 0 {
 			k.items[i].lines = lines
 		}
 	}
-	if d.bad || len(d.b) > 0 || n > k.n {
+	if d.Bad || len(d.B) > 0 || n > k.n {
 		return nil
 	}
 	return k
-}
-
-// memoDecoder reads the uvarints, strings and floats of a kept form;
-// bad says that one was missing or out of range.
-type memoDecoder struct {
-	b   []byte
-	bad bool
-}
-
-func (d *memoDecoder) int() int {
-	v, w := binary.Uvarint(d.b)
-	if w <= 0 || v > math.MaxInt32 {
-		d.bad, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[w:]
-	return int(v)
-}
-
-// count returns a count of things of at least size bytes each.
-func (d *memoDecoder) count(size int) int {
-	n := d.int()
-	if n*size > len(d.b) {
-		d.bad, d.b = true, nil
-		return 0
-	}
-	return n
-}
-
-// ints reads a count and as many uvarints, as appendPlaces writes them.
-func (d *memoDecoder) ints() []int {
-	out := make([]int, d.count(1))
-	for i := range out {
-		out[i] = d.int()
-	}
-	return out
-}
-
-func (d *memoDecoder) string() string {
-	n := d.count(1)
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
-}
-
-func (d *memoDecoder) float() float64 {
-	if len(d.b) < 8 {
-		d.bad, d.b = true, nil
-		return 0
-	}
-	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
-	d.b = d.b[8:]
-	return v
 }
 
 // pathsAt returns the paths of the files at places, nil for none; ok is
