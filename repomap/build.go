@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/memo"
 	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/internal/render"
 )
@@ -24,7 +25,7 @@ import (
 //
 // build composes them. Around the stages, what a Map keeps lets a stage's
 // work be skipped: a map or a ranking the disk cache keeps for the request
-// and the tree (mapmemo.go), the link stage's last result (linkmemo.go),
+// and the tree (mapmemo.go), the link stage's last result (memo.LinkStage),
 // the last map for the refresh modes and a refit to another budget, and
 // the blocks rendered before. A stage that a done context stops returns
 // its error, and no stage after it runs (stage).
@@ -123,9 +124,9 @@ func (m *Map) build(ctx context.Context, req Request) (*result, error) {
 		// cache is read.
 		m.idx.StartPreload(ctx, index.ReadStamps, policy.WordsSeer(req.Text, *m.opts.Policy))
 		// With a ranking kept for this request, the links are read only
-		// if the tree changed since (linkStage.load).
+		// if the tree changed since (memo.LinkStage.Linked).
 		if keptRank == nil {
-			m.links.preload(ctx)
+			m.links.Preload(ctx)
 		}
 	}
 	if kept == nil {
@@ -299,18 +300,18 @@ func (m *Map) rankSnapshot(ctx context.Context, snap *index.Snapshot, q policy.Q
 	if err := m.stage(ctx, stageRank); err != nil {
 		return ranked{}, err
 	}
-	return rankSnapshot(ctx, snap, l, m.links.memo, *m.opts.Policy, q)
+	return rankSnapshot(ctx, snap, l, m.links, *m.opts.Policy, q)
 }
 
 // linked returns the link stage's result for snap, kept by the Map: the
 // first one made is written to the disk cache at once, while the map is
 // ranked and fitted.
-func (m *Map) linked(ctx context.Context, snap *index.Snapshot) (linked, error) {
-	first := m.links.memo == nil
-	l, err := m.links.linked(ctx, snap, *m.opts.Policy)
-	if err == nil && first && l.from == "made" {
+func (m *Map) linked(ctx context.Context, snap *index.Snapshot) (memo.Linked, error) {
+	first := m.links.Empty()
+	l, err := m.links.Linked(ctx, snap, *m.opts.Policy)
+	if err == nil && first && l.From == "made" {
 		m.idx.Settle() // one write at a time
-		m.links.store(ctx)
+		m.links.Store(ctx)
 	}
 	return l, err
 }

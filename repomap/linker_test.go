@@ -11,6 +11,9 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/memo"
 )
 
 // polyglotLinkTree is a tree of several languages whose files use each other:
@@ -254,11 +257,11 @@ func edit(t *testing.T, tree fstest.MapFS, p string, f func(string) string) {
 // links of m's last map came from.
 func checkLinker(t *testing.T, m *Map, step string) {
 	t.Helper()
-	memo := m.links.memo
-	if memo == nil || memo.lk == nil {
+	_, lk, _ := m.links.Last()
+	if lk == nil {
 		t.Fatalf("%s: the Map keeps no link stage", step)
 	}
-	if err := memo.lk.Verify(); err != nil {
+	if err := lk.Verify(); err != nil {
 		t.Errorf("%s: %v", step, err)
 	}
 }
@@ -314,7 +317,7 @@ func TestLinkerUpdate(t *testing.T) {
 		if r.Stats.Linked != "updated" {
 			t.Errorf("%s: links %s, want updated", e.name, r.Stats.Linked)
 		}
-		if strings.HasSuffix(e.path, ".go") && m.links.memo.lk.Relinked() == 1 {
+		if strings.HasSuffix(e.path, ".go") && lastLinker(m).Relinked() == 1 {
 			goFast++
 		}
 		checkLinker(t, m, e.name)
@@ -411,7 +414,7 @@ func TestKeptMapAfterEdits(t *testing.T) {
 		{"a Go method after them", change("store/database.go", appendText("\nfunc (d *DB) Close() {}\n")), "updated", false},
 		{"a TypeScript call of it", change("web/src/app.ts", replace("render();", "render() + 1;")), "updated", true},
 	} {
-		before := m.links.memo.l.Index
+		before := lastLinked(m).Index
 		step.do()
 		n, err := NewFS(tree, opts)
 		if err != nil {
@@ -426,7 +429,7 @@ func TestKeptMapAfterEdits(t *testing.T) {
 				}
 			}
 		}
-		if same := m.links.memo.l.Index == before; same != step.same {
+		if same := lastLinked(m).Index == before; same != step.same {
 			t.Errorf("%s: the rank index is the one before: %v, want %v", step.name, same, step.same)
 		}
 		n.Close()
@@ -450,4 +453,17 @@ func keptMatchesNew(t *testing.T, step string, m, n *Map, req Request) *Result {
 		t.Errorf("%s, %+v: the kept Map's map differs from a new Map's:\n%s\nwant:\n%s", step, req, got.Text, want.Text)
 	}
 	return got
+}
+
+// lastLinked returns the link stage's result m keeps.
+func lastLinked(m *Map) memo.Linked {
+	l, _, _ := m.links.Last()
+	return l
+}
+
+// lastLinker returns the linker that made the link stage's result m
+// keeps, nil when it was read from the disk cache.
+func lastLinker(m *Map) *link.Linker {
+	_, lk, _ := m.links.Last()
+	return lk
 }

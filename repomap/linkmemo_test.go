@@ -14,6 +14,7 @@ import (
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/memo"
 	"github.com/repomap-dev/repomap/tags"
 )
 
@@ -134,13 +135,13 @@ func TestLinkCacheDamaged(t *testing.T) {
 				t.Fatal(err)
 			}
 			if data == nil {
-				real, err := c.LoadBlob(context.Background(), linkBlob)
+				real, err := c.LoadBlob(context.Background(), memo.LinkBlob)
 				if err != nil || len(real) < 60 {
 					t.Fatalf("no link stage's result in the cache: %d bytes, %v", len(real), err)
 				}
 				data = real[:len(real)-5]
 			}
-			if err := c.StoreBlob(context.Background(), linkBlob, data); err != nil {
+			if err := c.StoreBlob(context.Background(), memo.LinkBlob, data); err != nil {
 				t.Fatal(err)
 			}
 			r := buildUnkept(t, root, Options{CacheDir: dir})
@@ -345,7 +346,7 @@ func TestOverviewRanksKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := c.LoadBlob(ctx, ranksBlob)
+	data, err := c.LoadBlob(ctx, memo.RanksBlob)
 	if err != nil || len(data) == 0 {
 		t.Fatalf("no overview ranks kept: %d bytes, %v", len(data), err)
 	}
@@ -364,21 +365,12 @@ func TestOverviewRanksKept(t *testing.T) {
 		if r.Text != w.Text || r.Stats.Iterations != w.Stats.Iterations || !reflect.DeepEqual(r.Files, w.Files) {
 			t.Errorf("map %d (links %s) differs from a new Map's:\n%s\nwant:\n%s", i, r.Stats.Linked, r.Text, w.Text)
 		}
-		if m.links.memo == nil || m.links.memo.overview == nil || !m.links.memo.overviewStored {
+		if kept, stored := m.links.OverviewKept(); !kept || !stored {
 			t.Errorf("map %d: the overview ranks are not kept", i)
 		}
 	}
 	if w := fresh(plain); w.Text != want.Text {
 		t.Fatal("two new Maps differ")
-	}
-	// Ranks kept for another ranking, or damaged, are not used.
-	if got := decodeRanks(data, ranksKey(m.links.memo.key, "aider")); got != nil {
-		t.Errorf("ranks kept for the default ranking decode for aider's")
-	}
-	for i := range len(data) - 1 {
-		if got := decodeRanks(data[:i], ranksKey(m.links.memo.key, overviewQuery(*m.opts.Policy, nil))); got != nil {
-			t.Errorf("decodeRanks of %d of %d bytes = %v, want nil", i, len(data), got)
-		}
 	}
 }
 

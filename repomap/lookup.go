@@ -180,7 +180,7 @@ func (m *Map) References(ctx context.Context, names ...string) ([]Reference, err
 			if err != nil {
 				return nil, err
 			}
-			all, err := rankSnapshot(ctx, snap, l, m.links.memo, rk, policy.Query{})
+			all, err := rankSnapshot(ctx, snap, l, m.links, rk, policy.Query{})
 			if err != nil {
 				return nil, err
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/memo"
 	"github.com/repomap-dev/repomap/internal/render"
 )
 
@@ -33,11 +34,12 @@ import (
 type Map struct {
 	roots  []Root         // as NewRoots took them, with FS set
 	caches []*cache.Cache // per root: its disk cache, or nil
+	keep   *cache.Cache   // the disk cache of what a map makes from the last one: the first root's, when this build can be told apart; nil for none
 	opts   Options
 
 	mu     sync.Mutex        // serialises requests and guards what follows
 	idx    *index.Index      // the files, their tags and outlines
-	links  *linkStage        // the link stage's last result
+	links  *memo.LinkStage   // the link stage's last result
 	hist   *histStage        // the histories of the roots
 	blocks render.Memo       // rendered file blocks, by file version
 	counts map[string][2]int // the token counts of the texts of the last map's blocks
@@ -166,10 +168,10 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 	}
 	m.idx = index.New(ixRoots, m.opts.indexOptions())
 	m.hist = newHistStage(m)
-	m.links = &linkStage{warn: func(err error) { m.idx.Warn(0, err) }, debug: m.opts.Logger.Debug}
-	if c := m.caches[0]; c != nil && buildStamp() != "" {
-		m.links.disk = c
+	if c := m.caches[0]; c != nil && memo.BuildStamp() != "" {
+		m.keep = c
 	}
+	m.links = memo.NewLinkStage(m.keep, func(err error) { m.idx.Warn(0, err) }, m.opts.Logger.Debug)
 	return m, nil
 }
 
@@ -189,9 +191,9 @@ func (m *Map) Close() error {
 	}
 	m.closed = true
 	m.blocks, m.last, m.counts = nil, nil, nil
-	m.links.close()
+	m.links.Close()
 	m.idx.Settle() // one write at a time
-	m.links.store(context.Background())
+	m.links.Store(context.Background())
 	return m.idx.Close()
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/repomap-dev/repomap/eval/experiment"
 	"github.com/repomap-dev/repomap/internal/index"
+	"github.com/repomap-dev/repomap/internal/memo"
 	"github.com/repomap-dev/repomap/internal/policy"
 	"github.com/repomap-dev/repomap/internal/render"
 
@@ -659,7 +660,7 @@ func experimentPolicy(t testing.TB, s string) *policy.Config {
 }
 
 // linkedOf returns the link stage's result for s with rk, made anew.
-func linkedOf(t testing.TB, s *index.Snapshot, rk policy.Config) linked {
+func linkedOf(t testing.TB, s *index.Snapshot, rk policy.Config) memo.Linked {
 	t.Helper()
 	l, err := linkSnapshot(context.Background(), s, rk)
 	if err != nil {
@@ -671,8 +672,8 @@ func linkedOf(t testing.TB, s *index.Snapshot, rk policy.Config) linked {
 // rankedOf returns the ranking of s for q with rk.
 func rankedOf(t testing.TB, s *index.Snapshot, rk policy.Config, q policy.Query) ranked {
 	t.Helper()
-	var ls *linkStage // none: the links made anew, with their rank index
-	l, err := ls.linked(context.Background(), s, rk)
+	var ls *memo.LinkStage // none: the links made anew, with their rank index
+	l, err := ls.Linked(context.Background(), s, rk)
 	if err != nil {
 		t.Fatal(err)
 	}

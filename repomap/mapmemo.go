@@ -53,7 +53,7 @@ func (m *Map) memoDigest(req Request, budget bool) [sha256.Size]byte {
 		o.MaxTokens, o.ContextWindow = 0, 0
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "repomap %s\x00%s\x00", what, buildStamp())
+	fmt.Fprintf(&b, "repomap %s\x00%s\x00", what, memo.BuildStamp())
 	// Every option that can change a map (see Options).
 	enc, err := json.Marshal(o)
 	if err != nil {
@@ -95,10 +95,10 @@ func rankSlot(key [sha256.Size]byte) string {
 // twice, and keeping the map of the Go standard library costs a write of
 // 40 ms of CPU.
 func (m *Map) memoCache(req Request) *cache.Cache {
-	if len(m.roots) != 1 || m.last != nil || m.links.memo != nil || m.memoOff || req.Text != "" || m.opts.History != nil {
+	if len(m.roots) != 1 || m.last != nil || !m.links.Empty() || m.memoOff || req.Text != "" || m.opts.History != nil {
 		return nil
 	}
-	return m.links.disk
+	return m.keep
 }
 
 // readKept returns the map kept for the digest key and the ranking kept

@@ -12,6 +12,7 @@ import (
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/items"
 	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/memo"
 	"github.com/repomap-dev/repomap/internal/policy"
 
 	"github.com/repomap-dev/repomap/internal/fit"
@@ -64,32 +65,23 @@ func (r *ranked) files() []string {
 
 // rankSnapshot ranks the definitions of the files of s, linked as l, for
 // the query q, with the ranking rk. A map for no request starts its
-// power iteration where the last one of the same graph ended, as memo
+// power iteration where the last one of the same graph ended, as kept
 // keeps it (nil for none).
-func rankSnapshot(ctx context.Context, s *index.Snapshot, l linked, memo *linkMemo, rk policy.Config, q policy.Query) (ranked, error) {
+func rankSnapshot(ctx context.Context, s *index.Snapshot, l memo.Linked, kept *memo.LinkStage, rk policy.Config, q policy.Query) (ranked, error) {
 	in, lifted := policy.Input(ctx, s, l.Linked, rk, q)
 	size := graphSize{defs: l.Size.Defs, refs: l.Size.Refs}
 	// A map for no request ranks the same graph the same way as the last
 	// one did: it starts where that one's iteration ended.
 	if len(q.Focus) != 0 || len(q.Mentions) != 0 || q.Text != "" {
-		memo = nil
+		kept = nil
 	}
-	if memo != nil {
+	if !kept.Empty() {
 		doors, readmes := policy.Doors(ctx, s, rk)
-		oq := overviewQuery(rk, slices.Concat(doors, readmes))
-		if memo.overview != nil && memo.overviewQuery != oq {
-			memo.overview, memo.overviewStored = nil, false
-		}
-		if memo.overview == nil && memo.overviewBlob != nil {
-			memo.overview = decodeRanks(memo.overviewBlob, ranksKey(memo.key, oq))
-			memo.overviewStored, memo.overviewBlob = memo.overview != nil, nil
-		}
-		memo.overviewQuery = oq
-		in.Converged = memo.overview
+		in.Converged = kept.Overview(memo.OverviewQuery(rk, slices.Concat(doors, readmes)))
 	}
 	res := l.Index.Ranking(in)
-	if memo != nil && memo.overview == nil {
-		memo.overview, memo.overviewStored = &rank.Converged{Files: res.Files, Iterations: res.Iterations}, false
+	if in.Converged == nil {
+		kept.KeepOverview(&rank.Converged{Files: res.Files, Iterations: res.Iterations})
 	}
 	size.nodes = len(res.Files)
 	size.links = res.Links
@@ -97,19 +89,19 @@ func rankSnapshot(ctx context.Context, s *index.Snapshot, l linked, memo *linkMe
 	if err := ctx.Err(); err != nil {
 		return ranked{}, fmt.Errorf("repomap: %w", err) // the tags of a file may not have been read
 	}
-	return ranked{list: list, ranks: res.Files, size: size, iters: res.Iterations, linked: l.from}, nil
+	return ranked{list: list, ranks: res.Files, size: size, iters: res.Iterations, linked: l.From}, nil
 }
 
 // graphSize tells how large the ranking's input was.
 type graphSize struct{ nodes, links, defs, refs int }
 
 // linkSnapshot links the files of s with rk, anew.
-func linkSnapshot(ctx context.Context, s *index.Snapshot, rk policy.Config) (linked, error) {
+func linkSnapshot(ctx context.Context, s *index.Snapshot, rk policy.Config) (memo.Linked, error) {
 	files, err := link.Files(ctx, s)
 	if err != nil {
-		return linked{}, err
+		return memo.Linked{}, err
 	}
-	return linked{link.Link(files, rk.Link), "made"}, nil
+	return memo.Linked{Linked: link.Link(files, rk.Link), From: "made"}, nil
 }
 
 // relatedItems returns the items of the map of the files related to the

@@ -1,9 +1,10 @@
-// Package memo is the frame of what a Map keeps in a disk cache to make
-// its next map from (package repomap: a map, its ranking, the link
-// stage's result, the ranks of the map for no request). Each kept form
-// starts with its kind, whose last byte is the version of the form, and
-// the digest of what it depends on, so that a reader of another kind,
-// version or digest finds nothing; a Decoder reads the rest.
+// Package memo keeps what a Map makes from one map to the next. Each form
+// it keeps in a disk cache (a map and its ranking, which package repomap
+// encodes, the link stage's result and the ranks of the map for no
+// request, which a LinkStage keeps) starts with its kind, whose last
+// byte is the version of the form, and the digest of what it depends
+// on, so that a reader of another kind, version or digest finds
+// nothing; a Decoder reads the rest.
 package memo
 
 import (

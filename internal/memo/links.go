@@ -1,4 +1,4 @@
-package repomap
+package memo
 
 import (
 	"bytes"
@@ -18,33 +18,32 @@ import (
 	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/link"
-	"github.com/repomap-dev/repomap/internal/memo"
 	"github.com/repomap-dev/repomap/internal/policy"
-
 	"github.com/repomap-dev/repomap/rank"
 )
 
 // The link stage's result, and the rank index made of it, depend on the
 // files of a snapshot and their tags alone (and on the ranking's link
 // settings): on a warm map of a large tree they are most of the work, for
-// the same result as the last time. So the index keeps the last one, in
+// the same result as the last time. So a LinkStage keeps the last one, in
 // memory for the Map's next request and in the first root's disk cache
 // for the next process, under a digest of everything it depends on.
 
-// linkBlob is the name of the link stage's result in a disk cache.
-const linkBlob = "link"
+// LinkBlob is the name of the link stage's result in a disk cache.
+const LinkBlob = "link"
 
-// linked is the link stage's result, with where it came from
-// (Stats.Linked).
-type linked struct {
+// Linked is the link stage's result, with where it came from: "made",
+// "updated" from the last one after some files changed, "kept" in
+// memory, or "cached" in the disk cache.
+type Linked struct {
 	link.Linked
-	from string
+	From string
 }
 
 // linkMemo is the link stage's result for the files whose digest is key.
 type linkMemo struct {
 	key    [sha256.Size]byte
-	l      linked
+	l      Linked
 	stored bool         // the first root's disk cache holds it
 	lk     *link.Linker // what made it, for the next change; nil when it was read from the disk cache
 
@@ -56,23 +55,23 @@ type linkMemo struct {
 	// the ranks of the map before.
 	overview       *rank.Converged
 	overviewStored bool
-	// overviewQuery is what overview's ranks are of (overviewQuery), and
+	// overviewQuery is what overview's ranks are of (OverviewQuery), and
 	// overviewBlob, until an overview reads it, the disk cache's ranks,
 	// kept under a digest of the query too.
 	overviewQuery string
 	overviewBlob  []byte
 }
 
-// overviewQuery returns what the ranks of a map for no request depend on
+// OverviewQuery returns what the ranks of a map for no request depend on
 // beside the graph: the ranking rk, and the files whose teleport share
-// is their own, the front doors (frontTeleport), which the roles of
+// is their own, the front doors (policy.Doors), which the roles of
 // files choose.
-func overviewQuery(rk policy.Config, doors []string) string {
+func OverviewQuery(rk policy.Config, doors []string) string {
 	return strings.Join(append([]string{rk.Fingerprint()}, doors...), "\x00")
 }
 
-// ranksBlob is the name of a linkMemo's overview ranks in a disk cache.
-const ranksBlob = "overview-ranks"
+// RanksBlob is the name of a linkMemo's overview ranks in a disk cache.
+const RanksBlob = "overview-ranks"
 
 // ranksKey returns the digest the overview ranks of the link stage's
 // result of digest key are kept under, for the query q (overviewQuery).
@@ -82,14 +81,14 @@ func ranksKey(key [sha256.Size]byte, q string) [sha256.Size]byte {
 
 // encodeRanks returns the binary form of c, for the digest key:
 // memo.Ranks' frame, the iterations, the number of files, then each
-// file's path (memo.AppendString) and rank (8 bytes, little-endian IEEE
+// file's path (AppendString) and rank (8 bytes, little-endian IEEE
 // 754), in path order.
 func encodeRanks(c *rank.Converged, key [sha256.Size]byte) []byte {
-	b := memo.Ranks.Frame(key)
+	b := Ranks.Frame(key)
 	b = binary.AppendUvarint(b, uint64(c.Iterations))
 	b = binary.AppendUvarint(b, uint64(len(c.Files)))
 	for _, p := range slices.Sorted(maps.Keys(c.Files)) {
-		b = memo.AppendString(b, p)
+		b = AppendString(b, p)
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(c.Files[p]))
 	}
 	return b
@@ -98,11 +97,11 @@ func encodeRanks(c *rank.Converged, key [sha256.Size]byte) []byte {
 // decodeRanks reads what encodeRanks wrote for the digest key, or nil
 // when data is not that.
 func decodeRanks(data []byte, key [sha256.Size]byte) *rank.Converged {
-	rest, _, ok := memo.Ranks.Open(data, key, 0)
+	rest, _, ok := Ranks.Open(data, key, 0)
 	if !ok {
 		return nil
 	}
-	d := memo.Decoder{B: rest}
+	d := Decoder{B: rest}
 	iters := d.Int()
 	n := d.Count(9) // a path's length, a byte at least, and a float
 	c := &rank.Converged{Files: make(map[string]float64, n), Iterations: iters}
@@ -116,11 +115,11 @@ func decodeRanks(data []byte, key [sha256.Size]byte) *rank.Converged {
 	return c
 }
 
-// buildStamp returns what tells this program apart from other builds of
+// BuildStamp returns what tells this program apart from other builds of
 // it: the path, size and modification time of its executable, or "" when
 // they cannot be known. A link stage's result kept on disk is only read
 // by the build that wrote it, since its rules may differ from another's.
-var buildStamp = sync.OnceValue(func() string {
+var BuildStamp = sync.OnceValue(func() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
@@ -143,7 +142,7 @@ func linkDigest(s *index.Snapshot, rk policy.Config) [sha256.Size]byte {
 	h := sha256.New()
 	var b []byte
 	b = append(b, "repomap link\x00"...)
-	b = append(b, buildStamp()...)
+	b = append(b, BuildStamp()...)
 	b = append(append(append(b, 0), rk.LinkFingerprint()...), 0)
 	for i, f := range s.Files {
 		b = binary.AppendUvarint(b, uint64(f.Root))
@@ -164,11 +163,12 @@ func linkDigest(s *index.Snapshot, rk policy.Config) [sha256.Size]byte {
 	return [sha256.Size]byte(h.Sum(nil))
 }
 
-// linkStage keeps the link stage's last result for a Map: in memory, and
-// in a disk cache for the next process.
-type linkStage struct {
+// A LinkStage keeps the link stage's last result for a Map: in memory,
+// and in a disk cache for the next process. A nil LinkStage keeps
+// nothing: each result is made anew.
+type LinkStage struct {
 	memo *linkMemo     // nil before the first
-	disk *cache.Cache  // the first root's disk cache, when this build can be told apart; nil for none
+	disk *cache.Cache  // nil for none
 	pre  chan keptLink // the kept result, read while the tree is walked; nil when none is
 	// warn reports a problem with the disk cache; debug logs one worth
 	// noting.
@@ -176,9 +176,16 @@ type linkStage struct {
 	debug func(msg string, args ...any)
 }
 
-// preload starts reading the kept result from the disk cache, for a
+// NewLinkStage returns a LinkStage that keeps its results in the disk
+// cache disk too, unless it is nil; warn reports a problem with the
+// disk cache, and debug logs one worth noting.
+func NewLinkStage(disk *cache.Cache, warn func(error), debug func(msg string, args ...any)) *LinkStage {
+	return &LinkStage{disk: disk, warn: warn, debug: debug}
+}
+
+// Preload starts reading the kept result from the disk cache, for a
 // Map's first map.
-func (ls *linkStage) preload(ctx context.Context) {
+func (ls *LinkStage) Preload(ctx context.Context) {
 	if ls == nil || ls.disk == nil || ls.memo != nil || ls.pre != nil {
 		return
 	}
@@ -186,36 +193,36 @@ func (ls *linkStage) preload(ctx context.Context) {
 	go func() { ls.pre <- readLinked(ctx, ls.disk, nil) }()
 }
 
-// close waits for a read under way.
-func (ls *linkStage) close() {
+// Close waits for a read under way.
+func (ls *LinkStage) Close() {
 	if ls != nil && ls.pre != nil {
 		<-ls.pre
 		ls.pre = nil
 	}
 }
 
-// linked returns the link stage's result for s with rk, with its rank
+// Linked returns the link stage's result for s with rk, with its rank
 // index: the one ls kept when the digest is the same, or from the disk
 // cache for the first of a Map's life, or updated from the last one after
 // some files changed, or made, and kept. With ls nil, it is made anew.
-func (ls *linkStage) linked(ctx context.Context, s *index.Snapshot, rk policy.Config) (linked, error) {
+func (ls *LinkStage) Linked(ctx context.Context, s *index.Snapshot, rk policy.Config) (Linked, error) {
 	if ls == nil {
 		files, err := link.Files(ctx, s)
 		if err != nil {
-			return linked{}, err
+			return Linked{}, err
 		}
-		return linked{link.New(files, rk.Link).Linked(false), "made"}, nil
+		return Linked{link.New(files, rk.Link).Linked(false), "made"}, nil
 	}
 	key := linkDigest(s, rk)
 	if m := ls.memo; m != nil && m.key == key {
 		l := m.l
-		l.from = "kept"
+		l.From = "kept"
 		return l, nil
 	}
 	first := ls.memo == nil
 	if first {
 		if l, ranks, ok := ls.load(ctx, key); ok {
-			l.from = "cached"
+			l.From = "cached"
 			ls.memo = &linkMemo{key: key, l: l, stored: true}
 			ls.memo.overviewBlob = ranks
 			return l, nil
@@ -223,21 +230,21 @@ func (ls *linkStage) linked(ctx context.Context, s *index.Snapshot, rk policy.Co
 	}
 	files, err := link.Files(ctx, s) // the link stage reads the tags of every file
 	if err != nil {
-		return linked{}, err
+		return Linked{}, err
 	}
-	var l linked
+	var l Linked
 	var lk *link.Linker
 	next := &linkMemo{key: key}
 	if m := ls.memo; m != nil && m.lk != nil && m.lk.Update(files) {
 		lk = m.lk
-		l = linked{lk.Linked(false), "updated"}
+		l = Linked{lk.Linked(false), "updated"}
 		if l.Index == m.l.Index {
 			// The same rank index, so the same ranks for no request.
 			next.overview, next.overviewQuery = m.overview, m.overviewQuery
 		}
 	} else {
 		lk = link.New(files, rk.Link)
-		l = linked{lk.Linked(false), "made"}
+		l = Linked{lk.Linked(false), "made"}
 	}
 	next.l, next.lk = l, lk
 	ls.memo = next
@@ -247,9 +254,9 @@ func (ls *linkStage) linked(ctx context.Context, s *index.Snapshot, rk policy.Co
 // load returns the link stage's result kept in the disk cache for the
 // digest key, if there is one: the one read while the tree was walked,
 // or read now.
-func (ls *linkStage) load(ctx context.Context, key [sha256.Size]byte) (linked, []byte, bool) {
+func (ls *LinkStage) load(ctx context.Context, key [sha256.Size]byte) (Linked, []byte, bool) {
 	if ls.disk == nil {
-		return linked{}, nil, false
+		return Linked{}, nil, false
 	}
 	var k keptLink
 	read := false
@@ -262,12 +269,12 @@ func (ls *linkStage) load(ctx context.Context, key [sha256.Size]byte) (linked, [
 	switch {
 	case k.loadErr != nil:
 		ls.warn(k.loadErr)
-		return linked{}, nil, false
+		return Linked{}, nil, false
 	case k.err == nil && k.key != key, errors.Is(k.err, errOtherFiles):
-		return linked{}, nil, false
+		return Linked{}, nil, false
 	case k.err != nil:
 		ls.debug("repomap: link cache not used", "err", k.err)
-		return linked{}, nil, false
+		return Linked{}, nil, false
 	}
 	return k.l, k.ranks, true
 }
@@ -275,8 +282,8 @@ func (ls *linkStage) load(ctx context.Context, key [sha256.Size]byte) (linked, [
 // keptLink is the link stage's result as a disk cache kept it, with the
 // digest it was kept for, or why it cannot be had.
 type keptLink struct {
-	l       linked
-	ranks   []byte // the ranksBlob beside it, not decoded
+	l       Linked
+	ranks   []byte // the RanksBlob beside it, not decoded
 	key     [sha256.Size]byte
 	loadErr error // reading it
 	err     error // decoding it
@@ -288,9 +295,9 @@ func readLinked(ctx context.Context, c *cache.Cache, want *[sha256.Size]byte) ke
 	// Both are read in one read of the disk cache, and the links are
 	// decoded from its bytes rather than copied out of it first.
 	var k keptLink
-	err := c.ReadBlobs(ctx, []string{linkBlob, ranksBlob}, func(blobs [][]byte) error {
+	err := c.ReadBlobs(ctx, []string{LinkBlob, RanksBlob}, func(blobs [][]byte) error {
 		data := blobs[0]
-		k.key, _ = memo.Links.KeyOf(data)
+		k.key, _ = Links.KeyOf(data)
 		if want != nil {
 			k.key = *want
 		}
@@ -306,18 +313,18 @@ func readLinked(ctx context.Context, c *cache.Cache, want *[sha256.Size]byte) ke
 	return k
 }
 
-// store writes the link stage's result to the disk cache, unless it holds
-// it already. The caller waits for the index's write first: one write at a
-// time.
-func (ls *linkStage) store(ctx context.Context) {
+// Store writes the link stage's result to the disk cache, unless it
+// holds it already. The caller waits for the index's write first: one
+// write at a time.
+func (ls *LinkStage) Store(ctx context.Context) {
 	m := ls.memo
-	if ls.disk == nil || m == nil {
+	if ls == nil || ls.disk == nil || m == nil {
 		return
 	}
 	if !m.stored {
 		data, err := encodeLinked(m.l, m.key)
 		if err == nil {
-			err = ls.disk.StoreBlob(ctx, linkBlob, data)
+			err = ls.disk.StoreBlob(ctx, LinkBlob, data)
 		}
 		if err != nil {
 			ls.warn(err)
@@ -326,7 +333,7 @@ func (ls *linkStage) store(ctx context.Context) {
 		m.stored = true
 	}
 	if m.overview != nil && !m.overviewStored {
-		if err := ls.disk.StoreBlob(ctx, ranksBlob, encodeRanks(m.overview, ranksKey(m.key, m.overviewQuery))); err != nil {
+		if err := ls.disk.StoreBlob(ctx, RanksBlob, encodeRanks(m.overview, ranksKey(m.key, m.overviewQuery))); err != nil {
 			ls.warn(err)
 			return
 		}
@@ -334,31 +341,80 @@ func (ls *linkStage) store(ctx context.Context) {
 	}
 }
 
+// Empty reports whether ls keeps no result yet.
+func (ls *LinkStage) Empty() bool { return ls == nil || ls.memo == nil }
+
+// Last returns the result ls keeps, and the linker that made it, for the
+// next change: nil when it was read from the disk cache.
+func (ls *LinkStage) Last() (Linked, *link.Linker, bool) {
+	if ls.Empty() {
+		return Linked{}, nil, false
+	}
+	return ls.memo.l, ls.memo.lk, true
+}
+
+// Overview returns where the power iteration of the last map for no
+// request of the result ls keeps ended, if it was for the query q
+// (OverviewQuery), from memory or the disk cache; nil when there is
+// none, or with ls nil. The next KeepOverview is for q.
+func (ls *LinkStage) Overview(q string) *rank.Converged {
+	if ls.Empty() {
+		return nil
+	}
+	m := ls.memo
+	if m.overview != nil && m.overviewQuery != q {
+		m.overview, m.overviewStored = nil, false
+	}
+	if m.overview == nil && m.overviewBlob != nil {
+		m.overview = decodeRanks(m.overviewBlob, ranksKey(m.key, q))
+		m.overviewStored, m.overviewBlob = m.overview != nil, nil
+	}
+	m.overviewQuery = q
+	return m.overview
+}
+
+// KeepOverview keeps c, the end of the power iteration of a map for no
+// request, for the query the last Overview was for, unless one is kept.
+func (ls *LinkStage) KeepOverview(c *rank.Converged) {
+	if !ls.Empty() && ls.memo.overview == nil {
+		ls.memo.overview, ls.memo.overviewStored = c, false
+	}
+}
+
+// OverviewKept reports whether ls keeps the ranks of a map for no
+// request, and whether the disk cache holds them.
+func (ls *LinkStage) OverviewKept() (kept, stored bool) {
+	if ls.Empty() {
+		return false, false
+	}
+	return ls.memo.overview != nil, ls.memo.overviewStored
+}
+
 // errOtherFiles says that a kept link stage's result is for other files.
-var errOtherFiles = errors.New("repomap: link cache is for other files")
+var errOtherFiles = errors.New("memo: link cache is for other files")
 
 // encodeLinked returns the binary form of l, for the files of digest
 // key: memo.Links' frame, then l in its binary form
 // (link.Linked.AppendBinary).
-func encodeLinked(l linked, key [sha256.Size]byte) ([]byte, error) {
-	return l.AppendBinary(memo.Links.Frame(key))
+func encodeLinked(l Linked, key [sha256.Size]byte) ([]byte, error) {
+	return l.AppendBinary(Links.Frame(key))
 }
 
 // decodeLinked reads what encodeLinked wrote, for the files of digest
 // key; errOtherFiles when it was written for others. What it returns
 // keeps nothing of data.
-func decodeLinked(data []byte, key [sha256.Size]byte) (linked, error) {
-	got, ok := memo.Links.KeyOf(data)
+func decodeLinked(data []byte, key [sha256.Size]byte) (Linked, error) {
+	got, ok := Links.KeyOf(data)
 	if !ok {
-		return linked{}, errors.New("repomap: link cache: not of this version")
+		return Linked{}, errors.New("memo: link cache: not of this version")
 	}
-	rest, _, ok := memo.Links.Open(data, key, 0)
+	rest, _, ok := Links.Open(data, key, 0)
 	if !ok || got != key {
-		return linked{}, errOtherFiles
+		return Linked{}, errOtherFiles
 	}
-	var l linked
+	var l Linked
 	if err := l.UnmarshalBinary(rest); err != nil {
-		return linked{}, fmt.Errorf("repomap: link cache: %w", err)
+		return Linked{}, fmt.Errorf("memo: link cache: %w", err)
 	}
 	return l, nil
 }
