@@ -64,7 +64,7 @@ func (m *Map) historyFor(req Request) bool {
 	}
 	focus := len(req.Focus) > 0 && (c.Focus > 0 || c.FocusBoost > 0 || c.Lift > 0)
 	request := (len(req.Mentions) > 0 || req.Text != "") && (c.Request > 0 || c.RequestBoost > 0) ||
-		req.Text != "" && c.MessageLift > 0
+		req.Text != "" && c.Messages()
 	return c.Recency > 0 || focus || request
 }
 

@@ -189,6 +189,7 @@ var historyChanges = map[string]change{
 	"coboost":    weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.FocusBoost = w }),
 	"coreq":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.Request = w }),
 	"msglift":    count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.History.MessageLift = n }),
+	"msgadd":     count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.History.MessageAdd = n }),
 	"msgcommits": count("a whole number from 0 to 10000", 0, 10000, func(c *policy.Config, n int) { c.History.MessageCommits = n }),
 	"coreqboost": weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.History.RequestBoost = w }),
 	"reqtop":     count("a whole number from 0 to 100", 0, 100, func(c *policy.Config, n int) { c.History.RequestTop = n }),

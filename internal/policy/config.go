@@ -163,7 +163,15 @@ type History struct {
 	// relevant file's at the head of the list, best first.
 	MessageLift    int
 	MessageCommits int
+	// MessageAdd, when positive, is the place among those leads that
+	// the best such source file that does not lead takes (a file the
+	// words alone do not find).
+	MessageAdd int
 }
+
+// Messages reports whether c reads the commits' messages for a
+// request's words.
+func (c History) Messages() bool { return c.On && (c.MessageLift > 0 || c.MessageAdd > 0) }
 
 // Items says how the head of the ranked list is reordered.
 type Items struct {

@@ -88,6 +88,7 @@ const (
 	histRecency    = 0                    // the boost of a file changed lately
 	histMsgLift    = 1                    // source files that the commits whose messages match the words changed, lifted
 	histMsgCommits = 10                   // of the commits whose messages match them best
+	histMsgAdd     = 12                   // the place among the relevant leads of the best such source file that does not lead
 )
 
 // The relevance of the definitions of the most relevant files to a
@@ -119,7 +120,8 @@ func Default() Config {
 			Defs: DefRel{Lift: defLift, Name: defName, Qual: defQual, Body: defBody, Direct: defDirect, Text: defText, Lines: defLines}},
 		History: History{On: true, Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
 			Focus: histFocus, FocusBoost: histFocusBoost, Lift: histLift, Request: histRequest, RequestBoost: histReqBoost,
-			RequestTop: histReqTop, Recency: histRecency, MessageLift: histMsgLift, MessageCommits: histMsgCommits},
+			RequestTop: histReqTop, Recency: histRecency, MessageLift: histMsgLift, MessageCommits: histMsgCommits,
+			MessageAdd: histMsgAdd},
 		Items:   Items{Every: relEvery, Leads: defLeads, LineLeads: lineLeads, Spread: spreadKeep, DocItems: docItemsKeep, Variants: true},
 		Rows:    itemRows,
 		Weights: rank.Weights{MentionedUnused: mentionedUnused},

@@ -78,14 +78,16 @@ func historyInput(in *rank.Input, s *index.Snapshot, v *history.View, c History,
 }
 
 // messageLeads returns leads, the leads of the files most relevant to
-// the words of text, best first, with the first leads of the
-// c.MessageLift source files among them (not tests, not examples: a
-// fix's commit changes its tests too) that the commits whose messages
-// best match the words changed the most (v.Messages, of the
-// c.MessageCommits best commits) moved to the places right after the
-// first file's lead, best first. A file that does not lead is not moved
-// in: a file the words alone do not find was measured to cost others
-// their place.
+// the words of text, best first, with the source files (not tests, not
+// examples: a fix's commit changes its tests too) that the commits whose
+// messages best match the words changed the most (v.Messages, of the
+// c.MessageCommits best commits): the first leads of the c.MessageLift
+// best of those among the files that lead move to the places right
+// after the first file's lead, and, with c.MessageAdd, the best of those
+// that do not lead joins them at place c.MessageAdd. Moved to the head,
+// a file the words alone do not find was measured to cost others their
+// place in the first five; at the twelfth place it costs none, and is
+// within the map of 1,024 tokens.
 func messageLeads(leads []Lead, s *index.Snapshot, v *history.View, text string, c History) []Lead {
 	wq := newWordsQuery(text, 0)
 	if wq == nil || len(leads) < 2 {
@@ -97,17 +99,19 @@ func messageLeads(leads []Lead, s *index.Snapshot, v *history.View, text string,
 			first[l.Path] = i
 		}
 	}
-	m := v.Messages(wq.hashes, c.MessageCommits)
-	for p := range m {
-		i, ok := s.Lookup(p)
-		if j, leads := first[p]; !ok || !leads || j == 0 || s.Roles[i] != index.RoleSource {
-			delete(m, p)
+	leading, other := make(map[string]float64), make(map[string]float64)
+	for p, w := range v.Messages(wq.hashes, c.MessageCommits) {
+		if i, ok := s.Lookup(p); !ok || s.Roles[i] != index.RoleSource {
+			continue
+		}
+		switch j, leads := first[p]; {
+		case !leads:
+			other[p] = w
+		case j > 0:
+			leading[p] = w
 		}
 	}
-	up := history.Top(m, c.MessageLift)
-	if len(up) == 0 {
-		return leads
-	}
+	up := history.Top(leading, c.MessageLift)
 	out := []Lead{leads[0]}
 	for _, p := range up {
 		out = append(out, leads[first[p]])
@@ -115,6 +119,11 @@ func messageLeads(leads []Lead, s *index.Snapshot, v *history.View, text string,
 	for i, l := range leads[1:] {
 		if i+1 != first[l.Path] || !slices.Contains(up, l.Path) {
 			out = append(out, l)
+		}
+	}
+	if c.MessageAdd > 0 {
+		for _, p := range history.Top(other, 1) {
+			out = slices.Insert(out, min(c.MessageAdd, len(out)), Lead{Path: p})
 		}
 	}
 	return out

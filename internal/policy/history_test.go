@@ -2,6 +2,7 @@ package policy
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"testing/fstest"
 
@@ -34,7 +35,7 @@ func TestMessageLeads(t *testing.T) {
 		return history.NewView(history.Part{History: h})
 	}
 	c := Default().History
-	c.MessageLift, c.MessageCommits = 1, 10
+	c.MessageLift, c.MessageCommits, c.MessageAdd = 1, 10, 0
 	text := "the frobnicator overflows on large input"
 	leads := []Lead{{Path: "a.py", Name: "f"}, {Path: "d.py", Name: "k"}, {Path: "b.py", Name: "g"}, {Path: "a.py", Name: "h"}, {Path: "b.py", Name: "g2"}}
 
@@ -52,5 +53,23 @@ func TestMessageLeads(t *testing.T) {
 	}
 	if got := messageLeads(leads, snap, view("c.py"), "unrelated words only", c); !reflect.DeepEqual(got, leads) {
 		t.Errorf("no message matches: %v", got)
+	}
+	// With MessageAdd, the source file that does not lead joins the
+	// leads at that place, and one that leads still moves up; at a place
+	// past the end, it comes last.
+	c.MessageAdd = 2
+	got = messageLeads(leads, snap, view("c.py", "tests/test_c.py"), text, c)
+	want = []Lead{{Path: "a.py", Name: "f"}, {Path: "d.py", Name: "k"}, {Path: "c.py"}, {Path: "b.py", Name: "g"}, {Path: "a.py", Name: "h"}, {Path: "b.py", Name: "g2"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("a file that does not lead, at place 2:\n got %v\nwant %v", got, want)
+	}
+	got = messageLeads(leads, snap, view("b.py", "c.py"), text, c)
+	want = []Lead{{Path: "a.py", Name: "f"}, {Path: "b.py", Name: "g"}, {Path: "c.py"}, {Path: "d.py", Name: "k"}, {Path: "a.py", Name: "h"}, {Path: "b.py", Name: "g2"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("one that leads and one that does not:\n got %v\nwant %v", got, want)
+	}
+	c.MessageAdd = 50
+	if got := messageLeads(leads, snap, view("c.py"), text, c); !reflect.DeepEqual(got, append(slices.Clone(leads), Lead{Path: "c.py"})) {
+		t.Errorf("at a place past the end: %v", got)
 	}
 }

@@ -99,7 +99,7 @@ func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		for i := range min(rk.Items.LineLeads, len(relevant)) {
 			relevant[i].Lines = defLines[relevant[i].Path][relevant[i].Name]
 		}
-		if q.History != nil && rk.History.On && rk.History.MessageLift > 0 {
+		if q.History != nil && rk.History.Messages() {
 			relevant = messageLeads(relevant, s, q.History, q.Text, rk.History)
 		}
 		leads = append(leads, relevant...)
