@@ -152,6 +152,7 @@ var defaultChanges = map[string]change{
 	"noscala":    flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, jvm.Scala) }),
 	"nokotlin":   rules(jvm.Java),
 	"goreach":    rules(golang.Reach),
+	"gonopkg":    rules(golang.NoPackages),
 	"pytyped":    rules(python.Typed),
 	"doccode":    flag(func(c *policy.Config) { c.Link.DocCode = true }),
 	"docmaps":    flag(func(c *policy.Config) { c.DocMaps = true }),

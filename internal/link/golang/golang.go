@@ -54,6 +54,21 @@ var Reach = &link.Rules{
 	},
 }
 
+// NoPackages are Rules that link an import and a package qualifier to
+// nothing rather than to the package's clauses: by the type checker, a
+// package's name is declared by the import in the file that uses it, so
+// those edges are not true name by name; they lowered chi's overview
+// recall (docs/resolution.md): not in the default.
+var NoPackages = &link.Rules{
+	Name:      "go.nopkg",
+	Languages: []string{"go"},
+	New: func(tree []link.File, mine []int) link.Lang {
+		g := newResolver(tree, mine)
+		g.noPkg = true
+		return g
+	},
+}
+
 // resolver holds the Go packages of a tree.
 type resolver struct {
 	tree     []link.File
@@ -74,6 +89,7 @@ type resolver struct {
 		file int
 		has  map[uint32]bool
 	}
+	noPkg        bool              // a use of a package links to nothing (NoPackages)
 	narrow       bool              // members of unknown types: only those of the packages a file reaches (Reach)
 	vars         map[int]goVars    // per Go file, made on first use, of the files the last file's uses read (UseContext)
 	test         map[int]bool      // per Go file: a test file of its directory's package (not package x_test)
@@ -541,6 +557,9 @@ func (g *resolver) DefKey(i, j int) link.Ref {
 // to: its package clause, and that of its test files for an external
 // test of the package.
 func (g *resolver) pkgRefs(out []link.Ref, i int, dir string) []link.Ref {
+	if g.noPkg {
+		return out
+	}
 	out = append(out, link.Ref{Name: g.name[dir], Scope: g.pkgScope(dir)})
 	if g.pkg[i] == g.dirScope(dir)+":test" {
 		out = append(out, link.Ref{Name: g.name[dir], Scope: g.pkgScope(dir) + ":testfiles"})
