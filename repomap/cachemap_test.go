@@ -368,13 +368,13 @@ func TestMapReused(t *testing.T) {
 	plain, focus := Request{MaxTokens: 500}, Request{MaxTokens: 500, Focus: []string{"a.go"}}
 	cached := Options{CacheDir: dir}
 	// The map for a focus is kept in the slot of the one for no request
-	// when their keys share it, one time in memoSlots, as the keys hold
+	// when their keys share it, one time in memo.Slots, as the keys hold
 	// the root's path: then the map for no request is not kept after it.
 	km, err := New(root, &cached)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := memoSlot(km.memoKey(plain)) != memoSlot(km.memoKey(focus))
+	kept := memo.Map.Blob(km.memoKey(plain)) != memo.Map.Blob(km.memoKey(focus))
 	km.Close()
 	for i, step := range []struct {
 		name   string
@@ -437,8 +437,8 @@ func TestMapReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for slot := range memoSlots {
-		if err := c.StoreBlob(ctx, fmt.Sprintf("map/%d", slot), []byte(string(memo.Map)+strings.Repeat("x", 100))); err != nil {
+	for slot := range memo.Slots {
+		if err := c.StoreBlob(ctx, memo.Map.Blob(memo.Key{byte(slot)}), []byte(string(memo.Map)+strings.Repeat("x", 100))); err != nil {
 			t.Fatal(err)
 		}
 	}

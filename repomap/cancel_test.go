@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/repomap-dev/repomap/cache"
+	"github.com/repomap-dev/repomap/internal/memo"
 )
 
 // TestCancelAtEachStage cancels a map at each boundary between two of
@@ -53,7 +54,7 @@ func TestCancelAtEachStage(t *testing.T) {
 			// The disk cache holds no map for the request.
 			if c, err := cache.New(dir, root, nil); err == nil {
 				var blob []byte
-				c.ReadBlobs(context.Background(), []string{memoSlot(m.memoKey(req))}, func(b [][]byte) error {
+				c.ReadBlobs(context.Background(), []string{memo.Map.Blob(m.memoKey(req))}, func(b [][]byte) error {
 					blob = b[0]
 					return nil
 				})

@@ -135,13 +135,13 @@ func TestLinkCacheDamaged(t *testing.T) {
 				t.Fatal(err)
 			}
 			if data == nil {
-				real, err := c.LoadBlob(context.Background(), memo.LinkBlob)
+				real, err := c.LoadBlob(context.Background(), memo.Links.Blob(memo.Key{}))
 				if err != nil || len(real) < 60 {
 					t.Fatalf("no link stage's result in the cache: %d bytes, %v", len(real), err)
 				}
 				data = real[:len(real)-5]
 			}
-			if err := c.StoreBlob(context.Background(), memo.LinkBlob, data); err != nil {
+			if err := c.StoreBlob(context.Background(), memo.Links.Blob(memo.Key{}), data); err != nil {
 				t.Fatal(err)
 			}
 			r := buildUnkept(t, root, Options{CacheDir: dir})
@@ -346,7 +346,7 @@ func TestOverviewRanksKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := c.LoadBlob(ctx, memo.RanksBlob)
+	data, err := c.LoadBlob(ctx, memo.Ranks.Blob(memo.Key{}))
 	if err != nil || len(data) == 0 {
 		t.Fatalf("no overview ranks kept: %d bytes, %v", len(data), err)
 	}

@@ -34,7 +34,7 @@ import (
 type Map struct {
 	roots  []Root         // as NewRoots took them, with FS set
 	caches []*cache.Cache // per root: its disk cache, or nil
-	keep   *cache.Cache   // the disk cache of what a map makes from the last one: the first root's, when this build can be told apart; nil for none
+	keep   *memo.Store    // what a map makes from the last one, in the first root's disk cache when this build can be told apart; nil for none
 	opts   Options
 
 	mu     sync.Mutex        // serialises requests and guards what follows
@@ -169,7 +169,7 @@ func NewRoots(roots []Root, opts *Options) (*Map, error) {
 	m.idx = index.New(ixRoots, m.opts.indexOptions())
 	m.hist = newHistStage(m)
 	if c := m.caches[0]; c != nil && memo.BuildStamp() != "" {
-		m.keep = c
+		m.keep = memo.NewStore(c)
 	}
 	m.links = memo.NewLinkStage(m.keep, func(err error) { m.idx.Warn(0, err) }, m.opts.Logger.Debug)
 	return m, nil

@@ -11,7 +11,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/fit"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/items"
@@ -31,9 +30,6 @@ import (
 // request, or after a file changed, is made as before, and kept in turn.
 // A few maps are kept, for a few requests, each in a slot of its own; the
 // maps for a request's words are not (memoCache).
-
-// memoSlots is how many maps the disk cache keeps, by request.
-const memoSlots = 8
 
 // memoKey returns the digest of what a map for req depends on beside
 // the files of the tree: the build of repomap, the options of the Map
@@ -76,25 +72,13 @@ type keptMap struct {
 	ranked    []int // the files of res.Ranked, by their place in the tree's files
 }
 
-// memoSlot returns the name of the blob a map for the digest key is
-// kept in.
-func memoSlot(key [sha256.Size]byte) string {
-	return fmt.Sprintf("map/%d", key[0]%memoSlots)
-}
-
-// rankSlot returns the name of the blob a ranking for the digest key is
-// kept in.
-func rankSlot(key [sha256.Size]byte) string {
-	return fmt.Sprintf("ranking/%d", key[0]%memoSlots)
-}
-
 // memoCache returns the root whose disk cache keeps the map for req, or
 // nil: the first root's, when the Map has one root with a disk cache, its
 // first map is to be made, and this build can be told apart. A map for a
 // request's words is not kept: the words of a task are seldom asked for
 // twice, and keeping the map of the Go standard library costs a write of
 // 40 ms of CPU.
-func (m *Map) memoCache(req Request) *cache.Cache {
+func (m *Map) memoCache(req Request) *memo.Store {
 	if len(m.roots) != 1 || m.last != nil || !m.links.Empty() || m.memoOff || req.Text != "" || m.opts.History != nil {
 		return nil
 	}
@@ -103,9 +87,9 @@ func (m *Map) memoCache(req Request) *cache.Cache {
 
 // readKept returns the map kept for the digest key and the ranking kept
 // for the digest rankKey, each nil when there is none, from one read of
-// r's disk cache.
-func readKept(ctx context.Context, c *cache.Cache, key, rankKey [sha256.Size]byte) (km *keptMap, kr *keptRanking) {
-	c.ReadBlobs(ctx, []string{memoSlot(key), rankSlot(rankKey)}, func(blobs [][]byte) error {
+// st.
+func readKept(ctx context.Context, st *memo.Store, key, rankKey [sha256.Size]byte) (km *keptMap, kr *keptRanking) {
+	st.Get(ctx, []memo.Want{{Kind: memo.Map, Key: key}, {Kind: memo.Ranking, Key: rankKey}}, func(blobs [][]byte) error {
 		km, kr = readMemo(blobs[0], key), readRanking(blobs[1], rankKey)
 		return nil
 	})
@@ -136,25 +120,24 @@ func readMemo(data []byte, key [sha256.Size]byte) *keptMap {
 // tree, whose files are files, in r's disk cache, and with rk (unless
 // nil) its ranking, for the digest rankKey, in one write: see
 // encodeMemo and encodeRanking.
-func storeMemo(ctx context.Context, c *cache.Cache, key, rankKey, tree [sha256.Size]byte, res *Result, rk *ranked, files []index.File) error {
+func storeMemo(ctx context.Context, st *memo.Store, key, rankKey, tree [sha256.Size]byte, res *Result, rk *ranked, files []index.File) error {
 	place := make(map[string]int, len(files))
 	for i, f := range files {
 		place[f.Path] = i
 	}
-	names := []string{memoSlot(key)}
-	memo, err := encodeMemo(key, tree, res, place)
+	kept, err := encodeMemo(key, tree, res, place)
 	if err != nil {
 		return err
 	}
-	blobs := [][]byte{memo}
+	forms := []memo.Form{{Kind: memo.Map, Key: key, Data: kept}}
 	if rk != nil {
 		ranking, err := encodeRanking(rankKey, tree, res.Ranked, rk, place)
 		if err != nil {
 			return err
 		}
-		names, blobs = append(names, rankSlot(rankKey)), append(blobs, ranking)
+		forms = append(forms, memo.Form{Kind: memo.Ranking, Key: rankKey, Data: ranking})
 	}
-	return c.StoreBlobs(ctx, names, blobs)
+	return st.Set(ctx, forms...)
 }
 
 // encodeMemo returns the form of the kept map res, for the digest key of

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/repomap-dev/repomap/cache"
 	"github.com/repomap-dev/repomap/internal/index"
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/policy"
@@ -28,9 +27,6 @@ import (
 // the same result as the last time. So a LinkStage keeps the last one, in
 // memory for the Map's next request and in the first root's disk cache
 // for the next process, under a digest of everything it depends on.
-
-// LinkBlob is the name of the link stage's result in a disk cache.
-const LinkBlob = "link"
 
 // Linked is the link stage's result, with where it came from: "made",
 // "updated" from the last one after some files changed, "kept" in
@@ -69,9 +65,6 @@ type linkMemo struct {
 func OverviewQuery(rk policy.Config, doors []string) string {
 	return strings.Join(append([]string{rk.Fingerprint()}, doors...), "\x00")
 }
-
-// RanksBlob is the name of a linkMemo's overview ranks in a disk cache.
-const RanksBlob = "overview-ranks"
 
 // ranksKey returns the digest the overview ranks of the link stage's
 // result of digest key are kept under, for the query q (overviewQuery).
@@ -168,7 +161,7 @@ func linkDigest(s *index.Snapshot, rk policy.Config) [sha256.Size]byte {
 // nothing: each result is made anew.
 type LinkStage struct {
 	memo *linkMemo     // nil before the first
-	disk *cache.Cache  // nil for none
+	disk *Store        // nil for none
 	pre  chan keptLink // the kept result, read while the tree is walked; nil when none is
 	// warn reports a problem with the disk cache; debug logs one worth
 	// noting.
@@ -176,10 +169,10 @@ type LinkStage struct {
 	debug func(msg string, args ...any)
 }
 
-// NewLinkStage returns a LinkStage that keeps its results in the disk
-// cache disk too, unless it is nil; warn reports a problem with the
-// disk cache, and debug logs one worth noting.
-func NewLinkStage(disk *cache.Cache, warn func(error), debug func(msg string, args ...any)) *LinkStage {
+// NewLinkStage returns a LinkStage that keeps its results in disk too,
+// unless it is nil; warn reports a problem with the disk cache, and
+// debug logs one worth noting.
+func NewLinkStage(disk *Store, warn func(error), debug func(msg string, args ...any)) *LinkStage {
 	return &LinkStage{disk: disk, warn: warn, debug: debug}
 }
 
@@ -289,13 +282,14 @@ type keptLink struct {
 	err     error // decoding it
 }
 
-// readLinked reads the link stage's result from the disk cache c: the
-// one for the digest want, or with want nil whichever it holds.
-func readLinked(ctx context.Context, c *cache.Cache, want *[sha256.Size]byte) keptLink {
+// readLinked reads the link stage's result from st: the one for the
+// digest want, or with want nil whichever it holds.
+func readLinked(ctx context.Context, st *Store, want *[sha256.Size]byte) keptLink {
 	// Both are read in one read of the disk cache, and the links are
-	// decoded from its bytes rather than copied out of it first.
+	// decoded from its bytes rather than copied out of it first. Each
+	// kind has one blob, whatever the key.
 	var k keptLink
-	err := c.ReadBlobs(ctx, []string{LinkBlob, RanksBlob}, func(blobs [][]byte) error {
+	err := st.Get(ctx, []Want{{Kind: Links}, {Kind: Ranks}}, func(blobs [][]byte) error {
 		data := blobs[0]
 		k.key, _ = Links.KeyOf(data)
 		if want != nil {
@@ -324,7 +318,7 @@ func (ls *LinkStage) Store(ctx context.Context) {
 	if !m.stored {
 		data, err := encodeLinked(m.l, m.key)
 		if err == nil {
-			err = ls.disk.StoreBlob(ctx, LinkBlob, data)
+			err = ls.disk.Set(ctx, Form{Links, m.key, data})
 		}
 		if err != nil {
 			ls.warn(err)
@@ -333,7 +327,8 @@ func (ls *LinkStage) Store(ctx context.Context) {
 		m.stored = true
 	}
 	if m.overview != nil && !m.overviewStored {
-		if err := ls.disk.StoreBlob(ctx, RanksBlob, encodeRanks(m.overview, ranksKey(m.key, m.overviewQuery))); err != nil {
+		key := ranksKey(m.key, m.overviewQuery)
+		if err := ls.disk.Set(ctx, Form{Ranks, key, encodeRanks(m.overview, key)}); err != nil {
 			ls.warn(err)
 			return
 		}

@@ -1,10 +1,10 @@
-// Package memo keeps what a Map makes from one map to the next. Each form
-// it keeps in a disk cache (a map and its ranking, which package repomap
-// encodes, the link stage's result and the ranks of the map for no
-// request, which a LinkStage keeps) starts with its kind, whose last
-// byte is the version of the form, and the digest of what it depends
-// on, so that a reader of another kind, version or digest finds
-// nothing; a Decoder reads the rest.
+// Package memo keeps what a Map makes from one map to the next. A Store
+// keeps each form in a disk cache by its kind and key: a map and its
+// ranking, which package repomap encodes, and the link stage's result
+// and the ranks of the map for no request, which a LinkStage keeps. Each
+// form starts with its kind, whose last byte is the version of the form,
+// and the digest of what it depends on, so that a reader of another
+// kind, version or digest finds nothing; a Decoder reads the rest.
 package memo
 
 import (
@@ -23,10 +23,10 @@ type Kind string
 
 // The kinds of forms a Map keeps.
 const (
-	Map     Kind = "rmmp\x03" // a map (blob map/N)
-	Ranking Kind = "rmrk\x02" // the ranking of a map, for another budget (blob ranking/N)
-	Links   Kind = "rmlk\x01" // the link stage's result (blob link)
-	Ranks   Kind = "rmrk\x01" // the ranks of the map for no request (blob overview-ranks)
+	Map     Kind = "rmmp\x03" // a map
+	Ranking Kind = "rmrk\x02" // the ranking of a map, for another budget
+	Links   Kind = "rmlk\x01" // the link stage's result
+	Ranks   Kind = "rmrk\x01" // the ranks of the map for no request
 )
 
 // Frame returns the start of a form of kind k kept under key, with the
