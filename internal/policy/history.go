@@ -111,7 +111,10 @@ func messageLeads(leads []Lead, s *index.Snapshot, v *history.View, text string,
 			leading[p] = w
 		}
 	}
-	up := history.Top(leading, c.MessageLift)
+	var up []string
+	if c.MessageLift > 0 {
+		up = history.Top(leading, c.MessageLift)
+	}
 	out := []Lead{leads[0]}
 	for _, p := range up {
 		out = append(out, leads[first[p]])

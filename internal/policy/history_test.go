@@ -68,6 +68,14 @@ func TestMessageLeads(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("one that leads and one that does not:\n got %v\nwant %v", got, want)
 	}
+	// Without the lift, the file that leads stays where it is.
+	c.MessageLift = 0
+	got = messageLeads(leads, snap, view("b.py", "c.py"), text, c)
+	want = []Lead{{Path: "a.py", Name: "f"}, {Path: "d.py", Name: "k"}, {Path: "c.py"}, {Path: "b.py", Name: "g"}, {Path: "a.py", Name: "h"}, {Path: "b.py", Name: "g2"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("no lift:\n got %v\nwant %v", got, want)
+	}
+	c.MessageLift = 1
 	c.MessageAdd = 50
 	if got := messageLeads(leads, snap, view("c.py"), text, c); !reflect.DeepEqual(got, append(slices.Clone(leads), Lead{Path: "c.py"})) {
 		t.Errorf("at a place past the end: %v", got)
