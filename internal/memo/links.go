@@ -67,13 +67,13 @@ func OverviewQuery(rk policy.Config, doors []string) string {
 }
 
 // ranksKey returns the digest the overview ranks of the link stage's
-// result of digest key are kept under, for the query q (overviewQuery).
+// result of digest key are kept under, for the query q (OverviewQuery).
 func ranksKey(key [sha256.Size]byte, q string) [sha256.Size]byte {
 	return sha256.Sum256(append(append(key[:], 0), q...))
 }
 
 // encodeRanks returns the binary form of c, for the digest key:
-// memo.Ranks' frame, the iterations, the number of files, then each
+// Ranks' frame, the iterations, the number of files, then each
 // file's path (AppendString) and rank (8 bytes, little-endian IEEE
 // 754), in path order.
 func encodeRanks(c *rank.Converged, key [sha256.Size]byte) []byte {
@@ -389,7 +389,7 @@ func (ls *LinkStage) OverviewKept() (kept, stored bool) {
 var errOtherFiles = errors.New("memo: link cache is for other files")
 
 // encodeLinked returns the binary form of l, for the files of digest
-// key: memo.Links' frame, then l in its binary form
+// key: Links' frame, then l in its binary form
 // (link.Linked.AppendBinary).
 func encodeLinked(l Linked, key [sha256.Size]byte) ([]byte, error) {
 	return l.AppendBinary(Links.Frame(key))
