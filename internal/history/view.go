@@ -145,12 +145,6 @@ func (v *View) CoChanged(from map[string]float64, halfLife float64) map[string]f
 	return out
 }
 
-// BM25's parameters, the usual ones, for Messages.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
 // Messages returns, for each file that one of the k commits of the view
 // whose messages best match the words whose hashes (words.Hash) are
 // query changed, how well: the sum over those of its commits of the BM25
@@ -204,9 +198,7 @@ func (v *View) Messages(query []uint32, k int) map[string]float64 {
 			if tf == 0 {
 				continue
 			}
-			idf := math.Log(1 + (n-float64(df[i])+0.5)/(float64(df[i])+0.5))
-			f := float64(tf)
-			scores[ci] += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(lengths[ci])/avg))
+			scores[ci] += words.BM25(words.IDF(n, float64(df[i])), float64(tf), float64(lengths[ci]), avg)
 		}
 	}
 	least := 0.0 // the least score that counts

@@ -174,8 +174,8 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 	}
 	for n, d := range defs {
 		var sc float64
-		norm := 1 - bm25B + bm25B*float64(d.terms.body)/avg
-		normText := 1 - bm25B + bm25B*float64(d.terms.text)/avgText
+		norm := 1 - words.BM25B + words.BM25B*float64(d.terms.body)/avg
+		normText := 1 - words.BM25B + words.BM25B*float64(d.terms.text)/avgText
 		for k, idf := range r.idf {
 			var tf float64
 			for f := range numFields {
@@ -189,7 +189,7 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 				tf += weights[f] * v
 			}
 			if tf > 0 {
-				sc += idf * tf / (bm25K1 + tf)
+				sc += idf * tf / (words.BM25K1 + tf)
 			}
 		}
 		if d.direct {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"maps"
-	"math"
 	"path"
 	"regexp"
 	"slices"
@@ -29,12 +28,6 @@ import (
 // have weighs little: a word is not a mention of every file whose path
 // holds it. The words of a file's text are counted when it is parsed and
 // kept in the cache, so that a request reads no file again.
-
-// BM25's parameters, the usual ones.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
 
 // How much each place a word appears in counts in a file's bag of words,
 // besides each time its text has it.
@@ -271,16 +264,14 @@ func relevanceIDF(ctx context.Context, s *index.Snapshot, text string, textWeigh
 				df++
 			}
 		}
-		idf[k] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		idf[k] = words.IDF(n, df)
 	}
 	out := make(map[string]float64)
 	for i, f := range s.Files {
 		var score float64
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(lengths[i])/max(avg, 1))
 		for k, v := range tf[i*nq : (i+1)*nq] {
 			if v > 0 {
-				tf := float64(v)
-				score += idf[k] * tf * (bm25K1 + 1) / (tf + norm)
+				score += words.BM25(idf[k], float64(v), float64(lengths[i]), max(avg, 1))
 			}
 		}
 		if score > 0 {
