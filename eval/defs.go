@@ -85,9 +85,79 @@ func lastIdent(s string) string {
 	return s[strings.LastIndexFunc(s[:end], func(r rune) bool { return !isIdent(r) })+1 : end]
 }
 
-// anyGold reports whether the definition is one of gold.
-func anyGold(gold []goldDef, p, name, qual, kind string) bool {
-	return slices.ContainsFunc(gold, func(g goldDef) bool { return g.matches(p, name, qual, kind) })
+// goldSites says where a task's gold functions and methods stand in their
+// files at its base commit, so that a definition nested in one counts as
+// it: a map that shows the definition shows, above it, the signature of
+// each declaration around it (render.Compact), the gold one's too. A
+// nested function is often what a traceback names (`wrapper` in a
+// decorator's `__call__`), and the fix edits the function around it. A
+// gold class is found only by itself, not by its methods.
+type goldSites struct {
+	outlines map[string]*tags.Outline // by path
+	rows     map[goldDef][]int        // 0-based rows of each gold function or method
+}
+
+// findGoldSites returns the sites of gold in the files of the tree,
+// parsed by p; a file it cannot read or parse has none.
+func findGoldSites(ctx context.Context, p *tags.Parser, gold []goldDef, files map[string]entry, bl *blobs) (*goldSites, error) {
+	s := &goldSites{outlines: make(map[string]*tags.Outline), rows: make(map[goldDef][]int)}
+	for _, g := range gold {
+		if _, done := s.outlines[g.Path]; done {
+			continue
+		}
+		s.outlines[g.Path] = nil
+		f, ok := files[g.Path]
+		if !ok || !regular(f.mode) {
+			continue
+		}
+		src, err := bl.read(f.oid)
+		if err != nil {
+			return nil, err
+		}
+		s.add(ctx, p, g.Path, src, gold)
+	}
+	return s, ctx.Err()
+}
+
+// add notes the sites of the gold definitions in the file at path, whose
+// content is src.
+func (s *goldSites) add(ctx context.Context, p *tags.Parser, path string, src []byte, gold []goldDef) {
+	set, err := p.ParseSet(ctx, path, src)
+	if err != nil {
+		return
+	}
+	o, err := p.Outline(ctx, path, src)
+	if err != nil {
+		return
+	}
+	s.outlines[path] = o
+	for _, row := range items.ShownDefs(set) {
+		for _, g := range gold {
+			if row.Kind != "class" && g.matches(path, row.Name, row.Qual, row.Kind) {
+				s.rows[g] = append(s.rows[g], row.Line)
+			}
+		}
+	}
+}
+
+// encloses reports whether g is a function or method around the
+// definition at row (0-based) of g's file, whose signature a map that
+// shows that definition shows above it.
+func (s *goldSites) encloses(g goldDef, row int) bool {
+	if s == nil || len(s.rows[g]) == 0 || s.outlines[g.Path] == nil {
+		return false
+	}
+	shown := s.outlines[g.Path].Compact([]int{row})
+	return slices.ContainsFunc(s.rows[g], func(r int) bool { return r < row && slices.Contains(shown, r) })
+}
+
+// finds reports whether the definition at line (1-based) of the file at
+// p, named name, of kind kind and with qualifier qual, finds one of gold:
+// it is one, or lies inside one (encloses).
+func (s *goldSites) finds(gold []goldDef, p, name, qual, kind string, line int) bool {
+	return slices.ContainsFunc(gold, func(g goldDef) bool {
+		return g.matches(p, name, qual, kind) || g.Path == p && s.encloses(g, line-1)
+	})
 }
 
 // DefOutcome is how a map, and BM25 over definitions, did on the
@@ -121,21 +191,23 @@ func newDefOutcome(gold []goldDef, n int) *DefOutcome {
 // record notes what the map r, made at the j-th budget, shows of gold,
 // and, when its ranked definitions are the longest yet, where the first
 // gold one is among them.
-func (o *DefOutcome) record(j int, r *repomap.Result, gold []goldDef) {
+func (o *DefOutcome) record(j int, r *repomap.Result, gold []goldDef, sites *goldSites) {
 	for _, g := range gold {
 		i := slices.IndexFunc(r.Files, func(f repomap.FileResult) bool { return f.Path == g.Path })
 		if i < 0 {
 			continue
 		}
 		o.InFile[j]++
-		if slices.ContainsFunc(r.Files[i].Defs, func(d repomap.Def) bool { return g.matches(g.Path, d.Name, d.Qualifier, d.Kind) }) {
+		if slices.ContainsFunc(r.Files[i].Defs, func(d repomap.Def) bool {
+			return sites.finds([]goldDef{g}, g.Path, d.Name, d.Qualifier, d.Kind, d.Line)
+		}) {
 			o.Shown[j]++
 		}
 	}
 	if len(r.RankedDefs) > o.Listed || j == 0 {
 		o.Listed = len(r.RankedDefs)
 		o.First = 1 + slices.IndexFunc(r.RankedDefs, func(d repomap.RankedDef) bool {
-			return anyGold(gold, d.Path, d.Name, d.Qualifier, d.Kind)
+			return sites.finds(gold, d.Path, d.Name, d.Qualifier, d.Kind, d.Line)
 		})
 	}
 }
@@ -166,7 +238,7 @@ type bm25Defs struct {
 // firstGold ranks the definitions of cands by BM25 against query and
 // returns the 1-based position of the first of gold (0 for none), and
 // how many definitions were ranked. A file tags cannot parse has none.
-func (d *bm25Defs) firstGold(ctx context.Context, query string, gold []goldDef, cands []string, files map[string]entry, bl *blobs) (first, n int, err error) {
+func (d *bm25Defs) firstGold(ctx context.Context, query string, gold []goldDef, sites *goldSites, cands []string, files map[string]entry, bl *blobs) (first, n int, err error) {
 	next := make(map[string][]defDoc, len(cands))
 	type ref struct {
 		path string
@@ -205,7 +277,7 @@ func (d *bm25Defs) firstGold(ctx context.Context, query string, gold []goldDef, 
 	})
 	for k, i := range order {
 		r := refs[i]
-		if anyGold(gold, r.path, r.doc.name, r.doc.qual, r.doc.kind) {
+		if sites.finds(gold, r.path, r.doc.name, r.doc.qual, r.doc.kind, r.doc.line+1) {
 			return k + 1, len(refs), nil
 		}
 	}

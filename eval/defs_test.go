@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/repomap-dev/repomap/repomap"
+	"github.com/repomap-dev/repomap/tags"
 )
 
 func TestGoldDefs(t *testing.T) {
@@ -254,5 +255,61 @@ func TestRunTasksDefs(t *testing.T) {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("WriteText: no %q in\n%s", want, text.String())
 		}
+	}
+}
+
+// TestGoldSites checks that a definition nested in a gold function or
+// method finds it, and that nothing else does: not a method of a gold
+// class, not a sibling, not the definition in another file.
+func TestGoldSites(t *testing.T) {
+	src := `class Checker:
+    def __call__(self, f):
+        def wrapper(*args):
+            class Local:
+                pass
+            return f(*args)
+        return wrapper
+
+    def other(self):
+        def wrapper():
+            pass
+
+
+def plain():
+    def helper():
+        pass
+`
+	call := goldDef{Path: "a.py", Qual: "Checker", Name: "__call__"}
+	class := goldDef{Path: "a.py", Name: "Checker"}
+	plain := goldDef{Path: "a.py", Name: "plain"}
+	gold := []goldDef{call, class, plain}
+	p := tags.NewParser(nil)
+	defer p.Close()
+	s := &goldSites{outlines: map[string]*tags.Outline{}, rows: map[goldDef][]int{}}
+	s.add(context.Background(), p, "a.py", []byte(src), gold)
+	for _, tc := range []struct {
+		g    goldDef
+		path string
+		line int // 1-based
+		want bool
+	}{
+		{call, "a.py", 3, true},  // wrapper in __call__
+		{call, "a.py", 4, true},  // a class in it
+		{call, "a.py", 2, false}, // itself: matches finds it, not encloses
+		{call, "a.py", 10, false},
+		{call, "a.py", 9, false},
+		{class, "a.py", 2, false}, // a gold class is not found by its methods
+		{plain, "a.py", 15, true},
+		{plain, "b.py", 15, false},
+	} {
+		if got := tc.g.Path == tc.path && s.encloses(tc.g, tc.line-1); got != tc.want {
+			t.Errorf("%+v encloses %s:%d = %v, want %v", tc.g, tc.path, tc.line, got, tc.want)
+		}
+	}
+	if !s.finds(gold, "a.py", "wrapper", "", "function", 3) || s.finds(gold, "a.py", "wrapper", "", "function", 10) {
+		t.Error("finds: the wrapper in __call__ finds it, the one in other does not")
+	}
+	if !s.finds(gold, "a.py", "__call__", "Checker", "method", 2) || (*goldSites)(nil).finds(gold, "a.py", "wrapper", "", "function", 3) {
+		t.Error("finds: a gold definition finds itself; without sites nothing nested does")
 	}
 }

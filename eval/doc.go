@@ -207,8 +207,12 @@
 // "C.m" of f when n is m and the last identifier of q is the last part
 // of C ("Point" in "Point", "p Point", "*Point"; "Inner" for
 // "Outer.Inner.m"), or when n is "C.m"; it is the gold definition "n"
-// of f when q is empty (a function, a class) or k is "class". With D the
-// gold definitions of the tasks that have some:
+// of f when q is empty (a function, a class) or k is "class". A
+// definition nested in a gold function or method (a function inside it,
+// a class inside it: its lines are the gold definition's, and a map that
+// shows it shows the gold one's signature above it) is that gold
+// definition too; the methods of a gold class are not the class. With D
+// the gold definitions of the tasks that have some:
 //
 //   - shown@B = the share of D that the map at budget B shows by name
 //     (among its Result.Files' Defs), pooled over the tasks, and

@@ -366,8 +366,12 @@ func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []str
 	out.Map = newOutcome(len(budgets))
 	out.Seconds = make([]float64, len(budgets))
 	gdefs := goldDefs(t.GoldSpans, gold)
+	var sites *goldSites
 	if len(gdefs) > 0 {
 		out.Defs = newDefOutcome(gdefs, len(budgets))
+		if sites, err = findGoldSites(ctx, defDocs.parser, gdefs, files, e.blobs); err != nil {
+			return out, err
+		}
 	}
 	var ranked []string
 	for j, b := range budgets {
@@ -385,7 +389,7 @@ func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []str
 		out.stats.parsed += r.Stats.Parsed
 		out.Map.record(j, r, gold)
 		if out.Defs != nil {
-			out.Defs.record(j, r, gdefs)
+			out.Defs.record(j, r, gdefs, sites)
 		}
 		ranked = r.Ranked
 	}
@@ -412,7 +416,7 @@ func (e *evaluator) task(ctx context.Context, m *repomap.Map, t Task, gold []str
 	random := randomOrder(e.cfg.Seed, t.InstanceID, cands)
 	out.BM25, out.Random = cutOutcome(bm, gold, out.Map.Files), cutOutcome(random, gold, out.Map.Files)
 	if out.Defs != nil {
-		if out.Defs.BM25First, out.Defs.BM25Docs, err = defDocs.firstGold(ctx, t.ProblemStatement, gdefs, cands, files, e.blobs); err != nil {
+		if out.Defs.BM25First, out.Defs.BM25Docs, err = defDocs.firstGold(ctx, t.ProblemStatement, gdefs, sites, cands, files, e.blobs); err != nil {
 			return out, err
 		}
 	}
