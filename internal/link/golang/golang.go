@@ -159,8 +159,12 @@ const goMember = "go.member"
 func memberScope(pkg string) string { return goMember + ":" + strings.TrimPrefix(pkg, "go:") }
 
 // memberKey returns the key of method or field name defined in file i.
+// One defined in a test file is in its directory's pool of test members
+// (testMembers): only the test build of that directory compiles it.
 func (g *resolver) memberKey(i int, name string) link.Ref {
 	switch {
+	case !g.narrow && isTestFile(g.tree[i].Path):
+		return link.Ref{Name: name, Scope: g.testMembers(i)}
 	case !g.narrow:
 		return link.Ref{Name: name, Scope: goMember}
 	case g.test[i]:
@@ -178,7 +182,11 @@ func (g *resolver) memberKey(i int, name string) link.Ref {
 // to it through a package between them.
 func (g *resolver) unknownMember(out []link.Ref, i int, name string) []link.Ref {
 	if !g.narrow {
-		return append(out, link.Ref{Name: name, Scope: goMember})
+		out = append(out, link.Ref{Name: name, Scope: goMember})
+		if isTestFile(g.tree[i].Path) {
+			out = append(out, link.Ref{Name: name, Scope: g.testMembers(i)})
+		}
+		return out
 	}
 	own := memberScope(g.pkg[i])
 	out = append(out, link.Ref{Name: name, Scope: own})
@@ -204,6 +212,20 @@ func (g *resolver) unknownMember(out []link.Ref, i int, name string) []link.Ref 
 	return out
 }
 
+// testMembers is the scope of the methods and fields that the test files
+// of file i's directory define, without Reach: those of any type, as
+// goMember, but seen only from the test files of that directory (of the
+// package and of its external tests), which are all that a test build
+// compiles with them; no other package's file, and no file of the
+// package that is not a test, can use them.
+func (g *resolver) testMembers(i int) string {
+	return goMember + ":testfiles:" + strings.TrimPrefix(g.dirScope(link.Dir(g.tree[i].Path)), "go:")
+}
+
+// isTestFile reports whether the Go file at path is a test file, of its
+// package or of its external tests.
+func isTestFile(path string) bool { return strings.HasSuffix(path, "_test.go") }
+
 func newResolver(tree []link.File, files []int) *resolver {
 	g := &resolver{tree: tree, pkg: make(map[int]string, len(files)), name: make(map[string]string),
 		dirs: make(map[string]bool), imports: make(map[int]goImports), paths: make(map[string]goWhere),
@@ -220,7 +242,7 @@ func newResolver(tree []link.File, files []int) *resolver {
 			if strings.HasSuffix(name, "_test") {
 				scope += ":test"
 			} else {
-				g.test[i] = strings.HasSuffix(tree[i].Path, "_test.go")
+				g.test[i] = isTestFile(tree[i].Path)
 				names[dir+"\x00"+name]++
 			}
 		}

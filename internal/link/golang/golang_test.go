@@ -209,7 +209,8 @@ func TestGoImportShortestCopy(t *testing.T) {
 // packages it imports, with the test files of the package an external
 // test tests, and not to those of a package it does not import; its keys
 // share their weight. The default rules link it to every Close but
-// those of test files the using file is not compiled with.
+// those of test files, which only the test files of their directory
+// can use: no other package's, and not the package's own code.
 func TestReach(t *testing.T) {
 	tree := fstest.MapFS{
 		"go.mod":         {Data: []byte("module m\n")},
@@ -218,6 +219,7 @@ func TestReach(t *testing.T) {
 		"a/help_test.go": {Data: []byte("package a\n\ntype H struct{}\n\nfunc (H) Close() {}\n")},
 		"b/b.go":         {Data: []byte("package b\n\nfunc Open() {}\n\ntype T struct{}\n\nfunc (T) Close() {}\n")},
 		"c/c.go":         {Data: []byte("package c\n\ntype U struct{}\n\nfunc (U) Close() {}\n")},
+		"c/c_test.go":    {Data: []byte("package c\n\ntype V struct{}\n\nfunc (V) Close() {}\n")},
 	}
 	closes := func(c link.Config) []string {
 		var out []string
@@ -229,7 +231,7 @@ func TestReach(t *testing.T) {
 		return out
 	}
 	linktest.Same(t, closes(defaultLinks), []string{
-		"a/a.go -> a/help_test.go Close", "a/a.go -> b/b.go Close", "a/a.go -> c/c.go Close",
+		"a/a.go -> b/b.go Close", "a/a.go -> c/c.go Close",
 		"a/x_test.go -> a/a.go Close", "a/x_test.go -> a/help_test.go Close", "a/x_test.go -> b/b.go Close", "a/x_test.go -> c/c.go Close",
 	})
 	reach := defaultLinks
