@@ -160,11 +160,15 @@ func memberScope(pkg string) string { return goMember + ":" + strings.TrimPrefix
 
 // memberKey returns the key of method or field name defined in file i.
 // One defined in a test file is in its directory's pool of test members
-// (testMembers): only the test build of that directory compiles it.
+// (testMembers): only the test build of that directory compiles it; an
+// unexported one in its package's pool (ownMembers): no other package
+// can use it.
 func (g *resolver) memberKey(i int, name string) link.Ref {
 	switch {
 	case !g.narrow && isTestFile(g.tree[i].Path):
 		return link.Ref{Name: name, Scope: g.testMembers(i)}
+	case !g.narrow && !token.IsExported(name):
+		return link.Ref{Name: name, Scope: g.ownMembers(i)}
 	case !g.narrow:
 		return link.Ref{Name: name, Scope: goMember}
 	case g.test[i]:
@@ -182,7 +186,13 @@ func (g *resolver) memberKey(i int, name string) link.Ref {
 // to it through a package between them.
 func (g *resolver) unknownMember(out []link.Ref, i int, name string) []link.Ref {
 	if !g.narrow {
-		out = append(out, link.Ref{Name: name, Scope: goMember})
+		switch {
+		case token.IsExported(name):
+			out = append(out, link.Ref{Name: name, Scope: goMember})
+		case !strings.HasSuffix(g.pkg[i], ":test"):
+			// Not of an external test: the package's own.
+			out = append(out, link.Ref{Name: name, Scope: g.ownMembers(i)})
+		}
 		if isTestFile(g.tree[i].Path) {
 			out = append(out, link.Ref{Name: name, Scope: g.testMembers(i)})
 		}
@@ -220,6 +230,13 @@ func (g *resolver) unknownMember(out []link.Ref, i int, name string) []link.Ref 
 // package that is not a test, can use them.
 func (g *resolver) testMembers(i int) string {
 	return goMember + ":testfiles:" + strings.TrimPrefix(g.dirScope(link.Dir(g.tree[i].Path)), "go:")
+}
+
+// ownMembers is the scope of the unexported methods and fields that
+// the files of file i's package but its tests define, without Reach:
+// only the package itself (its test files too) can use them.
+func (g *resolver) ownMembers(i int) string {
+	return goMember + ":own:" + strings.TrimPrefix(g.dirScope(link.Dir(g.tree[i].Path)), "go:")
 }
 
 // isTestFile reports whether the Go file at path is a test file, of its

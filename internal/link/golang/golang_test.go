@@ -204,6 +204,32 @@ func TestGoImportShortestCopy(t *testing.T) {
 	}
 }
 
+// TestUnexportedMembers: an unexported method used on a value of a type
+// the rules do not know links to the methods of that name of the file's
+// own package (its test files' too for a test file), never to another
+// package's, which it cannot use; an external test reaches only its
+// directory's test files (here none but its own). An exported one still
+// links to every package's.
+func TestUnexportedMembers(t *testing.T) {
+	tree := fstest.MapFS{
+		"go.mod":      {Data: []byte("module m\n")},
+		"a/a.go":      {Data: []byte("package a\n\nfunc F(x interface{ flush(); Flush() }) {\n\tx.flush()\n\tx.Flush()\n}\n\ntype A struct{}\n\nfunc (A) flush() {}\n")},
+		"a/a_test.go": {Data: []byte("package a\n\nfunc G(x interface{ flush() }) {\n\tx.flush()\n}\n")},
+		"a/x_test.go": {Data: []byte("package a_test\n\nfunc H(x interface{ flush() }) {\n\tx.flush()\n}\n\ntype X struct{}\n\nfunc (X) flush() {}\n")},
+		"b/b.go":      {Data: []byte("package b\n\ntype B struct{}\n\nfunc (B) flush() {}\n\nfunc (B) Flush() {}\n")},
+	}
+	var got []string
+	for _, e := range linktest.Edges(t, tree, defaultLinks) {
+		if strings.HasSuffix(e, " flush") || strings.HasSuffix(e, " Flush") {
+			got = append(got, e)
+		}
+	}
+	linktest.Same(t, got, []string{
+		"a/a.go -> b/b.go Flush",
+		"a/a_test.go -> a/a.go flush", "a/a_test.go -> a/x_test.go flush",
+	})
+}
+
 // TestReach: with Reach, Close on a value whose type the rules do not
 // know links to the Close methods of the file's own package and of the
 // packages it imports, with the test files of the package an external
