@@ -5,9 +5,9 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/repomap-dev/repomap/internal/items"
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/repomap"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -74,15 +74,7 @@ func (g goldDef) matches(p, name, qual, kind string) bool {
 		return true
 	}
 	last := g.Qual[strings.LastIndexByte(g.Qual, '.')+1:]
-	return name == g.Name && lastIdent(qual) == last
-}
-
-// lastIdent returns the last run of letters, digits and underscores of
-// s.
-func lastIdent(s string) string {
-	isIdent := func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
-	end := strings.LastIndexFunc(s, isIdent) + 1
-	return s[strings.LastIndexFunc(s[:end], func(r rune) bool { return !isIdent(r) })+1 : end]
+	return name == g.Name && link.QualIdent(qual) == last
 }
 
 // goldSites says where a task's gold functions and methods stand in their

@@ -70,11 +70,6 @@ func TestGoldDefMatches(t *testing.T) {
 			t.Errorf("%+v matches %s %s %q %s = %v, want %v", tc.g, tc.path, tc.name, tc.qual, tc.kind, got, tc.want)
 		}
 	}
-	for in, want := range map[string]string{"Point": "Point", "p Point": "Point", "*Point": "Point", "A.B": "B", "": "", "Vec float64": "float64", "x)": "x"} {
-		if got := lastIdent(in); got != want {
-			t.Errorf("lastIdent(%q) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 func TestDefLines(t *testing.T) {

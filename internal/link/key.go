@@ -86,6 +86,15 @@ func RankName(sub, name string) string {
 	return name
 }
 
+// QualIdent returns the last identifier of a qualifier as tags record it
+// (tags.Set.Qual): the type of a Go receiver ("Point" of "p *Point"),
+// the innermost class of a Python method ("Inner" of "Outer.Inner").
+func QualIdent(q string) string {
+	isIdent := func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+	end := strings.LastIndexFunc(q, isIdent) + 1
+	return q[strings.LastIndexFunc(q[:end], func(r rune) bool { return !isIdent(r) })+1 : end]
+}
+
 // GraphOnly reports whether definitions of kind sub link files in the
 // ranking without being shown: every Go file of a package defines the
 // package's name, which ties the files that use the package to it, but a

@@ -39,3 +39,11 @@ func TestClassOf(t *testing.T) {
 		}
 	}
 }
+
+func TestQualIdent(t *testing.T) {
+	for in, want := range map[string]string{"Point": "Point", "p Point": "Point", "*Point": "Point", "p *Point": "Point", "A.B": "B", "": "", "Vec float64": "float64", "x)": "x"} {
+		if got := QualIdent(in); got != want {
+			t.Errorf("QualIdent(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -111,6 +111,9 @@ type DefRel struct {
 	Qual   float64
 	Body   float64
 	Direct float64
+	// Qualified adds, as Direct does, to a method or field whose type's
+	// name and own the request writes dotted (`Variable.__setitem__`).
+	Qualified float64
 	// Text weighs the words of a definition's lines: from its own to the
 	// next definition's, comments, docstrings and messages with its code.
 	Text float64
@@ -184,6 +187,9 @@ type Items struct {
 	// their lines of interest (DefRel.Lines).
 	Leads     int
 	LineLeads int
+	// First, when positive, is how many of the files take all their
+	// turns before the others take theirs.
+	First int
 	// Spread keeps a name's first Spread definitions in their places and
 	// halves the score of each next one; 0 for no change.
 	Spread int

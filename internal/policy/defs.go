@@ -65,6 +65,7 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 		path, name string
 		terms      defTerms
 		direct     bool
+		qualified  bool  // the request writes its class or receiver's name and its own, dotted
 		lines      []int // lines of interest
 	}
 	var defs []scored
@@ -116,6 +117,9 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 			}
 			name := set.Str(t.Name)
 			d := scored{path: s.Files[i].Path, name: link.RankName(set.Sub(j), name), direct: direct[name]}
+			if q := link.QualIdent(set.Qual(j)); q != "" {
+				d.qualified = direct[q+"."+name]
+			}
 			for f := range numFields {
 				d.terms.tf[f] = make([]float32, len(r.hashes))
 			}
@@ -194,6 +198,9 @@ func defRelevance(ctx context.Context, s *index.Snapshot, ps []string, r rarity,
 		}
 		if d.direct {
 			sc += c.Direct * maxIDF
+		}
+		if d.qualified {
+			sc += c.Qualified * maxIDF
 		}
 		score[n] = sc
 		best = max(best, sc)
@@ -313,7 +320,8 @@ func interestLines(lineHits [][]int32, from, to, own int, r rarity, n int) []int
 // directNames returns the names that text writes as code or that a stack
 // trace in it names: its code words (CodeWords), the functions of its
 // traces (traceNames), the names called in it (`name(`), and the parts of
-// dotted names (`Class.method`).
+// dotted names (`Class.method`), each alone and the last two joined by a
+// dot.
 func directNames(text string) map[string]bool {
 	out := make(map[string]bool)
 	for _, w := range CodeWords(text) {
@@ -328,6 +336,7 @@ func directNames(text string) map[string]bool {
 	for _, m := range dottedRE.FindAllStringSubmatch(text, -1) {
 		out[m[1]] = true
 		out[m[2]] = true
+		out[m[1]+"."+m[2]] = true
 	}
 	return out
 }

@@ -67,10 +67,43 @@ func TestDefRelevance(t *testing.T) {
 	}
 }
 
+// TestDefRelevanceQualified: a request that writes `Class.method` names
+// that class's method, with Qualified, above the method of that name of
+// another class, which it names as much without (the qualifier's words
+// left out here, so that they do not tell the two apart).
+func TestDefRelevanceQualified(t *testing.T) {
+	tree := fstest.MapFS{
+		"circle.py": {Data: []byte("class Circle:\n    def area(self):\n        return 3\n")},
+		"square.py": {Data: []byte("class Square:\n    def area(self):\n        return 4\n")},
+	}
+	score := defScorer(t, tree, "Square.area() returns the wrong value", "circle.py", "square.py")
+	c := Default().Rel.Defs
+	c.Qual = 0
+	for _, qualified := range []float64{0, 1} {
+		c.Qualified = qualified
+		rel, _ := score(c)
+		circle, square := rel["circle.py"]["area"], rel["square.py"]["area"]
+		if qualified == 0 && (circle != square || circle == 0) || qualified > 0 && square <= circle {
+			t.Errorf("Qualified %g: Circle.area scores %g, Square.area %g", qualified, circle, square)
+		}
+	}
+}
+
+// defScorer returns what scores, with the settings it is given, the
+// definitions of the files ps of tree against text (defRelevance).
+func defScorer(t *testing.T, tree fstest.MapFS, text string, ps ...string) func(DefRel) (map[string]map[string]float64, map[string]map[string][]int) {
+	snap := indextest.Snapshot(t, tree)
+	ctx := context.Background()
+	_, r := relevanceIDF(ctx, snap, text, Default().Rel.Text)
+	return func(c DefRel) (map[string]map[string]float64, map[string]map[string][]int) {
+		return defRelevance(ctx, snap, ps, r, directNames(text), c)
+	}
+}
+
 func TestDirectNames(t *testing.T) {
 	text := "Calling `Point.distance` or point.taxicab(q) fails in\n  File \"x.py\", line 3, in midpoint\nwhile scale stays right."
 	got := directNames(text)
-	for _, w := range []string{"Point", "distance", "taxicab", "midpoint"} {
+	for _, w := range []string{"Point", "distance", "Point.distance", "taxicab", "midpoint"} {
 		if !got[w] {
 			t.Errorf("directNames lacks %q: %v", w, got)
 		}
@@ -85,22 +118,31 @@ func TestDirectNames(t *testing.T) {
 // TestRelevantLeads: with no rounds each file leads with its best by
 // rank; with two, each file's most relevant definition in the first
 // round, its next in the second, and a file with none lifted leads with
-// its best by rank in the first round only.
+// its best by rank in the first round only; the first file may take
+// both its rounds before the others take theirs.
 func TestRelevantLeads(t *testing.T) {
 	files := []string{"a.py", "b.py", "c.py"}
 	lift := map[string]map[string]float64{
 		"a.py": {"low": 0.1, "high": 0.9, "mid": 0.5},
 		"c.py": {"z": 0.3, "y": 0.3},
 	}
-	got := relevantLeads(files, lift, 0)
+	got := relevantLeads(files, lift, 0, 0)
 	want := []Lead{{Path: "a.py"}, {Path: "b.py"}, {Path: "c.py"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("no rounds: %v, want %v", got, want)
 	}
-	got = relevantLeads(files, lift, 2)
+	got = relevantLeads(files, lift, 2, 0)
 	want = []Lead{{Path: "a.py", Name: "high"}, {Path: "b.py"}, {Path: "c.py", Name: "y"}, {Path: "a.py", Name: "mid"}, {Path: "c.py", Name: "z"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("two rounds: %v, want %v", got, want)
+	}
+	got = relevantLeads(files, lift, 2, 1)
+	want = []Lead{{Path: "a.py", Name: "high"}, {Path: "a.py", Name: "mid"}, {Path: "b.py"}, {Path: "c.py", Name: "y"}, {Path: "c.py", Name: "z"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("two rounds, the first file's first: %v, want %v", got, want)
+	}
+	if got = relevantLeads(files, lift, 2, 9); !reflect.DeepEqual(got, relevantLeads(files, lift, 2, 0)) {
+		t.Errorf("two rounds, more files first than there are: %v, want them as with none", got)
 	}
 }
 
@@ -127,19 +169,16 @@ def nansum(a, axis=None, min_count=None):
 `)},
 		"other.py": {Data: []byte("def reduction(x):\n    return x\n")},
 	}
-	snap := indextest.Snapshot(t, tree)
-	ctx := context.Background()
-	text := "sum: min_count is not available for reduction with more than one dimensions"
-	_, r := relevanceIDF(ctx, snap, text, Default().Rel.Text)
+	score := defScorer(t, tree, "sum: min_count is not available for reduction with more than one dimensions", "nanops.py")
 	c := Default().Rel.Defs
 	c.Text = 1
-	rel, _ := defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)
+	rel, _ := score(c)
 	got := rel["nanops.py"]
 	if got["_maybe_null_out"] != 1 || got["nansum"] >= 1 {
 		t.Errorf("with the text field: %v, want _maybe_null_out the best", got)
 	}
 	c.Text = 0
-	rel, _ = defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)
+	rel, _ = score(c)
 	got = rel["nanops.py"]
 	if got["_maybe_null_out"] > got["nansum"] {
 		t.Errorf("without the text field: %v; the test needs the message to be what finds _maybe_null_out", got)
@@ -164,23 +203,20 @@ def nansum(a, axis=None, min_count=None):
     raise ValueError("min_count is not available for reduction with more than one dimensions.")
 `)},
 	}
-	snap := indextest.Snapshot(t, tree)
-	ctx := context.Background()
-	text := "sum: min_count is not available for reduction with more than one dimensions; use np.take(a.shape, axis) for mask.shape[axis]"
-	_, r := relevanceIDF(ctx, snap, text, Default().Rel.Text)
+	score := defScorer(t, tree, "sum: min_count is not available for reduction with more than one dimensions; use np.take(a.shape, axis) for mask.shape[axis]", "nanops.py")
 	c := Default().Rel.Defs
 	c.Text, c.Lines = 1, 2
-	_, lines := defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)
+	_, lines := score(c)
 	if got, want := lines["nanops.py"]["_maybe_null_out"], []int{3, 4}; !slices.Equal(got, want) {
 		t.Errorf("lines of interest of _maybe_null_out: %v, want %v (the raise, then the mask's shape)", got, want)
 	}
 	c.Lines = 1
-	_, lines = defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c)
+	_, lines = score(c)
 	if got := lines["nanops.py"]["_maybe_null_out"]; len(got) != 1 {
 		t.Errorf("with one line at most: %v", got)
 	}
 	c.Lines = 0
-	if _, lines = defRelevance(ctx, snap, []string{"nanops.py"}, r, directNames(text), c); lines != nil {
+	if _, lines = score(c); lines != nil {
 		t.Errorf("with no lines asked for: %v", lines)
 	}
 }
@@ -233,11 +269,7 @@ func checkBatch(line []byte) error {
 `)},
 		"other.go": {Data: []byte("package mcp\n\nfunc other() {}\n")},
 	}
-	snap := indextest.Snapshot(t, tree)
-	ctx := context.Background()
-	text := "an empty batch array exits the server"
-	_, r := relevanceIDF(ctx, snap, text, Default().Rel.Text)
-	rel, lines := defRelevance(ctx, snap, []string{"transport.go"}, r, directNames(text), Default().Rel.Defs)
+	rel, lines := defScorer(t, tree, "an empty batch array exits the server", "transport.go")(Default().Rel.Defs)
 	if got := rel["transport.go"]; got["checkBatch"] != 1 || got["writeLine"] != 0 {
 		t.Errorf("relevance %v, want checkBatch the best and writeLine none", got)
 	}

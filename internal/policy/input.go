@@ -95,7 +95,7 @@ func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		for _, p := range coChanged {
 			leads = append(leads, Lead{Path: p})
 		}
-		relevant := relevantLeads(files, defRel, rk.Items.Leads)
+		relevant := relevantLeads(files, defRel, rk.Items.Leads, rk.Items.First)
 		for i := range min(rk.Items.LineLeads, len(relevant)) {
 			relevant[i].Lines = defLines[relevant[i].Path][relevant[i].Name]
 		}
@@ -112,8 +112,18 @@ func Input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 // by rank of each; else, in n rounds, the next most relevant definition
 // of each file by rel (defRelevance's), ties by name; in the first round
 // a file none of whose definitions is relevant gives its best by rank.
-func relevantLeads(ps []string, rel map[string]map[string]float64, n int) []Lead {
+// With first positive, the first files take all their rounds before
+// the others take theirs.
+func relevantLeads(ps []string, rel map[string]map[string]float64, n, first int) []Lead {
+	first = min(max(first, 0), len(ps))
 	out := make([]Lead, 0, len(ps))
+	out = roundLeads(out, ps[:first], rel, n)
+	return roundLeads(out, ps[first:], rel, n)
+}
+
+// roundLeads appends to out the leads of the files ps in n rounds, as
+// relevantLeads gives them.
+func roundLeads(out []Lead, ps []string, rel map[string]map[string]float64, n int) []Lead {
 	byRel := make([][]string, len(ps))
 	for i, p := range ps {
 		byRel[i] = byRelevance(rel[p])
