@@ -99,6 +99,7 @@ const (
 	defQual   = 1   // a word of its qualifier (a method's receiver)
 	defBody   = 1   // a word of a name its body refers to
 	defDirect = 1   // a name the request writes as code adds the rarest word's weight
+	defQualif = 1   // a method the request writes with its type's name (`Type.method`) adds it again
 	defText   = 1   // a word of its lines: code, comments, docstrings, messages
 	defLeads  = 2   // each of the most relevant files brings its most relevant definitions to the head, in turns
 	defLines  = 2   // the most lines of interest a definition that leads shows
@@ -117,7 +118,7 @@ func Default() Config {
 		Roles: true, Tests: testFactor, ByName: true, Companions: true,
 		Front: frontShare, Readme: readmeShare,
 		Rel: Relevance{On: true, Top: relTop, Personal: relPersonal, Boost: relBoost, Text: relText, Named: relNamed,
-			Defs: DefRel{Lift: defLift, Name: defName, Qual: defQual, Body: defBody, Direct: defDirect, Text: defText, Lines: defLines}},
+			Defs: DefRel{Lift: defLift, Name: defName, Qual: defQual, Body: defBody, Direct: defDirect, Qualified: defQualif, Text: defText, Lines: defLines}},
 		History: History{On: true, Depth: histDepth, MaxFiles: histMaxFiles, HalfLife: histHalfLife, Top: histTop,
 			Focus: histFocus, FocusBoost: histFocusBoost, Lift: histLift, Request: histRequest, RequestBoost: histReqBoost,
 			RequestTop: histReqTop, Recency: histRecency, MessageLift: histMsgLift, MessageCommits: histMsgCommits,
