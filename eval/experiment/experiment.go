@@ -111,9 +111,21 @@ func changeNames(table map[string]change) string {
 }
 
 // rules is a change that resolves the languages of r by r (after
-// "resolve", in Aider's ranking).
+// "resolve", in Aider's ranking). It refuses to replace rules that an
+// earlier change chose for one of those languages, which would undo
+// that change without a word: two such changes need rules that make
+// both (goreachnopkg).
 func rules(r *link.Rules) change {
-	return flag(func(c *policy.Config) { c.Link.Rules = langs.With(c.Link.Rules, r) })
+	return change{takes: "no other change of the same language's rules before it", set: func(c *policy.Config, _ string) bool {
+		def := policy.Default().Link.Rules
+		for _, o := range c.Link.Rules {
+			if o != r && !slices.Contains(def, o) && slices.ContainsFunc(o.Languages, func(l string) bool { return slices.Contains(r.Languages, l) }) {
+				return false
+			}
+		}
+		c.Link.Rules = langs.With(c.Link.Rules, r)
+		return true
+	}}
 }
 
 // flag is a change without a value.
@@ -153,6 +165,7 @@ var defaultChanges = map[string]change{
 	"nokotlin":     rules(jvm.Java),
 	"goreach":      rules(golang.Reach),
 	"gonopkg":      rules(golang.NoPackages),
+	"goreachnopkg": rules(golang.ReachNoPackages),
 	"defname":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Name = w }),
 	"defqual":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Qual = w }),
 	"defbody":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Body = w }),

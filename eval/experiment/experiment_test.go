@@ -65,18 +65,20 @@ func TestParse(t *testing.T) {
 }
 
 // TestParseErrors: a malformed name, an unknown change, a change with a
-// value it does not take or without one it needs, are errors.
+// value it does not take or without one it needs, and a change of a
+// language's rules after another change of them, are errors.
 func TestParseErrors(t *testing.T) {
 	for _, bad := range []string{
 		"best", "aider+", "aider+nope", "default+docs=0.2", "aider+docs=0", "aider+docs=2",
 		"aider+rows=0", "aider+rows", "aider+rows=x", "aider+lone", "aider+lone=0", "aider+fixtures=1",
 		"aider+exports=x", "aider+rel=1/2", "default+pages=101", "default+readme=1", "aider+front=1",
+		"default+goreach+gonopkg", "default+gonopkg+goreachnopkg", "default+pytyped+gonopkg+goreach",
 	} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q) = nil error, want one", bad)
 		}
 	}
-	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+noscala", "default+norust+noscala", "default+nokotlin", "default+goreach", "default+pytyped", "aider+resolve+nokotlin"} {
+	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+noscala", "default+norust+noscala", "default+nokotlin", "default+goreach", "default+goreachnopkg", "default+pytyped+gonopkg", "default+goreach+goreach", "default+pytyped", "aider+resolve+nokotlin"} {
 		if _, err := Parse(good); err != nil {
 			t.Errorf("Parse(%q): %v", good, err)
 		}

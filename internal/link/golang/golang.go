@@ -69,6 +69,17 @@ var NoPackages = &link.Rules{
 	},
 }
 
+// ReachNoPackages are the Rules of Reach and NoPackages at once.
+var ReachNoPackages = &link.Rules{
+	Name:      "go.reach.nopkg",
+	Languages: []string{"go"},
+	New: func(tree []link.File, mine []int) link.Lang {
+		g := newResolver(tree, mine)
+		g.narrow, g.noPkg = true, true
+		return g
+	},
+}
+
 // resolver holds the Go packages of a tree.
 type resolver struct {
 	tree     []link.File
