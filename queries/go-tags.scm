@@ -308,6 +308,14 @@
     (call_expression function: (selector_expression operand: (identifier) @qual field: (field_identifier) @name.reference.varcall))
   ] .))
 
+; x := y.f.M() binds x to the result of the method M of the type of y's
+; field f: the qualifier is "x y f".
+(short_var_declaration
+  left: (expression_list . (identifier) @qual)
+  right: (expression_list . (call_expression function: (selector_expression
+    operand: (selector_expression operand: (identifier) @qual field: (field_identifier) @qual)
+    field: (field_identifier) @name.reference.varcall)) .))
+
 (short_var_declaration
   left: (expression_list . (identifier) @qual .)
   right: (expression_list . [

@@ -166,6 +166,7 @@ var defaultChanges = map[string]change{
 	"goreach":      rules(golang.Reach),
 	"gonopkg":      rules(golang.NoPackages),
 	"goreachnopkg": rules(golang.ReachNoPackages),
+	"gofieldcalls": rules(golang.FieldCalls),
 	"defname":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Name = w }),
 	"defqual":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Qual = w }),
 	"defbody":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Body = w }),

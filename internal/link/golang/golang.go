@@ -26,17 +26,14 @@ import (
 // method or field of x's type where the tree says what x holds (a
 // receiver, a parameter or var of a named type, x := T{}, x := &T{},
 // x, ok := y.(T), x := F() or x := y.M() for a function or method whose
-// result is a named type, x := y.f, a package-level var of the package),
+// result is a named type, x := y.f, a package-level var of the package;
+// with FieldCalls, x := y.f.M() too),
 // as the binding in effect at the use says; nothing when that type is
 // outside the tree, a builtin or an interface literal; and a method or
 // field of any type where the tree does not say.
 
 // Rules resolve Go.
-var Rules = &link.Rules{
-	Name:      "go",
-	Languages: []string{"go"},
-	New:       func(tree []link.File, mine []int) link.Lang { return newResolver(tree, mine) },
-}
+var Rules = variant("go", func(*resolver) {})
 
 // Reach are Rules that link a member used on a value of a type they do
 // not know only to the members of that name of the types of the
@@ -44,40 +41,36 @@ var Rules = &link.Rules{
 // the weight of its edges (link.Split), not to those of every type of
 // the tree. More precise by the type checker, lower in the history's
 // overview recall (docs/resolution.md): not in the default.
-var Reach = &link.Rules{
-	Name:      "go.reach",
-	Languages: []string{"go"},
-	New: func(tree []link.File, mine []int) link.Lang {
-		g := newResolver(tree, mine)
-		g.narrow = true
-		return g
-	},
-}
+var Reach = variant("go.reach", func(g *resolver) { g.narrow = true })
 
 // NoPackages are Rules that link an import and a package qualifier to
 // nothing rather than to the package's clauses: by the type checker, a
 // package's name is declared by the import in the file that uses it, so
 // those edges are not true name by name; they lowered chi's overview
 // recall (docs/resolution.md): not in the default.
-var NoPackages = &link.Rules{
-	Name:      "go.nopkg",
-	Languages: []string{"go"},
-	New: func(tree []link.File, mine []int) link.Lang {
-		g := newResolver(tree, mine)
-		g.noPkg = true
-		return g
-	},
-}
+var NoPackages = variant("go.nopkg", func(g *resolver) { g.noPkg = true })
 
 // ReachNoPackages are the Rules of Reach and NoPackages at once.
-var ReachNoPackages = &link.Rules{
-	Name:      "go.reach.nopkg",
-	Languages: []string{"go"},
-	New: func(tree []link.File, mine []int) link.Lang {
-		g := newResolver(tree, mine)
-		g.narrow, g.noPkg = true, true
-		return g
-	},
+var ReachNoPackages = variant("go.reach.nopkg", func(g *resolver) { g.narrow, g.noPkg = true, true })
+
+// FieldCalls are Rules that bind x in x := y.f.M() to the result of the
+// method M of the type of y's field f (without them, x holds what the
+// rules do not know). More precise by the type checker on net/http,
+// lower in chi's overview recall (docs/resolution.md): not in the
+// default.
+var FieldCalls = variant("go.fieldcalls", func(g *resolver) { g.fieldCalls = true })
+
+// variant returns the Rules named name whose resolver set changes.
+func variant(name string, set func(g *resolver)) *link.Rules {
+	return &link.Rules{
+		Name:      name,
+		Languages: []string{"go"},
+		New: func(tree []link.File, mine []int) link.Lang {
+			g := newResolver(tree, mine)
+			set(g)
+			return g
+		},
+	}
 }
 
 // resolver holds the Go packages of a tree.
@@ -102,6 +95,7 @@ type resolver struct {
 	}
 	noPkg        bool              // a use of a package links to nothing (NoPackages)
 	narrow       bool              // members of unknown types: only those of the packages a file reaches (Reach)
+	fieldCalls   bool              // x := y.f.M() binds x (FieldCalls)
 	vars         map[int]goVars    // per Go file, made on first use, of the files the last file's uses read (UseContext)
 	test         map[int]bool      // per Go file: a test file of its directory's package (not package x_test)
 	importedDirs map[string]bool   // the directories some file imports
@@ -685,7 +679,8 @@ func (g *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 				}
 				return out // outside the tree
 			}
-			if sub == "member" {
+			if sub == "member" || strings.Contains(qual, " ") {
+				// x.M(), or y.f.M() as x := y.f.M() calls it.
 				return g.memberKeys(out, i, j, name, qual)
 			}
 			if sub == "varcall" {
@@ -719,6 +714,13 @@ func (g *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 // and fields of x's type, or of its fields' types, where the tree says
 // what x holds; else those of any type.
 func (g *resolver) memberKeys(out []link.Ref, i, j int, name, x string) []link.Ref {
+	scope, ok := g.chainType(i, j, x)
+	return g.typedKeys(out, i, name, scope, ok)
+}
+
+// chainType returns what varType returns for x, a variable, or for the
+// field of a variable that x names as "x f" (x.f), "x f g" (x.f.g).
+func (g *resolver) chainType(i, j int, x string) (string, bool) {
 	x, fields, _ := strings.Cut(x, " ")
 	scope, ok := g.varType(i, j, x)
 	for fields != "" && ok && scope != "" {
@@ -726,7 +728,7 @@ func (g *resolver) memberKeys(out []link.Ref, i, j int, name, x string) []link.R
 		field, fields, _ = strings.Cut(fields, " ")
 		scope, ok = g.fieldType(scope, field)
 	}
-	return g.typedKeys(out, i, name, scope, ok)
+	return scope, ok
 }
 
 // typedKeys appends the key of the method or field name of the type whose
@@ -750,7 +752,7 @@ func (g *resolver) typedKeys(out []link.Ref, i int, name, scope string, ok bool)
 func (g *resolver) callType(i, j int, f, q string) (string, bool) {
 	pkg := g.pkg[i]
 	if _, imported := g.importsOf(i).local[q]; q != "" && !imported {
-		scope, ok := g.varType(i, j, q)
+		scope, ok := g.chainType(i, j, q)
 		if !ok || scope == "" {
 			return "", ok
 		}
@@ -950,6 +952,8 @@ func (g *resolver) varsOf(i int) goVars {
 			v.ends = append(v.ends, t.Line)
 		case t.Kind == tags.Reference && sub == "varcall" && link.Builtin("go", set.Str(t.Name)) && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
 			// new(T) binds to T, make to nothing of the tree.
+		case t.Kind == tags.Reference && sub == "varcall" && !g.fieldCalls && strings.Count(set.Qual(j), " ") > 1:
+			// x := y.f.M() binds x only with FieldCalls.
 		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone" || sub == "varfield"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
 			v.binds[x] = append(v.binds[x], goDef{i, j})
