@@ -114,7 +114,7 @@ func changeNames(table map[string]change) string {
 // "resolve", in Aider's ranking). It refuses to replace rules that an
 // earlier change chose for one of those languages, which would undo
 // that change without a word: two such changes need rules that make
-// both (goreachnopkg).
+// both (as goRules makes the Go rules' options).
 func rules(r *link.Rules) change {
 	return change{takes: "no other change of the same language's rules before it", set: func(c *policy.Config, _ string) bool {
 		def := policy.Default().Link.Rules
@@ -126,6 +126,21 @@ func rules(r *link.Rules) change {
 		c.Link.Rules = langs.With(c.Link.Rules, r)
 		return true
 	}}
+}
+
+// goRules is a change that sets an option of the Go rules, beside those
+// an earlier change set.
+func goRules(set func(o *golang.Options)) change {
+	return flag(func(c *policy.Config) {
+		var o golang.Options
+		for _, r := range c.Link.Rules {
+			if x, ok := golang.OptionsOf(r); ok {
+				o = x
+			}
+		}
+		set(&o)
+		c.Link.Rules = langs.With(c.Link.Rules, golang.With(o))
+	})
 }
 
 // flag is a change without a value.
@@ -163,10 +178,9 @@ var defaultChanges = map[string]change{
 	"norust":       flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, rust.Rules) }),
 	"noscala":      flag(func(c *policy.Config) { c.Link.Rules = langs.Without(c.Link.Rules, jvm.Scala) }),
 	"nokotlin":     rules(jvm.Java),
-	"goreach":      rules(golang.Reach),
-	"gonopkg":      rules(golang.NoPackages),
-	"goreachnopkg": rules(golang.ReachNoPackages),
-	"gofieldcalls": rules(golang.FieldCalls),
+	"goreach":      goRules(func(o *golang.Options) { o.Reach = true }),
+	"gonopkg":      goRules(func(o *golang.Options) { o.NoPackages = true }),
+	"gofieldcalls": goRules(func(o *golang.Options) { o.FieldCalls = true }),
 	"defname":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Name = w }),
 	"defqual":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Qual = w }),
 	"defbody":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Body = w }),

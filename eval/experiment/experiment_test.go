@@ -1,7 +1,13 @@
 package experiment
 
 import (
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/repomap-dev/repomap/internal/link"
+	"github.com/repomap-dev/repomap/internal/link/golang"
+	"github.com/repomap-dev/repomap/internal/link/python"
 
 	"github.com/repomap-dev/repomap/internal/link/jvm"
 	"github.com/repomap-dev/repomap/internal/link/langs"
@@ -65,22 +71,71 @@ func TestParse(t *testing.T) {
 }
 
 // TestParseErrors: a malformed name, an unknown change, a change with a
-// value it does not take or without one it needs, and a change of a
-// language's rules after another change of them, are errors.
+// value it does not take or without one it needs, are errors.
 func TestParseErrors(t *testing.T) {
 	for _, bad := range []string{
 		"best", "aider+", "aider+nope", "default+docs=0.2", "aider+docs=0", "aider+docs=2",
 		"aider+rows=0", "aider+rows", "aider+rows=x", "aider+lone", "aider+lone=0", "aider+fixtures=1",
 		"aider+exports=x", "aider+rel=1/2", "default+pages=101", "default+readme=1", "aider+front=1",
-		"default+goreach+gonopkg", "default+gonopkg+goreachnopkg", "default+pytyped+gonopkg+goreach",
 	} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q) = nil error, want one", bad)
 		}
 	}
-	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+noscala", "default+norust+noscala", "default+nokotlin", "default+goreach", "default+goreachnopkg", "default+pytyped+gonopkg", "default+goreach+goreach", "default+pytyped", "aider+resolve+nokotlin"} {
+	for _, good := range []string{"", "default", "aider+reverse=0.5+docs=0.2", "default+noscala", "default+norust+noscala", "default+nokotlin", "default+goreach", "default+pytyped+gonopkg", "default+goreach+goreach", "default+pytyped", "aider+resolve+nokotlin"} {
 		if _, err := Parse(good); err != nil {
 			t.Errorf("Parse(%q): %v", good, err)
 		}
+	}
+}
+
+// TestGoRules: the changes of the Go rules' options add up, in any
+// order, and leave the other languages' rules as they are.
+func TestGoRules(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want golang.Options
+	}{
+		{"default+goreach", golang.Options{Reach: true}},
+		{"default+goreach+gonopkg", golang.Options{Reach: true, NoPackages: true}},
+		{"default+gonopkg+goreach", golang.Options{Reach: true, NoPackages: true}},
+		{"default+pytyped+gofieldcalls+goreach+gonopkg", golang.Options{Reach: true, NoPackages: true, FieldCalls: true}},
+	} {
+		c, err := Parse(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []golang.Options
+		for _, r := range c.Link.Rules {
+			if o, ok := golang.OptionsOf(r); ok {
+				got = append(got, o)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: the Go rules' options are %+v, want %+v", tc.name, got, tc.want)
+		}
+		if slices.Contains(c.Link.Rules, python.Typed) != strings.Contains(tc.name, "pytyped") {
+			t.Errorf("%s: rules %v", tc.name, c.Link.Rules)
+		}
+	}
+}
+
+// TestRulesRefused: a change of a language's rules after another change
+// chose other rules for that language is refused, not left to undo it.
+func TestRulesRefused(t *testing.T) {
+	a := &link.Rules{Name: "py.a", Languages: []string{"python"}}
+	b := &link.Rules{Name: "py.b", Languages: []string{"python"}}
+	c := policy.Default()
+	if !rules(a).set(&c, "") {
+		t.Fatal("the first change of the Python rules is refused")
+	}
+	if !rules(a).set(&c, "") {
+		t.Error("the same change again is refused")
+	}
+	if rules(b).set(&c, "") {
+		t.Error("a second change of the Python rules replaced the first")
+	}
+	if !slices.Contains(c.Link.Rules, a) || slices.Contains(c.Link.Rules, b) {
+		t.Errorf("rules %v, want a and not b", c.Link.Rules)
 	}
 }

@@ -27,51 +27,80 @@ import (
 // receiver, a parameter or var of a named type, x := T{}, x := &T{},
 // x, ok := y.(T), x := F() or x := y.M() for a function or method whose
 // result is a named type, x := y.f, a package-level var of the package;
-// with FieldCalls, x := y.f.M() too),
+// with Options.FieldCalls, x := y.f.M() too),
 // as the binding in effect at the use says; nothing when that type is
 // outside the tree, a builtin or an interface literal; and a method or
 // field of any type where the tree does not say.
 
 // Rules resolve Go.
-var Rules = variant("go", func(*resolver) {})
+var Rules = With(Options{})
 
-// Reach are Rules that link a member used on a value of a type they do
-// not know only to the members of that name of the types of the
-// packages its file reaches, its own and those it imports, which share
-// the weight of its edges (link.Split), not to those of every type of
-// the tree. More precise by the type checker, lower in the history's
-// overview recall (docs/resolution.md): not in the default.
-var Reach = variant("go.reach", func(g *resolver) { g.narrow = true })
-
-// NoPackages are Rules that link an import and a package qualifier to
-// nothing rather than to the package's clauses: by the type checker, a
-// package's name is declared by the import in the file that uses it, so
-// those edges are not true name by name; they lowered chi's overview
-// recall (docs/resolution.md): not in the default.
-var NoPackages = variant("go.nopkg", func(g *resolver) { g.noPkg = true })
-
-// ReachNoPackages are the Rules of Reach and NoPackages at once.
-var ReachNoPackages = variant("go.reach.nopkg", func(g *resolver) { g.narrow, g.noPkg = true, true })
-
-// FieldCalls are Rules that bind x in x := y.f.M() to the result of the
-// method M of the type of y's field f (without them, x holds what the
-// rules do not know). More precise by the type checker on net/http,
-// lower in chi's overview recall (docs/resolution.md): not in the
-// default.
-var FieldCalls = variant("go.fieldcalls", func(g *resolver) { g.fieldCalls = true })
-
-// variant returns the Rules named name whose resolver set changes.
-func variant(name string, set func(g *resolver)) *link.Rules {
-	return &link.Rules{
-		Name:      name,
-		Languages: []string{"go"},
-		New: func(tree []link.File, mine []int) link.Lang {
-			g := newResolver(tree, mine)
-			set(g)
-			return g
-		},
-	}
+// Options are the changes to the Go rules that are more precise by the
+// type checker but lower the history's figures, chi's overview above
+// all (docs/resolution.md): none is in the default.
+type Options struct {
+	// Reach links a member used on a value of a type the rules do not
+	// know only to the members of that name of the types of the
+	// packages its file reaches, its own and those it imports, which
+	// share the weight of its edges (link.Split), not to those of every
+	// type of the tree.
+	Reach bool
+	// NoPackages links an import and a package qualifier to nothing
+	// rather than to the package's clauses: by the type checker, a
+	// package's name is declared by the import in the file that uses
+	// it.
+	NoPackages bool
+	// FieldCalls binds x in x := y.f.M() to the result of the method M
+	// of the type of y's field f; without it, x holds what the rules do
+	// not know.
+	FieldCalls bool
 }
+
+// With returns the Rules with the options o (Rules for none); the same
+// options give the same Rules.
+func With(o Options) *link.Rules { return variants[o] }
+
+// OptionsOf returns the options of r when it is one of With's Rules.
+func OptionsOf(r *link.Rules) (Options, bool) {
+	for o, v := range variants {
+		if v == r {
+			return o, true
+		}
+	}
+	return Options{}, false
+}
+
+// variants are the Rules of every set of options, named "go" and the
+// options': "go.reach.nopkg".
+var variants = func() map[Options]*link.Rules {
+	m := make(map[Options]*link.Rules)
+	for _, reach := range []bool{false, true} {
+		for _, noPkg := range []bool{false, true} {
+			for _, fields := range []bool{false, true} {
+				o := Options{Reach: reach, NoPackages: noPkg, FieldCalls: fields}
+				name := "go"
+				for _, part := range []struct {
+					on   bool
+					name string
+				}{{reach, ".reach"}, {noPkg, ".nopkg"}, {fields, ".fieldcalls"}} {
+					if part.on {
+						name += part.name
+					}
+				}
+				m[o] = &link.Rules{
+					Name:      name,
+					Languages: []string{"go"},
+					New: func(tree []link.File, mine []int) link.Lang {
+						g := newResolver(tree, mine)
+						g.narrow, g.noPkg, g.fieldCalls = o.Reach, o.NoPackages, o.FieldCalls
+						return g
+					},
+				}
+			}
+		}
+	}
+	return m
+}()
 
 // resolver holds the Go packages of a tree.
 type resolver struct {
@@ -93,9 +122,9 @@ type resolver struct {
 		file int
 		has  map[uint32]bool
 	}
-	noPkg        bool              // a use of a package links to nothing (NoPackages)
-	narrow       bool              // members of unknown types: only those of the packages a file reaches (Reach)
-	fieldCalls   bool              // x := y.f.M() binds x (FieldCalls)
+	noPkg        bool              // a use of a package links to nothing (Options.NoPackages)
+	narrow       bool              // members of unknown types: only those of the packages a file reaches (Options.Reach)
+	fieldCalls   bool              // x := y.f.M() binds x (Options.FieldCalls)
 	vars         map[int]goVars    // per Go file, made on first use, of the files the last file's uses read (UseContext)
 	test         map[int]bool      // per Go file: a test file of its directory's package (not package x_test)
 	importedDirs map[string]bool   // the directories some file imports
@@ -155,12 +184,12 @@ type goImports struct {
 }
 
 // goMember is the scope of the methods and fields of all Go types; with
-// Reach, it begins the scope of those of the types of one package
+// Options.Reach, it begins the scope of those of the types of one package
 // (memberScope).
 const goMember = "go.member"
 
 // memberScope returns the scope of the methods and fields of the types of
-// the package whose scope is pkg, with Reach.
+// the package whose scope is pkg, with Options.Reach.
 func memberScope(pkg string) string { return goMember + ":" + strings.TrimPrefix(pkg, "go:") }
 
 // memberKey returns the key of method or field name defined in file i.
@@ -184,7 +213,7 @@ func (g *resolver) memberKey(i int, name string) link.Ref {
 
 // unknownMember appends to out the keys of member name of a value of a
 // type the rules do not know, used in file i: that of any type's; with
-// Reach, those of the types of its own package and of the packages of
+// Options.Reach, those of the types of its own package and of the packages of
 // the tree it imports, with those of their test files where file i is
 // compiled with them. A package the file does not import is not
 // reached: it cannot name a type of it, though a value of one can come
@@ -228,7 +257,7 @@ func (g *resolver) unknownMember(out []link.Ref, i int, name string) []link.Ref 
 }
 
 // testMembers is the scope of the methods and fields that the test files
-// of file i's directory define, without Reach: those of any type, as
+// of file i's directory define, without Options.Reach: those of any type, as
 // goMember, but seen only from the test files of that directory (of the
 // package and of its external tests), which are all that a test build
 // compiles with them; no other package's file, and no file of the
@@ -238,7 +267,7 @@ func (g *resolver) testMembers(i int) string {
 }
 
 // ownMembers is the scope of the unexported methods and fields that
-// the files of file i's package but its tests define, without Reach:
+// the files of file i's package but its tests define, without Options.Reach:
 // only the package itself (its test files too) can use them.
 func (g *resolver) ownMembers(i int) string {
 	return goMember + ":own:" + strings.TrimPrefix(g.dirScope(link.Dir(g.tree[i].Path)), "go:")
@@ -953,7 +982,7 @@ func (g *resolver) varsOf(i int) goVars {
 		case t.Kind == tags.Reference && sub == "varcall" && link.Builtin("go", set.Str(t.Name)) && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
 			// new(T) binds to T, make to nothing of the tree.
 		case t.Kind == tags.Reference && sub == "varcall" && !g.fieldCalls && strings.Count(set.Qual(j), " ") > 1:
-			// x := y.f.M() binds x only with FieldCalls.
+			// x := y.f.M() binds x only with Options.FieldCalls.
 		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone" || sub == "varfield"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
 			v.binds[x] = append(v.binds[x], goDef{i, j})

@@ -230,7 +230,7 @@ func TestUnexportedMembers(t *testing.T) {
 	})
 }
 
-// TestReach: with Reach, Close on a value whose type the rules do not
+// TestReach: with Options.Reach, Close on a value whose type the rules do not
 // know links to the Close methods of the file's own package and of the
 // packages it imports, with the test files of the package an external
 // test tests, and not to those of a package it does not import; its keys
@@ -261,7 +261,7 @@ func TestReach(t *testing.T) {
 		"a/x_test.go -> a/a.go Close", "a/x_test.go -> a/help_test.go Close", "a/x_test.go -> b/b.go Close", "a/x_test.go -> c/c.go Close",
 	})
 	reach := defaultLinks
-	reach.Rules = langs.With(reach.Rules, golang.Reach)
+	reach.Rules = langs.With(reach.Rules, golang.With(golang.Options{Reach: true}))
 	linktest.Same(t, closes(reach), []string{
 		"a/a.go -> b/b.go Close", "a/x_test.go -> a/a.go Close", "a/x_test.go -> a/help_test.go Close",
 	})
@@ -291,6 +291,6 @@ func TestFieldCalls(t *testing.T) {
 		"p/use.go -> q/q.go Close", "p/use.go -> q/q.go Header",
 	})
 	fields := defaultLinks
-	fields.Rules = langs.With(fields.Rules, golang.FieldCalls)
+	fields.Rules = langs.With(fields.Rules, golang.With(golang.Options{FieldCalls: true}))
 	linktest.Same(t, uses(fields), []string{"p/use.go -> p/p.go Client", "p/use.go -> p/p.go Get", "p/use.go -> p/p.go Header"})
 }
