@@ -300,6 +300,17 @@
     operand: (identifier) @qual
     field: (field_identifier) @name.reference.varfield) .))
 
+; x := F(…).f and x := q.F(…).f bind x to the type of the field f of what
+; the call gives: a "varcallfield" reference, qualified "x F" or "x q F".
+(short_var_declaration
+  left: (expression_list . (identifier) @qual .)
+  right: (expression_list . (selector_expression
+    operand: (call_expression function: [
+      (identifier) @qual
+      (selector_expression operand: (identifier) @qual field: (field_identifier) @qual)
+    ])
+    field: (field_identifier) @name.reference.varcallfield) .))
+
 ; x := F() and x, err := F() bind x to the result of F.
 (short_var_declaration
   left: (expression_list . (identifier) @qual)

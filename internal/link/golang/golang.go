@@ -27,7 +27,7 @@ import (
 // receiver, a parameter or var of a named type, x := T{}, x := &T{},
 // x, ok := y.(T), x := F() or x := y.M() for a function or method whose
 // result is a named type, x := y.f, a package-level var of the package;
-// with Options.FieldCalls, x := y.f.M() too),
+// with Options.FieldCalls, x := y.f.M() and x := F().f too),
 // as the binding in effect at the use says; nothing when that type is
 // outside the tree, a builtin or an interface literal; and a method or
 // field of any type where the tree does not say.
@@ -51,8 +51,9 @@ type Options struct {
 	// it.
 	NoPackages bool
 	// FieldCalls binds x in x := y.f.M() to the result of the method M
-	// of the type of y's field f; without it, x holds what the rules do
-	// not know.
+	// of the type of y's field f, and in x := F().f to the type of the
+	// field f of what F gives; without it, x holds what the rules do not
+	// know.
 	FieldCalls bool
 }
 
@@ -664,9 +665,17 @@ func (g *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 		return out
 	case "closureend", "varnone":
 		return out
-	case "varfield":
-		// x := y.f binds x; as a use of f, it links nothing: linked,
-		// the fields lowered the history's recall (chi, bubbletea).
+	case "varfield", "varcallfield":
+		// x := y.f and x := F().f bind x; as a use of f, they link
+		// nothing: linked, the fields lowered the history's recall (chi,
+		// bubbletea).
+		// With Options.FieldCalls, F().f links to the field f of what F
+		// gives, where the rules know it.
+		if sub == "varcallfield" && g.fieldCalls {
+			if scope, ok := g.calledType(i, j); ok && scope != "" {
+				return append(out, link.Ref{Name: name, Scope: scope})
+			}
+		}
 		return out
 	case "typedmember", "resultmember":
 		q, typ := "", qual
@@ -854,8 +863,25 @@ func (g *resolver) boundType(b goDef) (string, bool) {
 			return "", ok
 		}
 		return g.fieldType(scope, set.Str(set.Tags[b.j].Name))
+	case "varcallfield":
+		scope, ok := g.calledType(b.i, b.j)
+		if !ok || scope == "" {
+			return "", ok
+		}
+		return g.fieldType(scope, set.Str(set.Tags[b.j].Name))
 	}
 	return g.namedType(b.i, set.Str(set.Tags[b.j].Name), after(set.Qual(b.j)))
+}
+
+// calledType returns the scope of the methods of what the call gives of
+// which reference j of file i, x := F().f or x := q.F().f, is a field.
+func (g *resolver) calledType(i, j int) (string, bool) {
+	f := after(g.tree[i].Tags.Qual(j))
+	q, fn, ok := strings.Cut(f, " ")
+	if !ok {
+		q, fn = "", f
+	}
+	return g.callType(i, j, fn, q)
 }
 
 // UseContext: what a use of a variable's member means depends on the
@@ -981,9 +1007,10 @@ func (g *resolver) varsOf(i int) goVars {
 			v.ends = append(v.ends, t.Line)
 		case t.Kind == tags.Reference && sub == "varcall" && link.Builtin("go", set.Str(t.Name)) && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
 			// new(T) binds to T, make to nothing of the tree.
-		case t.Kind == tags.Reference && sub == "varcall" && !g.fieldCalls && strings.Count(set.Qual(j), " ") > 1:
-			// x := y.f.M() binds x only with Options.FieldCalls.
-		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone" || sub == "varfield"):
+		case t.Kind == tags.Reference && !g.fieldCalls && (sub == "varcall" && strings.Count(set.Qual(j), " ") > 1 || sub == "varcallfield"):
+			// x := y.f.M() and x := F().f bind x only with
+			// Options.FieldCalls.
+		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone" || sub == "varfield" || sub == "varcallfield"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
 			v.binds[x] = append(v.binds[x], goDef{i, j})
 		}

@@ -99,3 +99,9 @@ func Field(c *Cart) {
 func Chain(c *Cart) {
 	c.Owner.x.Get("a")
 }
+
+func Bound(c *Cart) {
+	h, err := c.Owner.Get("a")
+	items := NewCart().Items
+	_, _, _ = h, err, items
+}
