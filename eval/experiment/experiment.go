@@ -180,7 +180,7 @@ var defaultChanges = map[string]change{
 	"nokotlin":     rules(jvm.Java),
 	"goreach":      goRules(func(o *golang.Options) { o.Reach = true }),
 	"gonopkg":      goRules(func(o *golang.Options) { o.NoPackages = true }),
-	"gofieldcalls": goRules(func(o *golang.Options) { o.FieldCalls = true }),
+	"gofields":     goRules(func(o *golang.Options) { o.Fields = true }),
 	"defname":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Name = w }),
 	"defqual":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Qual = w }),
 	"defbody":      weight("a weight of 0 or more", 0, 100, true, true, func(c *policy.Config, w float64) { c.Rel.Defs.Body = w }),

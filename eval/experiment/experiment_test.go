@@ -99,7 +99,7 @@ func TestGoRules(t *testing.T) {
 		{"default+goreach", golang.Options{Reach: true}},
 		{"default+goreach+gonopkg", golang.Options{Reach: true, NoPackages: true}},
 		{"default+gonopkg+goreach", golang.Options{Reach: true, NoPackages: true}},
-		{"default+pytyped+gofieldcalls+goreach+gonopkg", golang.Options{Reach: true, NoPackages: true, FieldCalls: true}},
+		{"default+pytyped+gofields+goreach+gonopkg", golang.Options{Reach: true, NoPackages: true, Fields: true}},
 	} {
 		c, err := Parse(tc.name)
 		if err != nil {

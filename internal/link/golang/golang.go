@@ -27,7 +27,7 @@ import (
 // receiver, a parameter or var of a named type, x := T{}, x := &T{},
 // x, ok := y.(T), x := F() or x := y.M() for a function or method whose
 // result is a named type, x := y.f, a package-level var of the package;
-// with Options.FieldCalls, x := y.f.M() and x := F().f too),
+// with Options.Fields, x := y.f.M() and x := F().f too),
 // as the binding in effect at the use says; nothing when that type is
 // outside the tree, a builtin or an interface literal; and a method or
 // field of any type where the tree does not say.
@@ -50,11 +50,13 @@ type Options struct {
 	// package's name is declared by the import in the file that uses
 	// it.
 	NoPackages bool
-	// FieldCalls binds x in x := y.f.M() to the result of the method M
-	// of the type of y's field f, and in x := F().f to the type of the
-	// field f of what F gives; without it, x holds what the rules do not
-	// know.
-	FieldCalls bool
+	// Fields follows fields where the rules know the type that has
+	// them: x := y.f.M() binds x to the result of the method M of the
+	// type of y's field f, x := F().f binds x to the type of the field f
+	// of what F gives, and x := y.f and x := F().f link that use of f
+	// to the field. Without it, the first two bind x to what the rules
+	// do not know, and the last link nothing.
+	Fields bool
 }
 
 // With returns the Rules with the options o (Rules for none); the same
@@ -78,12 +80,12 @@ var variants = func() map[Options]*link.Rules {
 	for _, reach := range []bool{false, true} {
 		for _, noPkg := range []bool{false, true} {
 			for _, fields := range []bool{false, true} {
-				o := Options{Reach: reach, NoPackages: noPkg, FieldCalls: fields}
+				o := Options{Reach: reach, NoPackages: noPkg, Fields: fields}
 				name := "go"
 				for _, part := range []struct {
 					on   bool
 					name string
-				}{{reach, ".reach"}, {noPkg, ".nopkg"}, {fields, ".fieldcalls"}} {
+				}{{reach, ".reach"}, {noPkg, ".nopkg"}, {fields, ".fields"}} {
 					if part.on {
 						name += part.name
 					}
@@ -93,7 +95,7 @@ var variants = func() map[Options]*link.Rules {
 					Languages: []string{"go"},
 					New: func(tree []link.File, mine []int) link.Lang {
 						g := newResolver(tree, mine)
-						g.narrow, g.noPkg, g.fieldCalls = o.Reach, o.NoPackages, o.FieldCalls
+						g.narrow, g.noPkg, g.followFields = o.Reach, o.NoPackages, o.Fields
 						return g
 					},
 				}
@@ -125,7 +127,7 @@ type resolver struct {
 	}
 	noPkg        bool              // a use of a package links to nothing (Options.NoPackages)
 	narrow       bool              // members of unknown types: only those of the packages a file reaches (Options.Reach)
-	fieldCalls   bool              // x := y.f.M() binds x (Options.FieldCalls)
+	followFields bool              // fields bind and link (Options.Fields)
 	vars         map[int]goVars    // per Go file, made on first use, of the files the last file's uses read (UseContext)
 	test         map[int]bool      // per Go file: a test file of its directory's package (not package x_test)
 	importedDirs map[string]bool   // the directories some file imports
@@ -666,15 +668,22 @@ func (g *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 	case "closureend", "varnone":
 		return out
 	case "varfield", "varcallfield":
-		// x := y.f and x := F().f bind x; as a use of f, they link
-		// nothing: linked, the fields lowered the history's recall (chi,
-		// bubbletea).
-		// With Options.FieldCalls, F().f links to the field f of what F
-		// gives, where the rules know it.
-		if sub == "varcallfield" && g.fieldCalls {
-			if scope, ok := g.calledType(i, j); ok && scope != "" {
-				return append(out, link.Ref{Name: name, Scope: scope})
-			}
+		// x := y.f and x := F().f bind x. As a use of f they link
+		// nothing (linked, the fields lowered the history's recall on
+		// chi and bubbletea), but with Options.Fields: to the field f of
+		// the type of y or of what F gives, where the rules know it.
+		if !g.followFields {
+			return out
+		}
+		var scope string
+		var ok bool
+		if sub == "varfield" {
+			scope, ok = g.varType(i, j, after(qual))
+		} else {
+			scope, ok = g.calledType(i, j)
+		}
+		if ok && scope != "" {
+			out = append(out, link.Ref{Name: name, Scope: scope})
 		}
 		return out
 	case "typedmember", "resultmember":
@@ -1007,9 +1016,9 @@ func (g *resolver) varsOf(i int) goVars {
 			v.ends = append(v.ends, t.Line)
 		case t.Kind == tags.Reference && sub == "varcall" && link.Builtin("go", set.Str(t.Name)) && set.Qual(j) != "" && !strings.Contains(set.Qual(j), " "):
 			// new(T) binds to T, make to nothing of the tree.
-		case t.Kind == tags.Reference && !g.fieldCalls && (sub == "varcall" && strings.Count(set.Qual(j), " ") > 1 || sub == "varcallfield"):
+		case t.Kind == tags.Reference && !g.followFields && (sub == "varcall" && strings.Count(set.Qual(j), " ") > 1 || sub == "varcallfield"):
 			// x := y.f.M() and x := F().f bind x only with
-			// Options.FieldCalls.
+			// Options.Fields.
 		case t.Kind == tags.Reference && (sub == "vartype" || sub == "varcall" || sub == "closurevar" || sub == "varnone" || sub == "varfield" || sub == "varcallfield"):
 			x, _, _ := strings.Cut(set.Qual(j), " ")
 			v.binds[x] = append(v.binds[x], goDef{i, j})

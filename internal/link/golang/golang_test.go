@@ -272,26 +272,31 @@ func TestReach(t *testing.T) {
 	}
 }
 
-// TestFieldCalls: with Options.FieldCalls, r, err := s.c.Get() binds r
-// to the result of the method of the type of s's field c, and
-// r.Body.Close() then means a type outside the tree: nothing in it; c :=
-// newSrv().c binds c to the type of the field c of what newSrv gives.
-// The default rules link s.c.Get() as well but bind neither r nor c, so
-// their members link to every member of their name.
-func TestFieldCalls(t *testing.T) {
+// TestFields: with Options.Fields, r, err := s.c.Get() binds r to the
+// result of the method of the type of s's field c, and r.Body.Close()
+// then means a type outside the tree: nothing in it; c := newSrv().c
+// binds c to the type of the field c of what newSrv gives; b := r.Body
+// and t := NewResp().Trailer link to the fields. The default rules link
+// s.c.Get() as well but bind neither r nor c, so their members link to
+// every member of their name, and they link no field read into a
+// variable.
+func TestFields(t *testing.T) {
 	tree := goModule(
-		"p/p.go", "package p\n\nimport \"io\"\n\ntype Client struct{}\n\nfunc (*Client) Get() (*Resp, error) { return nil, nil }\n\ntype Resp struct{ Body io.ReadCloser }\n\nfunc (*Resp) Header() {}\n",
-		"p/use.go", "package p\n\ntype srv struct{ c *Client }\n\nfunc newSrv() *srv { return nil }\n\nfunc use(s *srv) {\n\tr, _ := s.c.Get()\n\tr.Header()\n\tr.Body.Close()\n}\n\nfunc use2() {\n\tc := newSrv().c\n\tc.Get()\n}\n",
+		"p/p.go", "package p\n\nimport \"io\"\n\ntype Client struct{}\n\nfunc (*Client) Get() (*Resp, error) { return nil, nil }\n\ntype Resp struct {\n\tBody    io.ReadCloser\n\tTrailer io.Reader\n}\n\nfunc (*Resp) Header() {}\n\nfunc NewResp() *Resp { return nil }\n",
+		"p/use.go", "package p\n\ntype srv struct{ c *Client }\n\nfunc newSrv() *srv { return nil }\n\nfunc use(s *srv) {\n\tr, _ := s.c.Get()\n\tr.Header()\n\tr.Body.Close()\n\tb := r.Body\n\tt := NewResp().Trailer\n\t_, _ = b, t\n}\n\nfunc use2() {\n\tc := newSrv().c\n\tc.Get()\n}\n",
 		"q/q.go", "package q\n\ntype V struct{}\n\nfunc (V) Close() {}\n\nfunc (V) Header() {}\n\nfunc (V) Get() {}\n",
 	)
 	uses := func(c link.Config) []string {
 		return slices.DeleteFunc(linktest.Edges(t, tree, c), func(e string) bool { return !strings.HasPrefix(e, "p/use.go -> ") })
 	}
 	linktest.Same(t, uses(defaultLinks), []string{
-		"p/use.go -> p/p.go Client", "p/use.go -> p/p.go Get", "p/use.go -> p/p.go Header",
+		"p/use.go -> p/p.go Client", "p/use.go -> p/p.go Get", "p/use.go -> p/p.go Header", "p/use.go -> p/p.go NewResp",
 		"p/use.go -> q/q.go Close", "p/use.go -> q/q.go Get", "p/use.go -> q/q.go Header",
 	})
 	fields := defaultLinks
-	fields.Rules = langs.With(fields.Rules, golang.With(golang.Options{FieldCalls: true}))
-	linktest.Same(t, uses(fields), []string{"p/use.go -> p/p.go Client", "p/use.go -> p/p.go Get", "p/use.go -> p/p.go Header"})
+	fields.Rules = langs.With(fields.Rules, golang.With(golang.Options{Fields: true}))
+	linktest.Same(t, uses(fields), []string{
+		"p/use.go -> p/p.go Body", "p/use.go -> p/p.go Client", "p/use.go -> p/p.go Get", "p/use.go -> p/p.go Header",
+		"p/use.go -> p/p.go NewResp", "p/use.go -> p/p.go Trailer",
+	})
 }
