@@ -317,12 +317,13 @@ func (e *evaluator) addedNames(ctx context.Context, ch change) ([]string, int, e
 // that a name is used rather than uses in the code: the parameters that
 // may name pytest fixtures (every parameter of a test, self too), the
 // names of an __all__, Python's type annotations, and the bindings of
-// Python's variables (what x = F(…), self.a = F(…) and x: T bind x and a
-// to). The first two would want definitions the line does not use, and
-// the question is the one measured before they were tags.
+// Python's variables (what x = F(…), self.a = F(…), x: T, x = [] and
+// self.a = {} bind x and a to). The first two would want definitions the
+// line does not use, and the question is the one measured before they
+// were tags.
 func declaredUse(sub string) bool {
 	switch sub {
-	case "fixture", "export", "hint", "bind", "selfbind", "bindhint":
+	case "fixture", "export", "hint", "bind", "selfbind", "bindhint", "bindlit", "selfbindlit":
 		return true
 	}
 	return false

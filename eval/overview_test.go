@@ -287,7 +287,7 @@ func TestRunRoles(t *testing.T) {
 // line are the names it uses: not the parameters a test takes, the
 // types of annotations, or the variables and attributes a line binds.
 func TestDeclaredUse(t *testing.T) {
-	src := "def test_send(client: Client):\n    response = make(client)\n    self.seen = Seen()\n    response.close()\n"
+	src := "def test_send(client: Client):\n    response = make(client)\n    self.seen = Seen()\n    self.cache = {}\n    parts = [p for p in client]\n    response.close()\n"
 	p := tags.NewParser(nil)
 	defer p.Close()
 	ts, err := p.Parse(context.Background(), "test_a.py", []byte(src))

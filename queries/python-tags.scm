@@ -289,6 +289,29 @@
     ] @qual)
   (#eq? @_self "self"))
 
+; "x = []", "x = {}", "x = 'a'", "x = None" and the like (a literal or a
+; comprehension) are a "bindlit" reference to x, "self.a = []" a
+; "selfbindlit" one to a: a value of a builtin type, of no class of the
+; tree.
+(assignment
+  left: (identifier) @name.reference.bindlit
+  right: [
+    (list) (dictionary) (set) (tuple) (string) (concatenated_string)
+    (integer) (float) (true) (false) (none)
+    (list_comprehension) (dictionary_comprehension) (set_comprehension)
+  ])
+
+(assignment
+  left: (attribute
+    object: (identifier) @_self
+    attribute: (identifier) @name.reference.selfbindlit)
+  right: [
+    (list) (dictionary) (set) (tuple) (string) (concatenated_string)
+    (integer) (float) (true) (false) (none)
+    (list_comprehension) (dictionary_comprehension) (set_comprehension)
+  ]
+  (#eq? @_self "self"))
+
 (typed_parameter
   (identifier) @name.reference.bindhint
   type: (type

@@ -342,7 +342,7 @@ func (p *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 		return p.KeyOf(out, p.member(p.module(i, from), name), name)
 	case "class":
 		_, qual, _ = strings.Cut(qual, " ") // after the class it is a base of
-	case "bind", "selfbind", "bindhint": // what a variable holds: no use
+	case "bind", "selfbind", "bindhint", "bindlit", "selfbindlit": // what a variable holds: no use
 		return out
 	}
 	switch {
@@ -405,10 +405,10 @@ func (p *resolver) varsOf(i int) *fileVars {
 		switch {
 		case t.Kind == tags.Definition && (sub == "function" || sub == "method" || sub == "fixture"):
 			v.funcs = append(v.funcs, t.Line)
-		case t.Kind == tags.Reference && (sub == "bind" || sub == "bindhint"):
+		case t.Kind == tags.Reference && (sub == "bind" || sub == "bindhint" || sub == "bindlit"):
 			x := set.Str(t.Name)
 			v.local[x] = append(v.local[x], j)
-		case t.Kind == tags.Reference && sub == "selfbind":
+		case t.Kind == tags.Reference && (sub == "selfbind" || sub == "selfbindlit"):
 			if c, ok := p.Enclosing(i, t.Line); ok {
 				a := set.Str(t.Name)
 				if v.attrs[c.Name] == nil {
@@ -512,6 +512,9 @@ func (p *resolver) boundClasses(i int, bs []int) (_ []modules.ClassRef, known bo
 	set := p.Tree[i].Tags
 	var out []modules.ClassRef
 	for _, b := range bs {
+		if sub := set.Sub(b); sub == "bindlit" || sub == "selfbindlit" {
+			continue // a literal: of no class of the tree
+		}
 		q := set.Qual(b)
 		if q == "" {
 			return nil, false

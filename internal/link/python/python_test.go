@@ -212,7 +212,8 @@ func resolveWith(change func(c *link.Config)) link.Config {
 // typedTree defines get in two classes, and uses it on values of each:
 // bound by a constructor call (plain and through a module), by an
 // annotated parameter, and by self.a = F() in the class; on values of
-// builtin and outside classes; and on values the bindings do not tell.
+// builtin and outside classes, literals too; and on values the bindings
+// do not tell.
 var typedTree = fstest.MapFS{
 	"pkg/__init__.py": {},
 	"pkg/models.py":   {Data: []byte("class Headers:\n    def get(self):\n        pass\n\n\nclass Cookies(Headers):\n    pass\n")},
@@ -225,6 +226,10 @@ var typedTree = fstest.MapFS{
 	"pkg/attr.py": {Data: []byte("from pkg.models import Headers\n\n\nclass Client:\n    def __init__(self):\n        self.h = Headers()\n\n" +
 		"    def send(self):\n        self.h.get()\n")},
 	"pkg/builtin.py": {Data: []byte("import json\n\n\ndef run(s: str):\n    d = dict()\n    d.get()\n    j = json.JSONDecoder()\n    j.get()\n    s.get()\n")},
+	// Literals: a dict, and an attribute set to a dict in one method and
+	// to None in another.
+	"pkg/literal.py": {Data: []byte("class Cache:\n    def __init__(self):\n        self.d = {}\n\n    def clear(self):\n        self.d = None\n\n    def look(self):\n        self.d.get()\n\n\n" +
+		"def run():\n    m = {}\n    m.get()\n")},
 	"pkg/unknown.py": {Data: []byte("from pkg.urls import make\n\n\ndef run(f):\n    x = make()\n    x.get()\n    y = f()\n    y.get()\n")},
 	// The binding of h in run holds in run alone.
 	"pkg/scope.py": {Data: []byte("from pkg.urls import Params\n\n\ndef run():\n    h = Params()\n\n\ndef other(h):\n    h.get()\n")},
@@ -272,9 +277,9 @@ func TestPythonTyped(t *testing.T) {
 	slices.Sort(want)
 	linktest.Same(t, gets(got), want)
 	// The default rules fall back on every one of them (but the
-	// builtins', which Typed links to nothing).
+	// builtins' and the literals', which Typed links to nothing).
 	plain := gets(linktest.Edges(t, typedTree, resolveWith(nil)))
-	for _, f := range []string{"attr", "base", "ctor", "dotted", "param", "builtin", "two"} {
+	for _, f := range []string{"attr", "base", "ctor", "dotted", "param", "builtin", "literal", "two"} {
 		for _, to := range []string{"models", "other", "urls"} {
 			if e := "pkg/" + f + ".py -> pkg/" + to + ".py get"; !slices.Contains(plain, e) {
 				t.Errorf("default rules: no %s", e)
