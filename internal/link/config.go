@@ -48,7 +48,7 @@ func (c Config) Links(sub string) bool {
 		return c.Exports
 	case "hint":
 		return c.Hints
-	case "bind", "selfbind", "bindhint":
+	case "bind", "selfbind", "bindhint", "bindlit", "selfbindlit":
 		return false // what a Python variable holds, for the rules alone
 	}
 	return true

@@ -307,3 +307,18 @@ func TestPythonSelfPerClass(t *testing.T) {
 		}
 	}
 }
+
+// TestBindingsLinkNothing: what a line binds a variable to is no use of
+// the variable's name, by names as by the rules: x = [] and self.a = {}
+// in one file link to no definition of x or a in another.
+func TestBindingsLinkNothing(t *testing.T) {
+	tree := fstest.MapFS{
+		"use.py":  {Data: []byte("class C:\n    def __init__(self):\n        self.cache = {}\n\n\ndef run():\n    parts = []\n    return parts\n")},
+		"defs.py": {Data: []byte("def parts():\n    pass\n\n\ndef cache():\n    pass\n")},
+	}
+	for _, c := range []link.Config{{}, resolveWith(nil)} {
+		if got := linktest.Edges(t, tree, c); len(got) != 0 {
+			t.Errorf("Resolve %v: edges %q, want none", c.Resolve, got)
+		}
+	}
+}
