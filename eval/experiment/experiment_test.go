@@ -7,10 +7,9 @@ import (
 
 	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/internal/link/golang"
-	"github.com/repomap-dev/repomap/internal/link/python"
-
 	"github.com/repomap-dev/repomap/internal/link/jvm"
 	"github.com/repomap-dev/repomap/internal/link/langs"
+	"github.com/repomap-dev/repomap/internal/link/python"
 	"github.com/repomap-dev/repomap/internal/link/rust"
 	"github.com/repomap-dev/repomap/internal/policy"
 )

@@ -54,8 +54,8 @@ type Options struct {
 	// them: x := y.f.M() binds x to the result of the method M of the
 	// type of y's field f, x := F().f binds x to the type of the field f
 	// of what F gives, and x := y.f and x := F().f link that use of f
-	// to the field. Without it, the first two bind x to what the rules
-	// do not know, and the last link nothing.
+	// to the field. Without it, x := y.f.M() and x := F().f bind x to
+	// what the rules do not know, and those uses of f link nothing.
 	Fields bool
 }
 
@@ -216,11 +216,11 @@ func (g *resolver) memberKey(i int, name string) link.Ref {
 
 // unknownMember appends to out the keys of member name of a value of a
 // type the rules do not know, used in file i: that of any type's; with
-// Options.Reach, those of the types of its own package and of the packages of
-// the tree it imports, with those of their test files where file i is
-// compiled with them. A package the file does not import is not
-// reached: it cannot name a type of it, though a value of one can come
-// to it through a package between them.
+// Options.Reach, those of the types of its own package and of the
+// packages of the tree it imports, with those of their test files where
+// file i is compiled with them. A package the file does not import is
+// not reached: it cannot name a type of it, though a value of one can
+// come to it through a package between them.
 func (g *resolver) unknownMember(out []link.Ref, i int, name string) []link.Ref {
 	if !g.narrow {
 		switch {
@@ -260,18 +260,19 @@ func (g *resolver) unknownMember(out []link.Ref, i int, name string) []link.Ref 
 }
 
 // testMembers is the scope of the methods and fields that the test files
-// of file i's directory define, without Options.Reach: those of any type, as
-// goMember, but seen only from the test files of that directory (of the
-// package and of its external tests), which are all that a test build
-// compiles with them; no other package's file, and no file of the
-// package that is not a test, can use them.
+// of file i's directory define, without Options.Reach: those of any
+// type, as goMember, but seen only from the test files of that
+// directory (of the package and of its external tests), which are all
+// that a test build compiles with them; no other package's file, and no
+// file of the package that is not a test, can use them.
 func (g *resolver) testMembers(i int) string {
 	return goMember + ":testfiles:" + strings.TrimPrefix(g.dirScope(link.Dir(g.tree[i].Path)), "go:")
 }
 
 // ownMembers is the scope of the unexported methods and fields that
-// the files of file i's package but its tests define, without Options.Reach:
-// only the package itself (its test files too) can use them.
+// the files of file i's package but its tests define, without
+// Options.Reach: only the package itself (its test files too) can use
+// them.
 func (g *resolver) ownMembers(i int) string {
 	return goMember + ":own:" + strings.TrimPrefix(g.dirScope(link.Dir(g.tree[i].Path)), "go:")
 }
