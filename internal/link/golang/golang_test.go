@@ -230,13 +230,14 @@ func TestUnexportedMembers(t *testing.T) {
 	})
 }
 
-// TestReach: with Options.Reach, Close on a value whose type the rules do not
-// know links to the Close methods of the file's own package and of the
-// packages it imports, with the test files of the package an external
-// test tests, and not to those of a package it does not import; its keys
-// share their weight. The default rules link it to every Close but
-// those of test files, which only the test files of their directory
-// can use: no other package's, and not the package's own code.
+// TestReach: with Options.Reach, Close on a value whose type the rules
+// do not know links to the Close methods of the file's own package and
+// of the packages it imports, with the test files of the package an
+// external test tests, and not to those of a package it does not
+// import; its keys share their weight. The default rules link it to
+// every Close but those of test files, which only the test files of
+// their directory can use: no other package's, and not the package's
+// own code.
 func TestReach(t *testing.T) {
 	tree := fstest.MapFS{
 		"go.mod":         {Data: []byte("module m\n")},
