@@ -18,7 +18,7 @@ import (
 // so that a measurement can vary one of them (as in "…+mix=3"); a new
 // default must keep the spelling true.
 func TestDefaultSpelled(t *testing.T) {
-	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode+docitems=1+byname+companions+variants+defs+leads=2+lineleads=1+history+mentioned=10"
+	const spelled = "aider+reverse+roles+rel+overview=1+resolve+private=0.3+rows=3+fixtures+exports+front=0.2+spread=1+family+readme=0.1+doccode+docitems=1+byname+companions+variants+defs+leads=2+lineleads=1+history+mentioned=10+noenv+notemplates"
 	got, err := Parse(spelled)
 	if err != nil {
 		t.Fatal(err)

@@ -92,6 +92,13 @@ type Relevance struct {
 	// the words are about documents.
 	MixCode bool
 	CodeTop bool
+	// NoEnv leaves out of the words the listings of installed versions
+	// that issues paste (requestWords).
+	NoEnv bool
+	// NoTemplates keeps the issue and pull request templates out of the
+	// most relevant files, unless the words name them or speak of
+	// templates.
+	NoTemplates bool
 	// Defs says how the relevance of each definition of the most
 	// relevant files steers the ranking.
 	Defs DefRel

@@ -151,6 +151,9 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 	focus := q.Focus
 	mentions := q.Mentions
 	overview := len(focus) == 0 && len(mentions) == 0 && q.Text == ""
+	if rk.Rel.NoEnv {
+		q.Text = withoutListings(q.Text)
+	}
 	in = Edges(l.Files, rk, overview)
 	in.Focus = focus
 	if overview && (rk.Front > 0 || rk.Readme > 0) {
@@ -183,6 +186,13 @@ func input(ctx context.Context, s *index.Snapshot, l link.Linked, rk Config, q Q
 		}
 		for p := range rel {
 			rel[p] /= best
+		}
+		if rk.Rel.NoTemplates && !aboutTemplates(q.Text) {
+			for p := range rel {
+				if isTemplate(p) && !slices.Contains(named, p) {
+					delete(rel, p)
+				}
+			}
 		}
 		if rk.Rel.Named > 0 && len(named) > 0 {
 			if rel == nil {
@@ -516,4 +526,66 @@ func topByTier(s *index.Snapshot, rel map[string]float64, k, m int) []string {
 		}
 	}
 	return out
+}
+
+// withoutListings returns text without the runs of five lines or more
+// that list installed versions, as issues paste them ("numpy: 1.22.1",
+// "pandas==1.4.0", "LANG: None"): each line a name, a colon or "==", and
+// a value that begins with a digit or is None, True or False.
+func withoutListings(text string) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && isListing(lines[j]) {
+			j++
+		}
+		switch {
+		case j-i >= 5: // a listing: left out
+		case j == i: // a line that lists nothing
+			j++
+			fallthrough
+		default:
+			out = append(out, lines[i:j]...)
+		}
+		i = j
+	}
+	return strings.Join(out, "\n")
+}
+
+// isListing reports whether line lists a version, as withoutListings
+// reads it.
+func isListing(line string) bool {
+	line = strings.TrimSpace(line)
+	name, value, ok := strings.Cut(line, "==")
+	if !ok {
+		name, value, ok = strings.Cut(line, ":")
+	}
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !ok || name == "" || len(name) > 40 || strings.ContainsAny(name, " \t()[]{}\"'") || value == "" {
+		return false
+	}
+	switch v, _, _ := strings.Cut(value, " "); v {
+	case "None", "True", "False":
+		return true
+	}
+	return value[0] >= '0' && value[0] <= '9'
+}
+
+// isTemplate reports whether the file at p is an issue or pull request
+// template: a form the words of a request may be written in.
+func isTemplate(p string) bool {
+	l := strings.ToLower(p)
+	return strings.Contains(l, "issue_template") || strings.Contains(l, "pull_request_template") || strings.Contains(l, "issue_templates/") || strings.Contains(l, "merge_request_templates/")
+}
+
+// aboutTemplates reports whether the words of a request speak of
+// templates.
+func aboutTemplates(text string) bool {
+	for w := range strings.FieldsFuncSeq(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if w == "template" || w == "templates" {
+			return true
+		}
+	}
+	return false
 }

@@ -125,3 +125,60 @@ func TestAboutDocs(t *testing.T) {
 		t.Errorf("aboutDocs is wrong on a README fix or a code bug")
 	}
 }
+
+// TestWithoutListings: a run of five lines or more that list installed
+// versions leaves the words; a shorter one, and prose with colons and
+// numbers, stay.
+func TestWithoutListings(t *testing.T) {
+	text := "Merging loses attrs.\n\nINSTALLED VERSIONS\n" +
+		"python: 3.8.13 | packaged by conda-forge\nnumpy: 1.22.1\npandas: 1.4.0\nscipy: None\ndask: 2022.01.1\n\n" +
+		"pytest==7.1.2\nattrs==21.4.0\n\nNote: 3 of them fail.\nSee: https://example.com\n"
+	want := "Merging loses attrs.\n\nINSTALLED VERSIONS\n\npytest==7.1.2\nattrs==21.4.0\n\nNote: 3 of them fail.\nSee: https://example.com\n"
+	if got := withoutListings(text); got != want {
+		t.Errorf("withoutListings:\n%q\nwant\n%q", got, want)
+	}
+	if s := "a: 1\nb: 2\nc: 3\nd: 4\n"; withoutListings(s) != s {
+		t.Errorf("withoutListings(%q) = %q, want it whole (4 lines)", s, withoutListings(s))
+	}
+}
+
+// TestTemplates: with Rel.NoTemplates (the default's), an issue
+// template whose words are the request's (the form it was written in)
+// is not among the most relevant files, unless the words speak of
+// templates; without it, it leads.
+func TestTemplates(t *testing.T) {
+	s := indextest.Snapshot(t, fstest.MapFS{
+		".github/ISSUE_TEMPLATE/bug.yml": {Data: []byte("name: Bug report\nbody:\n  - label: What happened\n  - label: Minimal complete verifiable example\n")},
+		"merge.py":                       {Data: []byte("def merge_attrs(attrs):\n    \"\"\"Merge the attrs of the objects.\"\"\"\n    return attrs\n")},
+	})
+	files, err := link.Files(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rk := Default()
+	rk.Rel.NoTemplates = false
+	l := link.Link(files, rk.Link)
+	text := "### What happened\n\nmerge loses the attrs.\n\n### Minimal complete verifiable example\n\nmerge(a, b)\n"
+	top := func(rk Config, text string) []string {
+		_, top, _, _, _ := input(context.Background(), s, l, rk, Query{Text: text})
+		return top
+	}
+	if got := top(rk, text); !slices.Contains(got, ".github/ISSUE_TEMPLATE/bug.yml") {
+		t.Fatalf("without NoTemplates, the most relevant files %q lack the template", got)
+	}
+	rk.Rel.NoTemplates = true
+	if got := top(rk, text); slices.Contains(got, ".github/ISSUE_TEMPLATE/bug.yml") || !slices.Contains(got, "merge.py") {
+		t.Errorf("with NoTemplates, the most relevant files are %q, want merge.py and not the template", got)
+	}
+	if got := top(rk, text+"\nThe bug report template asks for it.\n"); !slices.Contains(got, ".github/ISSUE_TEMPLATE/bug.yml") {
+		t.Errorf("words about templates: the most relevant files %q lack the template", got)
+	}
+	for p, want := range map[string]bool{
+		".github/ISSUE_TEMPLATE/bug.yml": true, ".github/PULL_REQUEST_TEMPLATE.md": true, ".gitlab/issue_templates/Bug.md": true,
+		".github/workflows/ci.yml": false, "templates/issue.html": false,
+	} {
+		if isTemplate(p) != want {
+			t.Errorf("isTemplate(%q) = %v, want %v", p, !want, want)
+		}
+	}
+}
