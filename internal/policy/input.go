@@ -580,11 +580,17 @@ func isTemplate(p string) bool {
 }
 
 // aboutTemplates reports whether the words of a request speak of
-// templates.
+// templates: the word itself, not a part of a name, a path or a link
+// (xarray's template links a notebook named blank_template.ipynb).
 func aboutTemplates(text string) bool {
-	for w := range strings.FieldsFuncSeq(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if w == "template" || w == "templates" {
-			return true
+	for field := range strings.FieldsSeq(strings.ToLower(text)) {
+		if strings.Contains(field, "/") {
+			continue
+		}
+		for w := range strings.FieldsFuncSeq(field, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' && r != '.' }) {
+			if w = strings.TrimRight(w, "."); w == "template" || w == "templates" {
+				return true
+			}
 		}
 	}
 	return false

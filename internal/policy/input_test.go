@@ -170,8 +170,11 @@ func TestTemplates(t *testing.T) {
 	if got := top(rk, text); slices.Contains(got, ".github/ISSUE_TEMPLATE/bug.yml") || !slices.Contains(got, "merge.py") {
 		t.Errorf("with NoTemplates, the most relevant files are %q, want merge.py and not the template", got)
 	}
-	if got := top(rk, text+"\nThe bug report template asks for it.\n"); !slices.Contains(got, ".github/ISSUE_TEMPLATE/bug.yml") {
+	if got := top(rk, text+"\nIt is what the bug report asks for in its template.\n"); !slices.Contains(got, ".github/ISSUE_TEMPLATE/bug.yml") {
 		t.Errorf("words about templates: the most relevant files %q lack the template", got)
+	}
+	if got := top(rk, text+"\nTry it in [Binder](https://mybinder.org/v2/gh/o/r/main?urlpath=lab/tree/doc/blank_template.ipynb) or blank_template.ipynb.\n"); slices.Contains(got, ".github/ISSUE_TEMPLATE/bug.yml") {
+		t.Errorf("a link and a file name with template in them: the most relevant files %q have the template", got)
 	}
 	for p, want := range map[string]bool{
 		".github/ISSUE_TEMPLATE/bug.yml": true, ".github/PULL_REQUEST_TEMPLATE.md": true, ".gitlab/issue_templates/Bug.md": true,
