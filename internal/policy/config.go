@@ -93,7 +93,7 @@ type Relevance struct {
 	MixCode bool
 	CodeTop bool
 	// NoEnv leaves out of the words the listings of installed versions
-	// that issues paste (requestWords).
+	// that issues paste (withoutListings).
 	NoEnv bool
 	// NoTemplates keeps the issue and pull request templates out of the
 	// most relevant files, unless the words name them or speak of

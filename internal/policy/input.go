@@ -576,7 +576,7 @@ func isListing(line string) bool {
 // template: a form the words of a request may be written in.
 func isTemplate(p string) bool {
 	l := strings.ToLower(p)
-	return strings.Contains(l, "issue_template") || strings.Contains(l, "pull_request_template") || strings.Contains(l, "issue_templates/") || strings.Contains(l, "merge_request_templates/")
+	return strings.Contains(l, "issue_template") || strings.Contains(l, "pull_request_template") || strings.Contains(l, "merge_request_templates/")
 }
 
 // aboutTemplates reports whether the words of a request speak of
