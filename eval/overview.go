@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repomap-dev/repomap/internal/link"
 	"github.com/repomap-dev/repomap/repomap"
 	"github.com/repomap-dev/repomap/tags"
 )
@@ -323,8 +324,8 @@ func (e *evaluator) addedNames(ctx context.Context, ch change) ([]string, int, e
 // were tags.
 func declaredUse(sub string) bool {
 	switch sub {
-	case "fixture", "export", "hint", "bind", "selfbind", "bindhint", "bindlit", "selfbindlit":
+	case "fixture", "export", "hint":
 		return true
 	}
-	return false
+	return link.IsBinding(sub)
 }

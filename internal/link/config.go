@@ -48,8 +48,17 @@ func (c Config) Links(sub string) bool {
 		return c.Exports
 	case "hint":
 		return c.Hints
-	case "bind", "selfbind", "bindhint", "bindlit", "selfbindlit":
-		return false // what a Python variable holds, for the rules alone
 	}
-	return true
+	return !IsBinding(sub) // what a Python variable holds, for the rules alone
+}
+
+// IsBinding reports whether references of kind sub say what a Python
+// variable holds (x = F(…), self.a = F(…), x: T, x = [], self.a = {}):
+// no use of a name, for the rules alone.
+func IsBinding(sub string) bool {
+	switch sub {
+	case "bind", "selfbind", "bindhint", "bindlit", "selfbindlit":
+		return true
+	}
+	return false
 }

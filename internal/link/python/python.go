@@ -342,7 +342,8 @@ func (p *resolver) RefKeys(out []link.Ref, i, j int) []link.Ref {
 		return p.KeyOf(out, p.member(p.module(i, from), name), name)
 	case "class":
 		_, qual, _ = strings.Cut(qual, " ") // after the class it is a base of
-	case "bind", "selfbind", "bindhint", "bindlit", "selfbindlit": // what a variable holds: no use
+	}
+	if link.IsBinding(sub) { // what a variable holds: no use
 		return out
 	}
 	switch {
