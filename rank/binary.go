@@ -116,7 +116,7 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 		f := int64(0)
 		for range n {
 			f += int64(d.uvarint())
-			if f >= int64(nf) || (len(y.defFile) > int(y.defStart[k]) && int32(f) <= y.defFile[len(y.defFile)-1]) {
+			if f < 0 || f >= int64(nf) || (len(y.defFile) > int(y.defStart[k]) && int32(f) <= y.defFile[len(y.defFile)-1]) {
 				d.fail("a definer out of order")
 				break
 			}
@@ -138,7 +138,7 @@ func (x *Index) UnmarshalBinary(data []byte) error {
 		for range n {
 			k += int64(d.uvarint()) + 1
 			c := d.uvarint()
-			if k >= int64(ni) || c < 1 || c > 1<<31-1 {
+			if k < 0 || k >= int64(ni) || c < 1 || c > 1<<31-1 {
 				d.fail("a reference out of range")
 				break
 			}
